@@ -1,0 +1,23 @@
+import { ApiError } from './errors';
+
+/**
+ * Local checks before a key is stored or sent: never echo the key itself in a message.
+ * The service's literal prefix is not in the spec, so it is a setting; an empty prefix skips that check.
+ */
+export function checkApiKeyFormat(key: string | undefined, expectedPrefix = ''): ApiError | undefined {
+  if (key === undefined || key.trim() === '') {
+    return new ApiError('missingKey', 'No API key is set for this environment. Run "Inference: Set API Key".');
+  }
+  if (/\s/.test(key)) {
+    return new ApiError('invalidKey', 'The API key contains white space; paste it again exactly as shown at creation.');
+  }
+  if (expectedPrefix && !key.startsWith(expectedPrefix)) {
+    return new ApiError('invalidKey', `The API key does not start with the expected prefix "${expectedPrefix}" for this environment. Check that you copied the whole key, from the right environment.`);
+  }
+  return undefined;
+}
+
+/** For log lines that must say which key was used without revealing it. */
+export function describeKey(key: string): string {
+  return `key …${key.slice(-4)} (${key.length} chars)`;
+}

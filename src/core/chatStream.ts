@@ -1,0 +1,121 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ApiError } from './errors';
+import type { ChatStreamEvent, ResponseMeta, Usage } from './types';
+
+interface ChunkChoice {
+  delta?: { content?: unknown };
+  message?: { content?: unknown };
+  finish_reason?: unknown;
+}
+
+interface ChunkBody {
+  choices?: ChunkChoice[];
+  usage?: Record<string, unknown>;
+  error?: unknown;
+}
+
+export function normaliseUsage(raw: Record<string, unknown> | undefined): Usage | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const pick = (name: string) => (typeof raw[name] === 'number' ? (raw[name] as number) : undefined);
+  const usage: Usage = {};
+  const prompt = pick('prompt_tokens');
+  const completion = pick('completion_tokens');
+  const total = pick('total_tokens');
+  if (prompt !== undefined) usage.promptTokens = prompt;
+  if (completion !== undefined) usage.completionTokens = completion;
+  if (total !== undefined) usage.totalTokens = total;
+  return usage;
+}
+
+function streamErrorMessage(error: unknown): { message: string; code?: string } {
+  if (typeof error === 'string') return { message: error };
+  if (error && typeof error === 'object') {
+    const record = error as Record<string, unknown>;
+    const message = typeof record.message === 'string' ? record.message : JSON.stringify(error).slice(0, 300);
+    const code = typeof record.code === 'string' ? record.code : typeof record.type === 'string' ? record.type : undefined;
+    return code === undefined ? { message } : { message, code };
+  }
+  return { message: 'unknown error' };
+}
+
+/**
+ * Turns the bytes of a chat-completions event stream into typed events. Tolerates comments and
+ * keep-alives, CRLF, events and UTF-8 characters split across reads, chunks without content, a
+ * usage-only chunk, and a stream that just ends; an `error` object or a non-JSON event becomes an ApiError
+ * thrown after every delta that preceded it was yielded.
+ */
+export async function* parseChatEventStream(
+  body: AsyncIterable<Uint8Array>,
+  meta: ResponseMeta,
+): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  const decoder = new TextDecoder('utf-8');
+  const pending: ChatStreamEvent[] = [];
+  let sawDone = false;
+  let sawFinish = false;
+  let failure: ApiError | undefined;
+
+  const onData = (data: string) => {
+    if (failure || sawDone) return;
+    if (data.trim() === '[DONE]') {
+      sawDone = true;
+      return;
+    }
+    let chunk: ChunkBody;
+    try {
+      chunk = JSON.parse(data) as ChunkBody;
+    } catch {
+      failure = new ApiError('malformedResponse', 'The service sent a stream event that is not valid JSON; the answer so far was kept.', { meta, status: meta.status });
+      return;
+    }
+    if (chunk === null || typeof chunk !== 'object') return;
+    if (chunk.error !== undefined) {
+      const { message, code } = streamErrorMessage(chunk.error);
+      failure = new ApiError('streamError', `The service reported an error during the answer: ${message}`, {
+        meta, status: meta.status, serviceMessage: message, ...(code !== undefined && { serviceCode: code }),
+      });
+      return;
+    }
+    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    const content = choice?.delta?.content ?? choice?.message?.content;
+    if (typeof content === 'string' && content.length > 0) pending.push({ type: 'delta', text: content });
+    if (typeof choice?.finish_reason === 'string') {
+      sawFinish = true;
+      pending.push({ type: 'finish', reason: choice.finish_reason });
+    }
+    const usage = normaliseUsage(chunk.usage);
+    if (usage) pending.push({ type: 'usage', usage });
+  };
+
+  const parser = createParser({
+    onEvent: (event: EventSourceMessage) => {
+      if (event.event === 'error') {
+        const { message } = streamErrorMessage(safeJson(event.data) ?? event.data);
+        failure ??= new ApiError('streamError', `The service reported an error during the answer: ${message}`, { meta, status: meta.status, serviceMessage: message });
+        return;
+      }
+      onData(event.data);
+    },
+  });
+
+  for await (const bytes of body) {
+    parser.feed(decoder.decode(bytes, { stream: true }));
+    while (pending.length > 0) yield pending.shift() as ChatStreamEvent;
+    if (failure) throw failure;
+    if (sawDone) break;
+  }
+  if (!sawDone) {
+    // The stream ended without its terminator: flush a last event that lacked its blank line.
+    parser.feed(`${decoder.decode()}\n\n`);
+    while (pending.length > 0) yield pending.shift() as ChatStreamEvent;
+    if (failure) throw failure;
+  }
+  yield { type: 'end', complete: sawDone || sawFinish };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

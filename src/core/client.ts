@@ -1,0 +1,219 @@
+import { request, type Dispatcher } from 'undici';
+import { checkApiKeyFormat } from './apiKey';
+import { parseChatEventStream, normaliseUsage } from './chatStream';
+import { ApiError, describeErrorBody, errorFromResponse, errorFromTransport, type Endpoint } from './errors';
+import { createDispatcher, resolveTimeouts, type Timeouts } from './http';
+import { decodeImageItem } from './imageData';
+import { parseResponseMeta, parseRetryAfter } from './responseMeta';
+import type {
+  ChatRequest, ChatResult, ChatStreamEvent, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
+} from './types';
+
+export interface ClientOptions {
+  /** Ends in `/api/v1`; paths of the spec are appended to it. */
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** The service's fixed key prefix, when configured: keys without it are refused before sending. */
+  keyPrefix?: string;
+  dispatcher?: Dispatcher;
+  timeouts?: Partial<Timeouts>;
+  userAgent?: string;
+  /** Called with the metadata of every response, success or error (balance, request id, ...). */
+  onResponse?: (meta: ResponseMeta, endpoint: Endpoint) => void;
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+type ResponseData = Dispatcher.ResponseData;
+
+function header(headers: ResponseData['headers'], name: string): string {
+  const value = headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+async function readCapped(body: ResponseData['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) break;
+  }
+  body.destroy();
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+export function normaliseBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.trim().replace(/\/+$/, '');
+  if (!trimmed) {
+    throw new ApiError('notConfigured', 'No base URL is configured for this environment. Set it in the "inference.environments" setting (it ends in /api/v1).');
+  }
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new ApiError('notConfigured', `The base URL "${trimmed}" is not a valid URL. It should look like https://host/api/v1.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ApiError('notConfigured', `The base URL must use http or https, not "${url.protocol}".`);
+  }
+  return trimmed;
+}
+
+/**
+ * The inference API over HTTP. Knows nothing of VS Code: settings, secrets and UI are the host's.
+ * The key is held in a private field so that it never shows up when the client is logged or inspected.
+ */
+export class InferenceClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string | undefined;
+  readonly #keyPrefix: string;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #timeouts: Timeouts;
+  readonly #userAgent: string;
+  readonly #onResponse: ClientOptions['onResponse'];
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    this.#apiKey = options.apiKey?.trim();
+    this.#keyPrefix = options.keyPrefix ?? '';
+    this.#timeouts = resolveTimeouts(options.timeouts);
+    this.#ownsDispatcher = !options.dispatcher;
+    this.#dispatcher = options.dispatcher ?? createDispatcher({ timeouts: this.#timeouts });
+    this.#userAgent = options.userAgent ?? 'inference-client';
+    this.#onResponse = options.onResponse;
+  }
+
+  async listModels(options: { type?: ModelType } & RequestOptions = {}): Promise<ModelList> {
+    const query = new URLSearchParams({ format: 'openai' });
+    if (options.type) query.set('type', options.type);
+    const { meta, body } = await this.#json('models', 'GET', `/models?${query}`, undefined, options.signal);
+    const data = (body as { data?: unknown }).data;
+    if (!Array.isArray(data)) {
+      throw new ApiError('malformedResponse', 'The model list has no "data" array: the service answered with an unexpected catalog shape.', { meta, status: meta.status });
+    }
+    const models = data.filter((item): item is Model => typeof (item as Model | null)?.id === 'string');
+    return { models, meta };
+  }
+
+  async chat(chatRequest: ChatRequest, options: RequestOptions = {}): Promise<ChatResult> {
+    const { meta, body } = await this.#json('chat', 'POST', '/chat/completions', { ...chatRequest, stream: false }, options.signal);
+    return this.#chatFromJson(body, meta);
+  }
+
+  /** Yields the response metadata, then text deltas as they arrive; aborting the signal closes the connection. */
+  async *streamChat(chatRequest: ChatRequest, options: RequestOptions = {}): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    const { signal } = options;
+    const { meta, response } = await this.#send('chat', 'POST', '/chat/completions', { ...chatRequest, stream: true }, signal, 'text/event-stream');
+    yield { type: 'response', meta };
+    let finished = false;
+    try {
+      if (!header(response.headers, 'content-type').includes('text/event-stream')) {
+        // Tolerate a service that answers a stream request with one JSON completion.
+        const result = this.#chatFromJson(await this.#readJson(response, meta, signal), meta);
+        if (result.text) yield { type: 'delta', text: result.text };
+        if (result.finishReason) yield { type: 'finish', reason: result.finishReason };
+        if (result.usage) yield { type: 'usage', usage: result.usage };
+        yield { type: 'end', complete: true };
+        finished = true;
+        return;
+      }
+      yield* parseChatEventStream(response.body as AsyncIterable<Uint8Array>, meta);
+      finished = true;
+    } catch (error) {
+      throw errorFromTransport(error, signal, meta);
+    } finally {
+      // A consumer that stops early (Stop button, break) must close the connection, not leave it streaming.
+      if (finished) await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      else response.body.destroy();
+    }
+  }
+
+  async generateImage(imageRequest: ImageRequest, options: RequestOptions = {}): Promise<ImageResult> {
+    const payload = { ...imageRequest, response_format: imageRequest.response_format ?? 'b64_json' };
+    const { meta, body } = await this.#json('images', 'POST', '/images/generations', payload, options.signal);
+    const record = body as { data?: unknown; created?: unknown };
+    if (!Array.isArray(record.data) || record.data.length === 0) {
+      throw new ApiError('malformedResponse', 'The image result has no images in "data".', { meta, status: meta.status });
+    }
+    const result: ImageResult = { images: record.data.map((item) => decodeImageItem(item, meta)), meta };
+    if (typeof record.created === 'number') result.created = record.created;
+    return result;
+  }
+
+  /** Releases the connection pool when this client created it. */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  #chatFromJson(body: unknown, meta: ResponseMeta): ChatResult {
+    const record = body as { choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }>; usage?: Record<string, unknown> };
+    const choice = Array.isArray(record.choices) ? record.choices[0] : undefined;
+    const content = choice?.message?.content;
+    // A null content is a legitimate empty answer (for example a length stop before any text).
+    if (typeof content !== 'string' && content !== null) {
+      throw new ApiError('malformedResponse', 'The chat completion has no choices[0].message.content.', { meta, status: meta.status });
+    }
+    const result: ChatResult = { text: content ?? '', meta };
+    if (typeof choice?.finish_reason === 'string') result.finishReason = choice.finish_reason;
+    const usage = normaliseUsage(record.usage);
+    if (usage) result.usage = usage;
+    return result;
+  }
+
+  async #json(endpoint: Endpoint, method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal | undefined): Promise<{ meta: ResponseMeta; body: unknown }> {
+    const { meta, response } = await this.#send(endpoint, method, path, payload, signal, 'application/json');
+    return { meta, body: await this.#readJson(response, meta, signal) };
+  }
+
+  async #readJson(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw errorFromTransport(error, signal, meta);
+    }
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
+      return parsed;
+    } catch {
+      const { message } = describeErrorBody(text, header(response.headers, 'content-type'));
+      throw new ApiError('malformedResponse', `The service answered with something that is not the expected JSON${message ? `: ${message}` : '.'}`, { meta, status: meta.status });
+    }
+  }
+
+  async #send(endpoint: Endpoint, method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: ResponseData }> {
+    const keyProblem = checkApiKeyFormat(this.#apiKey, this.#keyPrefix);
+    if (keyProblem) throw keyProblem;
+    if (signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept,
+      'user-agent': this.#userAgent,
+    };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    let response: ResponseData;
+    try {
+      response = await request(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        ...(payload !== undefined && { body: JSON.stringify(payload) }),
+        ...(signal && { signal }),
+        dispatcher: this.#dispatcher,
+        headersTimeout: this.#timeouts.responseMs,
+        bodyTimeout: this.#timeouts.idleMs,
+      });
+    } catch (error) {
+      throw errorFromTransport(error, signal);
+    }
+    const meta = parseResponseMeta(response.statusCode, response.headers);
+    this.#onResponse?.(meta, endpoint);
+    if (response.statusCode >= 300) {
+      const text = await readCapped(response.body, ERROR_BODY_LIMIT).catch(() => '');
+      throw errorFromResponse(endpoint, meta, describeErrorBody(text, header(response.headers, 'content-type')), parseRetryAfter(response.headers));
+    }
+    return { meta, response };
+  }
+}

@@ -1,0 +1,199 @@
+import type { ResponseMeta } from './types';
+
+/**
+ * What went wrong, in terms a UI can act on. The kind decides the action offered
+ * (Set API Key, Pick Model, Retry, ...); the status and service message are kept for the details.
+ */
+export type ApiErrorKind =
+  | 'notConfigured'       // no base URL for the environment
+  | 'missingKey'          // no key stored for the environment
+  | 'invalidKey'          // key fails the local format check (prefix, whitespace); never sent
+  | 'unauthorized'        // 401: key unknown, expired or revoked
+  | 'insufficientCredits' // 402
+  | 'missingScope'        // the key lacks a scope the call needs (`images`)
+  | 'forbidden'           // 403 for another reason
+  | 'modelNotFound'       // 404 on a call that names a model
+  | 'notFound'            // 404 elsewhere: usually a wrong base URL
+  | 'badRequest'          // 400 / 422
+  | 'rateLimited'         // 429
+  | 'server'              // 5xx
+  | 'http'                // any other unexpected status
+  | 'timeout'
+  | 'network'
+  | 'malformedResponse'
+  | 'streamError'         // the service reported an error inside an event stream
+  | 'cancelled';
+
+export interface ApiErrorDetails {
+  status?: number;
+  serviceMessage?: string;
+  serviceCode?: string;
+  retryAfterSeconds?: number;
+  meta?: ResponseMeta;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly status?: number;
+  /** The service's own explanation, when its error body had one. */
+  readonly serviceMessage?: string;
+  readonly serviceCode?: string;
+  readonly retryAfterSeconds?: number;
+  readonly meta?: ResponseMeta;
+
+  constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.serviceMessage !== undefined) this.serviceMessage = details.serviceMessage;
+    if (details.serviceCode !== undefined) this.serviceCode = details.serviceCode;
+    if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
+    if (details.meta !== undefined) this.meta = details.meta;
+  }
+
+  get requestId(): string | undefined {
+    return this.meta?.requestId;
+  }
+
+  /** Whether trying the same call again, unchanged, can succeed. 402 is never retried. */
+  get retryable(): boolean {
+    return ['rateLimited', 'server', 'timeout', 'network', 'streamError'].includes(this.kind);
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+const MAX_MESSAGE_CHARS = 300;
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_MESSAGE_CHARS ? `${oneLine.slice(0, MAX_MESSAGE_CHARS - 1)}…` : oneLine;
+}
+
+function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value : undefined;
+}
+
+/**
+ * Pulls a human-readable message out of an error body of unknown shape: the common
+ * `{error:{message,code}}`, `{error:"..."}`, `{message}`, `{detail}`, an HTML page's title, or plain text.
+ */
+export function describeErrorBody(body: string, contentType = ''): { message?: string; code?: string } {
+  const text = body.trim();
+  if (!text) return {};
+  if (contentType.includes('json') || text.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object') {
+        const record = parsed as Record<string, unknown>;
+        const error = record.error;
+        if (error && typeof error === 'object') {
+          const inner = error as Record<string, unknown>;
+          const message = stringField(inner.message) ?? stringField(inner.detail);
+          const code = stringField(inner.code) ?? stringField(inner.type);
+          return { ...(message && { message: clip(message) }), ...(code && { code }) };
+        }
+        const message = stringField(error) ?? stringField(record.message) ?? stringField(record.detail);
+        const code = stringField(record.code);
+        return { ...(message && { message: clip(message) }), ...(code && { code }) };
+      }
+    } catch {
+      // Not JSON after all: fall through to the text handling.
+    }
+  }
+  if (contentType.includes('html') || /^<(!doctype|html)/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+    const stripped = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ')).trim();
+    return stripped ? { message: clip(stripped) } : {};
+  }
+  return { message: clip(text) };
+}
+
+export type Endpoint = 'models' | 'chat' | 'images';
+
+const SCOPE_WORDS = /\bscopes?\b/i;
+
+/** Maps an HTTP error status to an ApiError with a sentence a user can act on. */
+export function errorFromResponse(
+  endpoint: Endpoint,
+  meta: ResponseMeta,
+  body: { message?: string; code?: string },
+  retryAfterSeconds?: number,
+): ApiError {
+  const status = meta.status;
+  const service = body.message;
+  const details: ApiErrorDetails = {
+    status,
+    meta,
+    ...(service !== undefined && { serviceMessage: service }),
+    ...(body.code !== undefined && { serviceCode: body.code }),
+    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+  };
+  const suffix = service ? ` The service said: ${service}` : '';
+  const mentionsScope = SCOPE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`);
+  if ((status === 403 || status === 401) && endpoint === 'images' && (mentionsScope || status === 403)) {
+    return new ApiError('missingScope', `This API key cannot generate images: it needs the "images" scope (HTTP ${status}).${suffix}`, details);
+  }
+  switch (status) {
+    case 400:
+    case 422:
+      return new ApiError('badRequest', `The service rejected the request (HTTP ${status}).${suffix}`, details);
+    case 401:
+      return new ApiError('unauthorized', `The API key was refused (HTTP 401): it may be wrong, expired, revoked or from another environment.${suffix}`, details);
+    case 402: {
+      const balance = meta.balanceCredits === undefined ? '' : ` Balance: ${meta.balanceCredits} credits.`;
+      return new ApiError('insufficientCredits', `The wallet has insufficient credits for this call (HTTP 402).${balance} Add credits to this environment's wallet to continue.${suffix}`, details);
+    }
+    case 403:
+      return new ApiError('forbidden', `The key is not allowed to make this call (HTTP 403).${suffix}`, details);
+    case 404:
+      return endpoint === 'models'
+        ? new ApiError('notFound', `The service answered 404 for the model list: check the environment's base URL (it should end in /api/v1).${suffix}`, details)
+        : new ApiError('modelNotFound', `The model is unknown in this environment (HTTP 404). Pick a model from this environment's list.${suffix}`, details);
+    case 429: {
+      const wait = retryAfterSeconds === undefined ? '' : ` Retry after ${retryAfterSeconds} s.`;
+      return new ApiError('rateLimited', `Rate limit reached for this key (HTTP 429).${wait}${suffix}`, details);
+    }
+    default:
+      if (status >= 500) return new ApiError('server', `The service failed (HTTP ${status}). Try again in a moment.${suffix}`, details);
+      return new ApiError('http', `Unexpected HTTP ${status} from the service.${suffix}`, details);
+  }
+}
+
+interface ErrorWithCode {
+  code?: unknown;
+  name?: unknown;
+  cause?: unknown;
+}
+
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const { code, name, cause } = current as ErrorWithCode;
+    if (typeof code === 'string') codes.push(code);
+    if (typeof name === 'string') codes.push(name);
+    current = cause;
+  }
+  return codes;
+}
+
+/** Maps a transport failure (undici, socket, abort) to an ApiError, keeping any metadata already received. */
+export function errorFromTransport(error: unknown, signal: AbortSignal | undefined, meta?: ResponseMeta): ApiError {
+  if (error instanceof ApiError) return error;
+  const details: ApiErrorDetails = { cause: error, ...(meta && { meta, status: meta.status }) };
+  if (signal?.aborted) return new ApiError('cancelled', 'The request was cancelled.', details);
+  const codes = errorCodes(error);
+  const has = (...names: string[]) => names.some((name) => codes.includes(name));
+  if (has('AbortError', 'UND_ERR_ABORTED')) return new ApiError('cancelled', 'The request was cancelled.', details);
+  if (has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'TimeoutError')) {
+    return new ApiError('timeout', 'The service took too long to answer. Long generations can take a while: try again, or raise the timeout settings.', details);
+  }
+  const reason = codes.find((code) => /^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR'));
+  const during = meta ? ' while receiving the response' : '';
+  return new ApiError('network', `Could not reach the service${during}${reason ? ` (${reason})` : ''}. Check the connection, proxy and base URL, then retry.`, details);
+}
