@@ -1,0 +1,71 @@
+/** Validation of POST /chat/completions bodies. */
+import { badRequest } from './errors';
+import { isRecord } from './http';
+import type { ChatMessage } from './textgen';
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream: boolean;
+  maxTokens?: number;
+  serviceParameters?: unknown;
+}
+
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+
+function contentText(content: unknown, index: number): string {
+  if (typeof content === 'string') return content;
+  if (content === null) return '';
+  if (Array.isArray(content)) {
+    return content.map((part: unknown) => {
+      if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') return part.text;
+      throw badRequest('invalid_messages', `messages[${index}].content parts must be {"type":"text","text":"..."}.`);
+    }).join('');
+  }
+  throw badRequest('invalid_messages', `messages[${index}].content must be a string or an array of text parts.`);
+}
+
+function optionalNumber(body: Record<string, unknown>, field: string, min: number, max: number): void {
+  const v = body[field];
+  if (v === undefined || v === null) return;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+    throw badRequest('invalid_parameter', `${field} must be a number between ${min} and ${max}.`);
+  }
+}
+
+export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRequest {
+  if (!isRecord(body)) throw badRequest('invalid_body', 'The request body must be a JSON object.');
+  if (typeof body.model !== 'string' || body.model.trim() === '') throw badRequest('missing_model', '"model" is required and must be a string.');
+  if (!Array.isArray(body.messages) || body.messages.length === 0) {
+    throw badRequest('invalid_messages', '"messages" is required and must be a non-empty array.');
+  }
+  const messages = body.messages.map((m: unknown, i): ChatMessage => {
+    if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.has(m.role)) {
+      throw badRequest('invalid_messages', `messages[${i}] needs a role (one of ${[...ROLES].join(', ')}).`);
+    }
+    if (!('content' in m)) throw badRequest('invalid_messages', `messages[${i}] needs a content.`);
+    return { role: m.role, content: contentText(m.content, i) };
+  });
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
+    throw badRequest('invalid_parameter', '"stream" must be a boolean.');
+  }
+  optionalNumber(body, 'temperature', 0, 2);
+  optionalNumber(body, 'top_p', 0, 1);
+  let maxTokens: number | undefined;
+  if (body.max_tokens !== undefined && body.max_tokens !== null) {
+    if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens) || body.max_tokens < 1 || body.max_tokens > maxOutputTokens) {
+      throw badRequest('invalid_parameter', `"max_tokens" must be an integer between 1 and ${maxOutputTokens}.`);
+    }
+    maxTokens = body.max_tokens;
+  }
+  if (body.service_parameters !== undefined && body.service_parameters !== null && !isRecord(body.service_parameters)) {
+    throw badRequest('invalid_parameter', '"service_parameters" must be an object.');
+  }
+  return {
+    model: body.model,
+    messages,
+    stream: body.stream === true,
+    maxTokens,
+    serviceParameters: body.service_parameters ?? undefined,
+  };
+}

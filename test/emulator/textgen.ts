@@ -1,0 +1,62 @@
+/** Deterministic reply text: depends only on the messages and the model, so tests can predict it. */
+import { createHash } from 'node:crypto';
+
+export interface ChatMessage { role: string; content: string }
+
+const FILLER = [
+  'the', 'emulator', 'streams', 'deterministic', 'tokens', 'so', 'clients', 'can', 'test', 'parsing,',
+  'billing', 'and', 'rendering', 'without', 'the', 'real', 'service;', 'naïve', 'café', 'résumé', '—',
+  '“quoted”', 'words', 'and', '漢字', 'or', '🙂', 'appear', 'on', 'purpose.',
+];
+
+export function hashOf(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0);
+}
+
+/** A token is a word with its trailing whitespace (a rough stand-in for a real tokenizer). */
+export function tokenize(text: string): string[] {
+  return text.match(/\s*\S+\s*/gu) ?? [];
+}
+
+export function countTokens(messages: readonly ChatMessage[]): number {
+  return messages.reduce((sum, m) => sum + tokenize(m.content).length + 1, 0);
+}
+
+export function generateReply(messages: readonly ChatMessage[], model: string): string {
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const echo = lastUser.length > 200 ? `${lastUser.slice(0, 200)}…` : lastUser;
+  const h = hashOf(`${model}\n${JSON.stringify(messages)}`);
+  const fillerWords = 12 + (h % 24);
+  const filler: string[] = [];
+  for (let i = 0; i < fillerWords; i++) filler.push(FILLER[(h + i * 7) % FILLER.length]);
+  return [
+    `You said: “${echo}”`,
+    '',
+    `**${model}** answers with a short example — é, 漢字 and 🙂 included:`,
+    '',
+    '```ts',
+    `const answer = ${h % 1000};`,
+    'console.log(`answer: ${answer}`);',
+    '```',
+    '',
+    `- messages received: ${messages.length}`,
+    `- ${filler.join(' ')}`,
+  ].join('\n');
+}
+
+/** About `bytes` of content for the large-stream fault, in pieces of ~1 KB. */
+export function largeContentPieces(seedText: string, bytes = 1024 * 1024): string[] {
+  const unit = `${seedText}\n\n`;
+  const pieces: string[] = [];
+  let total = 0;
+  let piece = '';
+  while (total < bytes) {
+    piece += unit;
+    if (Buffer.byteLength(piece) >= 1024) {
+      pieces.push(piece);
+      total += Buffer.byteLength(piece);
+      piece = '';
+    }
+  }
+  return pieces;
+}

@@ -1,0 +1,135 @@
+/** Public types of the local service emulator (re-exported by index.ts). */
+
+export type EnvironmentName = 'production' | 'preview';
+export const ENVIRONMENT_NAMES: readonly EnvironmentName[] = ['production', 'preview'];
+
+export type FaultName =
+  | 'http-400' | 'http-401' | 'http-402' | 'http-403' | 'http-404' | 'http-429' | 'http-500' | 'http-503'
+  | 'html-500'            // 500 with an HTML body (like a proxy error page)
+  | 'text-502'            // 502 with a plain-text body
+  | 'slow-first-byte'     // delay before the status line (delayMs, default 2000)
+  | 'hang'                // accept and never answer (for client timeouts)
+  | 'reset-mid-stream'    // SSE: send some chunks then destroy the socket
+  | 'no-done'             // SSE: end the response without `data: [DONE]`
+  | 'malformed-chunk'     // SSE: one `data:` line that is not JSON
+  | 'error-mid-stream'    // SSE: a `data: {"error":{...}}` event after some content, then end
+  | 'keepalive-comments'  // SSE: `: ping` comment lines between events
+  | 'crlf'                // SSE: \r\n line endings
+  | 'tiny-writes'         // SSE: write the body in 1–3 byte pieces (splits lines and UTF-8 chars)
+  | 'large-stream'        // SSE: about 1 MB of content
+  | 'usage-chunk';        // SSE: a final usage-only chunk with `choices: []` (always sent anyway)
+
+export interface FaultSpec {
+  fault: FaultName;
+  /** How many matching requests consume this fault; default 1. */
+  times?: number;
+  delayMs?: number;
+  retryAfterSeconds?: number;
+  /** Only requests whose path ends with this, e.g. '/chat/completions'. */
+  path?: string;
+}
+
+export interface EmulatorOptions {
+  host?: string;
+  ports?: Partial<Record<EnvironmentName, number>>;
+  keyPrefix?: string;
+  tokensPerSecond?: number;
+  imageSizes?: string[];
+  initialCredits?: number;
+  prices?: { chatPerRequest?: number; chatPer1kTokens?: number; image?: number };
+  defaultRpm?: number;
+  /** Largest accepted `max_tokens` (and the output reserved when it is absent); default 4096. */
+  maxOutputTokens?: number;
+}
+
+export interface DemoKeys {
+  full: string;
+  chatOnly: string;
+  /** rpm 2 */
+  lowRpm: string;
+  /** Has its own empty wallet. */
+  broke: string;
+  expired: string;
+  revoked: string;
+}
+export type KeyLabel = keyof DemoKeys;
+
+export interface RequestRecord {
+  /** x-request-id */
+  id: string;
+  env: EnvironmentName;
+  method: string;
+  path: string;
+  status: number;
+  keyLabel?: KeyLabel;
+  model?: string;
+  stream: boolean;
+  startedAt: number;
+  finishedAt?: number;
+  /** When the client closed the connection before the response ended. */
+  clientClosedAt?: number;
+  bytesSent: number;
+  creditsCharged: number;
+  /** `service_parameters` exactly as received (chat only). */
+  serviceParameters?: unknown;
+  /** Faults applied to this request. */
+  faults?: FaultName[];
+  /** The `error.code` of an error response. */
+  errorCode?: string;
+}
+
+export interface EnvironmentInfo {
+  origin: string;
+  /** origin + '/api/v1' */
+  baseUrl: string;
+  chatModels: string[];
+  imageModels: string[];
+}
+
+export interface Emulator {
+  readonly environments: Record<EnvironmentName, EnvironmentInfo>;
+  readonly keys: Record<EnvironmentName, DemoKeys>;
+  readonly keyPrefix: string;
+  readonly requests: readonly RequestRecord[];
+  injectFault(env: EnvironmentName | 'all', spec: FaultSpec): void;
+  clearFaults(): void;
+  balance(env: EnvironmentName): number;
+  setBalance(env: EnvironmentName, credits: number): void;
+  /** Wallets, rpm windows, faults, request log back to start (keys stay). */
+  reset(): void;
+  /** Also destroys open sockets. */
+  close(): Promise<void>;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedOptions {
+  host: string;
+  ports: Record<EnvironmentName, number>;
+  keyPrefix: string;
+  tokensPerSecond: number;
+  imageSizes: string[];
+  initialCredits: number;
+  prices: { chatPerRequest: number; chatPer1kTokens: number; image: number };
+  defaultRpm: number;
+  maxOutputTokens: number;
+}
+
+export const DEFAULT_IMAGE_SIZES = ['256x256', '512x512', '768x768', '1024x1024', '1024x768', '768x1024'];
+
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  return {
+    host: options.host ?? '127.0.0.1',
+    ports: { production: options.ports?.production ?? 0, preview: options.ports?.preview ?? 0 },
+    keyPrefix: options.keyPrefix ?? 'svc-',
+    tokensPerSecond: options.tokensPerSecond ?? 0,
+    imageSizes: options.imageSizes ?? [...DEFAULT_IMAGE_SIZES],
+    initialCredits: options.initialCredits ?? 1000,
+    prices: {
+      chatPerRequest: options.prices?.chatPerRequest ?? 0.5,
+      chatPer1kTokens: options.prices?.chatPer1kTokens ?? 2,
+      image: options.prices?.image ?? 4,
+    },
+    defaultRpm: options.defaultRpm ?? 60,
+    maxOutputTokens: options.maxOutputTokens ?? 4096,
+  };
+}
