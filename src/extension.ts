@@ -1,11 +1,34 @@
 import * as vscode from 'vscode';
+import { importKeysFromEnvironment, offerFirstRunSetup, registerAccountCommands } from './host/accountCommands';
+import { createServices, type Services } from './host/services';
+import { AccountStatusBar } from './host/statusBar';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** Returned from activate() only when VS Code runs the extension's tests: never exposes secrets to other extensions. */
+export interface TestApi {
+  services: Services;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
   const log = vscode.window.createOutputChannel('Inference Client', { log: true });
   context.subscriptions.push(log);
-  log.info('Inference Client activated');
+  try {
+    const services = createServices(context, log);
+    context.subscriptions.push(registerAccountCommands(services), new AccountStatusBar(services));
+    await importKeysFromEnvironment(services);
+    void offerFirstRunSetup(services);
+    log.info(`Activated; active environment: ${services.environments.active().name}`);
+    return context.extensionMode === vscode.ExtensionMode.Test ? { services } : undefined;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error(`Activation failed: ${message}`);
+    void vscode.window.showErrorMessage(`Inference Client could not start: ${message}`, 'View Logs', 'Reload Window').then((choice) => {
+      if (choice === 'View Logs') log.show();
+      if (choice === 'Reload Window') void vscode.commands.executeCommand('workbench.action.reloadWindow');
+    });
+    return undefined;
+  }
 }
 
 export function deactivate(): void {
-  // Every registration is owned by context.subscriptions; nothing else to release.
+  // Every registration is owned by context.subscriptions.
 }

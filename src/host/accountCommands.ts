@@ -1,0 +1,189 @@
+import * as vscode from 'vscode';
+import { checkApiKeyFormat } from '../core/apiKey';
+import { isApiError } from '../core/errors';
+import { apiKeyVariableName } from './apiKeyStore';
+import type { Environment } from './environments';
+import { toApiError } from './errorPresenter';
+import type { Services } from './services';
+
+async function chooseEnvironment(services: Services, title: string): Promise<Environment | undefined> {
+  const active = services.environments.active();
+  const items = await Promise.all(services.environments.all().map(async (env) => ({
+    label: env.label,
+    env,
+    description: [env.name === active.name ? 'active' : '', (await services.keys.has(env.name)) ? 'key set' : 'no key'].filter(Boolean).join(' · '),
+    detail: env.baseUrl || 'no base URL configured',
+  })));
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Environment' });
+  return picked?.env;
+}
+
+/**
+ * Asks for a key (masked), checks it locally, then verifies it with one GET /models before saving.
+ * A refused key leaves the stored one in place.
+ */
+export async function setApiKey(services: Services, envName?: string): Promise<boolean> {
+  const env = envName ? services.environments.get(envName) : services.environments.active();
+  if (!env) return false;
+  const input = await vscode.window.showInputBox({
+    title: `API key for ${env.label}`,
+    prompt: `Paste the key created in the service's web app (Settings → API keys) for the ${env.label} environment.`,
+    password: true,
+    ignoreFocusOut: true,
+    placeHolder: env.keyPrefix ? `${env.keyPrefix}…` : 'API key',
+    validateInput: (value) => (value.trim() ? checkApiKeyFormat(value.trim(), env.keyPrefix)?.message : 'The key cannot be empty.'),
+  });
+  const key = input?.trim();
+  if (!key) return false;
+  const verified = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Checking the key with ${env.label}…` },
+    async () => {
+      try {
+        const client = await services.api.client(env.name, key);
+        const { models } = await client.listModels({ type: 'chat' });
+        await services.models.remember(env.name, 'chat', models.map((model) => model.id));
+        return { ok: true as const, count: models.length };
+      } catch (error) {
+        return { ok: false as const, error: toApiError(error) };
+      }
+    },
+  );
+  if (!verified.ok) {
+    const { error } = verified;
+    const hadKey = await services.keys.has(env.name);
+    const kept = hadKey ? ' The previous key was kept.' : ' No key was saved.';
+    if (['unauthorized', 'invalidKey', 'notFound', 'notConfigured'].includes(error.kind)) {
+      services.log.warn(`Key for ${env.name} not saved: ${error.message}`);
+      void services.errors.present(error, { source: 'key check', env: env.name });
+      void vscode.window.showWarningMessage(`The key was not saved for ${env.label}.${kept}`);
+      return false;
+    }
+    const choice = await vscode.window.showWarningMessage(
+      `Could not verify the key with ${env.label}: ${error.message} Save it anyway?`,
+      { modal: false },
+      'Save Anyway',
+    );
+    if (choice !== 'Save Anyway') return false;
+  }
+  await services.keys.set(env.name, key);
+  services.log.info(`API key saved for ${env.name}${verified.ok ? ` (verified: ${verified.count} chat models)` : ' (not verified)'}`);
+  void vscode.window.showInformationMessage(`API key saved for ${env.label}${verified.ok ? `: ${verified.count} chat models available.` : '.'}`);
+  return true;
+}
+
+export async function clearApiKey(services: Services): Promise<void> {
+  const env = await chooseEnvironment(services, 'Clear the API key of which environment?');
+  if (!env) return;
+  const confirm = await vscode.window.showWarningMessage(`Remove the API key stored for ${env.label}?`, { modal: true }, 'Remove Key');
+  if (confirm !== 'Remove Key') return;
+  await services.keys.clear(env.name);
+  services.log.info(`API key cleared for ${env.name}`);
+}
+
+export async function switchEnvironment(services: Services): Promise<void> {
+  const env = await chooseEnvironment(services, 'Switch environment');
+  if (!env) return;
+  await services.environments.activate(env.name);
+  services.log.info(`Active environment: ${env.name}`);
+  if (!(await services.keys.has(env.name))) {
+    const choice = await vscode.window.showInformationMessage(`No API key is set for ${env.label}.`, 'Set API Key');
+    if (choice === 'Set API Key') await setApiKey(services, env.name);
+  }
+}
+
+export async function pickModel(services: Services): Promise<void> {
+  try {
+    await services.models.pickChatModel();
+  } catch (error) {
+    await services.errors.present(error, { source: 'model list', retry: () => pickModel(services) });
+  }
+}
+
+/** Refreshes balance and rate limit with a model-list call (the service reports them when it can). */
+export async function refreshAccount(services: Services): Promise<void> {
+  try {
+    await services.models.list('chat', undefined, { refresh: true });
+  } catch (error) {
+    await services.errors.present(error, { source: 'account refresh', retry: () => refreshAccount(services) });
+  }
+}
+
+export async function copyLastRequestId(services: Services): Promise<void> {
+  const id = services.account.get(services.environments.active().name).lastRequestId;
+  if (!id) {
+    void vscode.window.showInformationMessage('No request has been made in this environment yet.');
+    return;
+  }
+  await vscode.env.clipboard.writeText(id);
+  void vscode.window.showInformationMessage(`Copied request ID ${id}.`);
+}
+
+export async function showAccountMenu(services: Services): Promise<void> {
+  const env = services.environments.active();
+  const hasKey = await services.keys.has(env.name);
+  const items: Array<vscode.QuickPickItem & { command: string }> = [
+    { label: '$(server-environment) Switch Environment…', description: env.label, command: 'inference.switchEnvironment' },
+    { label: '$(key) Set API Key…', description: hasKey ? 'replace the stored key' : 'no key set', command: 'inference.setApiKey' },
+    ...(hasKey ? [{ label: '$(trash) Clear API Key…', command: 'inference.clearApiKey' }] : []),
+    { label: '$(hubot) Pick Chat Model…', description: services.models.selectedChatModel() ?? 'none', command: 'inference.pickModel' },
+    { label: '$(refresh) Refresh Balance', command: 'inference.refreshAccount' },
+    { label: '$(copy) Copy Last Request ID', command: 'inference.copyLastRequestId' },
+    { label: '$(output) Open Logs', command: 'inference.showLogs' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: `Inference: ${env.label}` });
+  if (picked) await vscode.commands.executeCommand(picked.command);
+}
+
+/** Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call. */
+export async function importKeysFromEnvironment(services: Services, variables: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const imported: string[] = [];
+  for (const env of services.environments.all()) {
+    const name = apiKeyVariableName(env.name);
+    const key = variables[name]?.trim();
+    if (!key || (await services.keys.get(env.name)) === key) continue;
+    const problem = checkApiKeyFormat(key, env.keyPrefix);
+    if (problem) {
+      services.log.warn(`${name} was not imported: ${problem.message}`);
+      continue;
+    }
+    await services.keys.set(env.name, key);
+    imported.push(env.name);
+    services.log.info(`Imported the API key for ${env.name} from ${name}`);
+  }
+  return imported;
+}
+
+const FIRST_RUN_KEY = 'inference.firstRunPromptShown';
+
+export async function offerFirstRunSetup(services: Services): Promise<void> {
+  const env = services.environments.active();
+  if (services.context.globalState.get<boolean>(FIRST_RUN_KEY) || (await services.keys.has(env.name))) return;
+  await services.context.globalState.update(FIRST_RUN_KEY, true);
+  const choice = await vscode.window.showInformationMessage(
+    `Inference Client: set an API key for the ${env.label} environment to chat and generate images.`,
+    'Set API Key',
+    'Switch Environment',
+  );
+  if (choice === 'Set API Key') await setApiKey(services);
+  else if (choice === 'Switch Environment') await switchEnvironment(services);
+}
+
+export function registerAccountCommands(services: Services): vscode.Disposable {
+  const guard = (source: string, run: () => Promise<unknown>) => async () => {
+    try {
+      await run();
+    } catch (error) {
+      if (!isApiError(error) || error.kind !== 'cancelled') await services.errors.present(error, { source });
+    }
+  };
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('inference.setApiKey', guard('set API key', () => setApiKey(services))),
+    vscode.commands.registerCommand('inference.clearApiKey', guard('clear API key', () => clearApiKey(services))),
+    vscode.commands.registerCommand('inference.switchEnvironment', guard('switch environment', () => switchEnvironment(services))),
+    vscode.commands.registerCommand('inference.pickModel', guard('pick model', () => pickModel(services))),
+    vscode.commands.registerCommand('inference.refreshAccount', guard('refresh balance', () => refreshAccount(services))),
+    vscode.commands.registerCommand('inference.copyLastRequestId', guard('copy request ID', () => copyLastRequestId(services))),
+    vscode.commands.registerCommand('inference.showAccountMenu', guard('account menu', () => showAccountMenu(services))),
+    vscode.commands.registerCommand('inference.showLogs', () => services.log.show()),
+  );
+}

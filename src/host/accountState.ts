@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import type { ResponseMeta } from '../core/types';
+
+/** What the service last told us about an environment's account, kept across restarts. */
+export interface AccountSnapshot {
+  balanceCredits?: number;
+  balanceAt?: number;
+  rateLimitRequests?: number;
+  lastRequestId?: string;
+  lastRequestAt?: number;
+  lastModelId?: string;
+}
+
+const STATE_KEY = (env: string) => `inference.account.${env}`;
+
+/** Records the metadata of every response per environment, so the status bar and history can show it. */
+export class AccountState implements vscode.Disposable {
+  readonly #memento: vscode.Memento;
+  readonly #onDidChange = new vscode.EventEmitter<string>();
+  readonly onDidChange = this.#onDidChange.event;
+
+  constructor(memento: vscode.Memento) {
+    this.#memento = memento;
+  }
+
+  get(env: string): AccountSnapshot {
+    return this.#memento.get<AccountSnapshot>(STATE_KEY(env)) ?? {};
+  }
+
+  record(env: string, meta: ResponseMeta): void {
+    const next: AccountSnapshot = { ...this.get(env) };
+    if (meta.balanceCredits !== undefined) {
+      next.balanceCredits = meta.balanceCredits;
+      next.balanceAt = meta.receivedAt;
+    }
+    if (meta.rateLimitRequests !== undefined) next.rateLimitRequests = meta.rateLimitRequests;
+    if (meta.requestId !== undefined) {
+      next.lastRequestId = meta.requestId;
+      next.lastRequestAt = meta.receivedAt;
+    }
+    if (meta.modelId !== undefined) next.lastModelId = meta.modelId;
+    void this.#memento.update(STATE_KEY(env), next);
+    this.#onDidChange.fire(env);
+  }
+
+  dispose(): void {
+    this.#onDidChange.dispose();
+  }
+}

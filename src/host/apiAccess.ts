@@ -1,0 +1,141 @@
+import * as vscode from 'vscode';
+import type { Dispatcher } from 'undici';
+import { InferenceClient } from '../core/client';
+import { ApiError, isApiError } from '../core/errors';
+import { createDispatcher, type ConnectionSettings } from '../core/http';
+import type { ResponseMeta } from '../core/types';
+import type { AccountState } from './accountState';
+import type { ApiKeyStore } from './apiKeyStore';
+import { affectsSetting, readSetting } from './config';
+import type { Environments } from './environments';
+
+/** Retry-After values beyond this are not waited out automatically: the user decides. */
+const LONGEST_AUTOMATIC_WAIT_SECONDS = 120;
+
+function connectionSettings(): ConnectionSettings {
+  const http = vscode.workspace.getConfiguration('http');
+  const noProxy = http.get<string[]>('noProxy', []);
+  return {
+    timeouts: {
+      connectMs: readSetting('inference.timeouts.connectSeconds') * 1000,
+      responseMs: readSetting('inference.timeouts.responseSeconds') * 1000,
+      idleMs: readSetting('inference.timeouts.idleSeconds') * 1000,
+    },
+    proxy: http.get<string>('proxy', '') || '',
+    strictSSL: http.get<boolean>('proxyStrictSSL', true),
+    ...(noProxy.length > 0 && { noProxy: noProxy.join(',') }),
+  };
+}
+
+/** Hands out clients for an environment, wired so that every response updates the account state and the log. */
+export class ApiAccess implements vscode.Disposable {
+  #dispatcher: Dispatcher | undefined;
+  readonly #subscription: vscode.Disposable;
+
+  constructor(
+    private readonly environments: Environments,
+    private readonly keys: ApiKeyStore,
+    private readonly account: AccountState,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.#subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (affectsSetting(event, 'inference.timeouts.connectSeconds', 'inference.timeouts.responseSeconds', 'inference.timeouts.idleSeconds')
+        || event.affectsConfiguration('http')) {
+        this.#resetConnections();
+      }
+    });
+  }
+
+  /** A client for the named (default: active) environment. Throws ApiError notConfigured / missingKey / invalidKey. */
+  async client(envName?: string, keyOverride?: string): Promise<InferenceClient> {
+    const env = envName ? this.environments.get(envName) : this.environments.active();
+    if (!env) throw new ApiError('notConfigured', `There is no environment named "${envName}" in the "inference.environments" setting.`);
+    const apiKey = keyOverride ?? (await this.keys.get(env.name));
+    if (!apiKey) {
+      throw new ApiError('missingKey', `No API key is set for the "${env.label}" environment. Run "Inference: Set API Key".`);
+    }
+    const settings = connectionSettings();
+    this.#dispatcher ??= createDispatcher(settings);
+    return new InferenceClient({
+      baseUrl: env.baseUrl,
+      apiKey,
+      keyPrefix: env.keyPrefix,
+      dispatcher: this.#dispatcher,
+      ...(settings.timeouts && { timeouts: settings.timeouts }),
+      userAgent: `inference-client-vscode/${vscode.version}`,
+      onResponse: (meta, endpoint) => this.#onResponse(env.name, endpoint, meta),
+    });
+  }
+
+  /**
+   * Runs a call, and when the service answers 429 waits out Retry-After (or a short backoff) with a
+   * visible, cancellable countdown, at most `inference.rateLimit.maxRetries` times.
+   */
+  async withRateLimitRetry<T>(label: string, attempt: (attemptNumber: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const maxRetries = Math.max(0, readSetting('inference.rateLimit.maxRetries'));
+    for (let attemptNumber = 0; ; attemptNumber++) {
+      try {
+        return await attempt(attemptNumber);
+      } catch (error) {
+        if (!isApiError(error) || error.kind !== 'rateLimited' || attemptNumber >= maxRetries || signal?.aborted) throw error;
+        const seconds = error.retryAfterSeconds ?? Math.min(2 ** (attemptNumber + 1), 30);
+        if (seconds > LONGEST_AUTOMATIC_WAIT_SECONDS) throw error;
+        this.log.warn(`${label}: rate limited (request ${error.requestId ?? 'without id'}); retry ${attemptNumber + 1} of ${maxRetries} in ${seconds} s`);
+        const waited = await this.#countdown(label, seconds, attemptNumber + 1, maxRetries, signal);
+        if (!waited) throw new ApiError('cancelled', 'The retry was cancelled.', { ...(error.meta && { meta: error.meta }) });
+      }
+    }
+  }
+
+  #countdown(label: string, seconds: number, retry: number, maxRetries: number, signal?: AbortSignal): Promise<boolean> {
+    return Promise.resolve(vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Rate limited (HTTP 429): ${label}`, cancellable: true },
+      (progress, token) => new Promise<boolean>((resolve) => {
+        let remaining = Math.max(0, Math.ceil(seconds));
+        const step = 100 / Math.max(1, remaining);
+        const report = () => progress.report({ message: `retrying in ${remaining} s (retry ${retry} of ${maxRetries})`, increment: step });
+        report();
+        const finish = (value: boolean) => {
+          clearInterval(timer);
+          cancel.dispose();
+          signal?.removeEventListener('abort', onAbort);
+          resolve(value);
+        };
+        const onAbort = () => finish(false);
+        const timer = setInterval(() => {
+          remaining -= 1;
+          if (remaining <= 0) finish(true);
+          else report();
+        }, 1000);
+        if (remaining <= 0) finish(true);
+        const cancel = token.onCancellationRequested(() => finish(false));
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ));
+  }
+
+  #onResponse(env: string, endpoint: string, meta: ResponseMeta): void {
+    this.account.record(env, meta);
+    const parts = [
+      `${env} ${endpoint}: HTTP ${meta.status}`,
+      meta.requestId && `request ${meta.requestId}`,
+      meta.modelId && `model ${meta.modelId}`,
+      meta.balanceCredits !== undefined && `balance ${meta.balanceCredits}`,
+      meta.rateLimitRequests !== undefined && `rpm ${meta.rateLimitRequests}`,
+    ].filter(Boolean);
+    if (meta.status >= 400) this.log.warn(parts.join(', '));
+    else this.log.info(parts.join(', '));
+  }
+
+  #resetConnections(): void {
+    const old = this.#dispatcher;
+    this.#dispatcher = undefined;
+    // Let requests in flight finish on the old pool.
+    void old?.close().catch(() => undefined);
+  }
+
+  dispose(): void {
+    this.#subscription.dispose();
+    this.#resetConnections();
+  }
+}

@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+
+/** One environment of the service: its own host, keys, wallet and model ids (spec section 1). */
+export interface EnvironmentSettings {
+  /** Ends in /api/v1. */
+  baseUrl: string;
+  /** The service's fixed key prefix; the spec omits it, so it is configurable and empty skips the check. */
+  keyPrefix?: string;
+  label?: string;
+}
+
+/** Every setting the extension reads, by full id, with its type. package.json declares the same ids and defaults. */
+export interface SettingTypes {
+  'inference.environments': Record<string, EnvironmentSettings>;
+  'inference.activeEnvironment': string;
+  'inference.balanceWarningThreshold': number;
+  'inference.rateLimit.maxRetries': number;
+  'inference.modelCacheMinutes': number;
+  'inference.timeouts.connectSeconds': number;
+  'inference.timeouts.responseSeconds': number;
+  'inference.timeouts.idleSeconds': number;
+}
+
+export type SettingId = keyof SettingTypes;
+
+export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
+  'inference.environments': {
+    production: { baseUrl: '', keyPrefix: '' },
+    preview: { baseUrl: '', keyPrefix: '' },
+  },
+  'inference.activeEnvironment': 'production',
+  'inference.balanceWarningThreshold': 10,
+  'inference.rateLimit.maxRetries': 3,
+  'inference.modelCacheMinutes': 60,
+  'inference.timeouts.connectSeconds': 30,
+  'inference.timeouts.responseSeconds': 600,
+  'inference.timeouts.idleSeconds': 300,
+};
+
+/** The one typed way to read settings; falls back to the documented default when a value has the wrong type. */
+export function readSetting<K extends SettingId>(id: K): SettingTypes[K] {
+  const fallback = SETTING_DEFAULTS[id];
+  const value = vscode.workspace.getConfiguration().get<unknown>(id, fallback);
+  if (typeof value !== typeof fallback || value === null) return fallback;
+  return value as SettingTypes[K];
+}
+
+export async function writeSetting<K extends SettingId>(id: K, value: SettingTypes[K]): Promise<void> {
+  await vscode.workspace.getConfiguration().update(id, value, vscode.ConfigurationTarget.Global);
+}
+
+export function affectsSetting(event: vscode.ConfigurationChangeEvent, ...ids: SettingId[]): boolean {
+  return ids.some((id) => event.affectsConfiguration(id));
+}

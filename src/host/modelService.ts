@@ -1,0 +1,132 @@
+import * as vscode from 'vscode';
+import type { ModelType } from '../core/types';
+import type { ApiAccess } from './apiAccess';
+import { readSetting } from './config';
+import type { Environments } from './environments';
+
+interface CachedModels {
+  ids: string[];
+  fetchedAt: number;
+}
+
+type ModelKind = 'chat' | 'image';
+
+const CACHE_KEY = (env: string, kind: ModelKind) => `inference.models.${env}.${kind}`;
+const SELECTED_KEY = (env: string, kind: ModelKind) => `inference.selectedModel.${env}.${kind}`;
+const API_TYPE: Record<ModelKind, ModelType> = { chat: 'chat', image: 'image' };
+
+/**
+ * Model ids come only from GET /models of the environment (never guessed), cached per environment
+ * for `inference.modelCacheMinutes`; the chosen model is remembered per environment.
+ */
+export class ModelService implements vscode.Disposable {
+  readonly #onDidChangeSelection = new vscode.EventEmitter<string>();
+  readonly onDidChangeSelection = this.#onDidChangeSelection.event;
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly environments: Environments,
+    private readonly api: ApiAccess,
+  ) {}
+
+  cached(env: string, kind: ModelKind): CachedModels | undefined {
+    return this.memento.get<CachedModels>(CACHE_KEY(env, kind));
+  }
+
+  /** The ids of the environment's models of that kind, from the cache while it is fresh. */
+  async list(kind: ModelKind, envName = this.environments.active().name, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<string[]> {
+    const cached = this.cached(envName, kind);
+    const lifetimeMs = readSetting('inference.modelCacheMinutes') * 60_000;
+    if (!options.refresh && cached && Date.now() - cached.fetchedAt < lifetimeMs) return cached.ids;
+    const client = await this.api.client(envName);
+    const { models } = await this.api.withRateLimitRetry('model list', () => client.listModels({ type: API_TYPE[kind], ...(options.signal && { signal: options.signal }) }), options.signal);
+    const ids = [...new Set(models.map((model) => model.id))];
+    await this.memento.update(CACHE_KEY(envName, kind), { ids, fetchedAt: Date.now() } satisfies CachedModels);
+    return ids;
+  }
+
+  /** Stores a list fetched elsewhere (the key check fetches one), so the picker opens without a second call. */
+  async remember(envName: string, kind: ModelKind, ids: string[]): Promise<void> {
+    await this.memento.update(CACHE_KEY(envName, kind), { ids, fetchedAt: Date.now() } satisfies CachedModels);
+  }
+
+  selected(kind: ModelKind, envName = this.environments.active().name): string | undefined {
+    return this.memento.get<string>(SELECTED_KEY(envName, kind));
+  }
+
+  selectedChatModel(envName?: string): string | undefined {
+    return this.selected('chat', envName);
+  }
+
+  async select(kind: ModelKind, id: string | undefined, envName = this.environments.active().name): Promise<void> {
+    await this.memento.update(SELECTED_KEY(envName, kind), id);
+    this.#onDidChangeSelection.fire(envName);
+  }
+
+  async invalidate(envName: string): Promise<void> {
+    await this.memento.update(CACHE_KEY(envName, 'chat'), undefined);
+    await this.memento.update(CACHE_KEY(envName, 'image'), undefined);
+  }
+
+  /** A 404 for the chosen model: its id is stale, so forget the list and the choice. */
+  async onModelNotFound(envName: string, kind: ModelKind = 'chat'): Promise<void> {
+    await this.invalidate(envName);
+    await this.select(kind, undefined, envName);
+  }
+
+  /** The picker: the environment's chat models with the current one marked, and a refresh button. */
+  async pickChatModel(envName = this.environments.active().name): Promise<string | undefined> {
+    return this.pick('chat', envName);
+  }
+
+  async pick(kind: ModelKind, envName = this.environments.active().name, extraIds: string[] = []): Promise<string | undefined> {
+    const env = this.environments.get(envName) ?? this.environments.active();
+    const picker = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
+    const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Refresh the model list' };
+    picker.title = `${kind === 'chat' ? 'Chat' : 'Image'} model for ${env.label}`;
+    picker.placeholder = 'Models offered by this environment';
+    picker.buttons = [refresh];
+    picker.matchOnDescription = true;
+    const current = this.selected(kind, env.name);
+    const load = async (refreshList: boolean) => {
+      picker.busy = true;
+      try {
+        const ids = [...extraIds, ...(await this.list(kind, env.name, { refresh: refreshList }))];
+        picker.items = ids.map((id) => ({
+          id,
+          label: id,
+          ...(id === current && { description: '(current)', picked: true, iconPath: new vscode.ThemeIcon('check') }),
+        }));
+        const active = picker.items.find((item) => item.id === current);
+        if (active) picker.activeItems = [active];
+        if (ids.length === 0) picker.placeholder = 'This environment offers no models of this kind';
+      } finally {
+        picker.busy = false;
+      }
+    };
+    try {
+      return await new Promise<string | undefined>((resolve, reject) => {
+        picker.onDidAccept(() => {
+          resolve(picker.selectedItems[0]?.id);
+          picker.hide();
+        });
+        picker.onDidHide(() => resolve(undefined));
+        picker.onDidTriggerButton(() => load(true).catch(reject));
+        picker.show();
+        load(false).catch((error: unknown) => {
+          picker.hide();
+          reject(error);
+        });
+      }).then(async (id) => {
+        if (id) await this.select(kind, id, env.name);
+        return id;
+      });
+    } finally {
+      picker.dispose();
+    }
+  }
+
+  dispose(): void {
+    this.#onDidChangeSelection.dispose();
+  }
+}

@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import type { Services } from './services';
+import { readSetting } from './config';
+
+function formatCredits(value: number): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+export function describeAge(timestamp: number, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - timestamp) / 1000));
+  if (seconds < 60) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}
+
+/**
+ * Two status-bar items: the active environment with its chat model (click: pick a model) and the wallet
+ * balance (click: the account menu). Both follow every response, environment switch and model choice.
+ */
+export class AccountStatusBar implements vscode.Disposable {
+  readonly #model: vscode.StatusBarItem;
+  readonly #balance: vscode.StatusBarItem;
+  readonly #disposables: vscode.Disposable[] = [];
+  readonly #ageTimer: NodeJS.Timeout;
+
+  constructor(private readonly services: Services) {
+    this.#balance = vscode.window.createStatusBarItem('inference.balance', vscode.StatusBarAlignment.Right, 100);
+    this.#balance.name = 'Inference: Credit Balance';
+    this.#balance.command = 'inference.showAccountMenu';
+    this.#model = vscode.window.createStatusBarItem('inference.model', vscode.StatusBarAlignment.Right, 101);
+    this.#model.name = 'Inference: Environment and Model';
+    this.#model.command = 'inference.pickModel';
+    const refresh = () => this.update();
+    this.#disposables.push(
+      services.account.onDidChange(refresh),
+      services.environments.onDidChange(refresh),
+      services.models.onDidChangeSelection(refresh),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('inference.balanceWarningThreshold')) refresh();
+      }),
+    );
+    // The tooltip states the balance's age; keep it honest while the window stays open.
+    this.#ageTimer = setInterval(refresh, 60_000);
+    this.update();
+    this.#model.show();
+    this.#balance.show();
+  }
+
+  update(): void {
+    const env = this.services.environments.active();
+    const snapshot = this.services.account.get(env.name);
+    const model = this.services.models.selectedChatModel(env.name);
+    this.#model.text = `$(server-environment) ${env.label} · ${model ?? 'no model'}`;
+    this.#model.tooltip = model ? `Chat model in ${env.label}: ${model}. Click to pick another.` : `No chat model chosen for ${env.label}. Click to pick one.`;
+
+    const balance = snapshot.balanceCredits;
+    const threshold = readSetting('inference.balanceWarningThreshold');
+    const low = balance !== undefined && balance < threshold;
+    this.#balance.text = balance === undefined ? '$(credit-card) balance unknown' : `$(${low ? 'warning' : 'credit-card'}) ${formatCredits(balance)} credits`;
+    this.#balance.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.#balance.accessibilityInformation = {
+      label: balance === undefined ? `Credit balance in ${env.label} unknown` : `Credit balance in ${env.label}: ${formatCredits(balance)} credits${low ? ', below the warning threshold' : ''}`,
+    };
+
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown(`**Inference: ${env.label}**\n\n`);
+    const rows: Array<[string, string]> = [
+      ['Balance', balance === undefined ? 'unknown until the first request' : `${formatCredits(balance)} credits${snapshot.balanceAt ? ` (as of ${describeAge(snapshot.balanceAt)})` : ''}${low ? ` — below ${formatCredits(threshold)}` : ''}`],
+      ['Model', model ?? 'none chosen'],
+      ['Rate limit', snapshot.rateLimitRequests === undefined ? 'unknown' : `${snapshot.rateLimitRequests} requests/min`],
+      ['Last request', snapshot.lastRequestId ? `\`${snapshot.lastRequestId}\`${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : 'none yet'],
+    ];
+    tooltip.appendMarkdown(rows.map(([name, value]) => `${name}: ${value}`).join('  \n'));
+    tooltip.appendMarkdown('\n\nClick for environment, key, model and logs.');
+    this.#balance.tooltip = tooltip;
+  }
+
+  dispose(): void {
+    clearInterval(this.#ageTimer);
+    for (const disposable of this.#disposables) disposable.dispose();
+    this.#model.dispose();
+    this.#balance.dispose();
+  }
+}
