@@ -74,7 +74,7 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
     for (let i = 0; i < pieces.length; i++) {
       if (sse.closed || !(await sleep(delayMs, ctx.signal))) return;
       if (i === CHUNKS_BEFORE_FAULT) {
-        if (faults.has('reset-mid-stream')) return sse.destroy();
+        if (faults.has('reset-mid-stream')) return await sse.destroy();
         if (faults.has('error-mid-stream')) {
           await sse.data({ error: { message: 'Emulated fault error-mid-stream: generation failed.', type: 'server_error', code: 'stream_error' } });
           return sse.end();

@@ -76,7 +76,7 @@ export class KeyStore {
     }
     const record = this.bySecret.get(secret);
     if (!record) {
-      throw unauthorized('unknown_api_key', 'The API key is not valid in this environment.');
+      throw unauthorized('unknown_api_key', 'Unknown API key: it is not valid in this environment.');
     }
     if (record.status === 'expired') throw unauthorized('expired_api_key', 'The API key has expired.');
     if (record.status === 'revoked') throw unauthorized('revoked_api_key', 'The API key has been revoked.');

@@ -91,7 +91,7 @@ export function createListener(env: EnvRuntime, shutdown: AbortSignal, hooks: Co
     if (url.pathname.startsWith(CONTROL_PREFIX)) return handleControl(req, res, url, env, hooks);
 
     const record: RequestRecord = {
-      id: `req_${randomBytes(10).toString('hex')}`, env: env.name, method: req.method ?? 'GET', path: url.pathname,
+      id: `req_${randomBytes(10).toString('hex')}`, env: env.name, method: req.method ?? 'GET', path: url.pathname + url.search,
       status: 0, stream: false, startedAt: Date.now(), bytesSent: 0, creditsCharged: 0,
     };
     env.log.push(record);

@@ -1,6 +1,6 @@
 /** Server-sent-event writing, with the wire-level stream faults (CRLF, tiny writes, comments). */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { endBody, writeBody, writeHead, type RequestContext } from './http';
+import { endBody, sleep, writeBody, writeHead, type RequestContext } from './http';
 
 export interface SseOptions { crlf: boolean; tinyWrites: boolean }
 
@@ -38,10 +38,16 @@ export class SseWriter {
     endBody(this.ctx);
   }
 
-  /** Cuts the connection without a proper end of the chunked body. */
-  destroy(): void {
+  /**
+   * Cuts the connection without a proper end of the chunked body, after what was already written
+   * has left: destroying with bytes still queued would drop them, and the client should see them.
+   */
+  async destroy(): Promise<void> {
+    const { res, signal } = this.ctx;
+    while (!this.closed && (res.writableLength > 0 || (res.socket?.writableLength ?? 0) > 0)) await sleep(5, signal);
+    await sleep(20, signal);
     this.ctx.record.finishedAt = Date.now();
-    this.ctx.res.destroy();
+    res.destroy();
   }
 
   private async raw(text: string): Promise<void> {

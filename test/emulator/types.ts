@@ -59,7 +59,9 @@ export interface RequestRecord {
   id: string;
   env: EnvironmentName;
   method: string;
+  /** Path with the query string, e.g. '/api/v1/models?type=chat'. */
   path: string;
+  /** 0 until the status line is sent. */
   status: number;
   keyLabel?: KeyLabel;
   model?: string;
