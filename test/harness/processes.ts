@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { once } from 'node:events';
+
+/**
+ * Every process a test run starts is registered here, so that it is stopped when the run ends,
+ * fails, or is interrupted: a test run must never leave code-server, Chromium or the emulator behind.
+ */
+type Cleanup = { name: string; stopNow: () => void; stop: () => Promise<void> };
+
+const cleanups = new Set<Cleanup>();
+let handlersInstalled = false;
+
+function stopAllNow(): void {
+  for (const cleanup of cleanups) {
+    try {
+      cleanup.stopNow();
+    } catch {
+      // Already gone.
+    }
+  }
+  cleanups.clear();
+}
+
+function installHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  // 'exit' (also reached after an uncaught exception) allows only synchronous work: kill outright.
+  process.on('exit', stopAllNow);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  }
+}
+
+/** Registers something to stop at exit; returns a function that unregisters it. */
+export function registerCleanup(cleanup: Cleanup): () => void {
+  installHandlers();
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
+
+export async function stopAll(): Promise<void> {
+  const pending = [...cleanups];
+  cleanups.clear();
+  await Promise.allSettled(pending.map((cleanup) => cleanup.stop()));
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group has already exited.
+  }
+}
+
+export interface GroupProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Resolves with the exit code (or signal name) when the leader exits. */
+  readonly exited: Promise<number | string>;
+  /** SIGTERM to the whole group, then SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Spawns a process as the leader of its own process group, so that stopping it also stops every
+ * child it started (code-server starts an extension host, a file watcher and more).
+ */
+export function spawnGroup(name: string, command: string, args: string[], options: SpawnOptions): GroupProcess {
+  const child = spawn(command, args, { ...options, detached: true });
+  if (child.pid === undefined) throw new Error(`Could not start ${name} (${command}).`);
+  const pid = child.pid;
+  const exited = (async () => {
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    return code ?? signal ?? 'unknown';
+  })();
+  let leaderGone = false;
+  void exited.then(() => {
+    leaderGone = true;
+  });
+
+  const stop = async (graceMs = 5000): Promise<void> => {
+    unregister();
+    killGroup(pid, 'SIGTERM');
+    if (!leaderGone) {
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+    }
+    // Children may outlive the leader; the group is killed regardless.
+    killGroup(pid, 'SIGKILL');
+  };
+  const unregister = registerCleanup({ name, stop: () => stop(), stopNow: () => killGroup(pid, 'SIGKILL') });
+  return { child, pid, exited, stop };
+}

@@ -1,0 +1,62 @@
+import * as path from 'node:path';
+import { WINDOW_ENV, type IntegrationWindow } from '../integration/tags';
+import { launchBrowser } from './browser';
+import { startCodeServer } from './codeServer';
+import { runExtensionTests } from './extensionTests';
+import { OUT_DIR, RESULTS_DIR } from './paths';
+import { stopAll } from './processes';
+import { ProvisionError } from './provision';
+import { writeDevelopmentExtensions, writeScratchWorkspace } from './supportExtension';
+import { seconds } from './wait';
+
+/**
+ * The integration tier: one code-server, two workbench windows (with a workspace folder, and
+ * without one), each running the mocha suites of test/integration/ inside its real extension host.
+ */
+async function main(): Promise<number> {
+  const started = Date.now();
+  const server = await startCodeServer({
+    logFile: path.join(RESULTS_DIR, 'integration', 'code-server.log'),
+    echoPrefix: process.env.INFERENCE_TEST_VERBOSE ? '[code-server]' : undefined,
+  });
+  console.log(`[integration] code-server ${server.origin} ready in ${seconds(started)}`);
+  const browser = await launchBrowser();
+  const developmentExtensions = writeDevelopmentExtensions(server.stateDir);
+  const windows: { window: IntegrationWindow; folder?: string }[] = [
+    { window: 'workspace', folder: writeScratchWorkspace(server.stateDir) },
+    { window: 'no-workspace' },
+  ];
+  let failed = 0;
+  try {
+    for (const { window, folder } of windows) {
+      const windowStarted = Date.now();
+      console.log(`[integration] ${window} window:`);
+      const code = await runExtensionTests(browser.context, server, {
+        label: window,
+        logFile: path.join(RESULTS_DIR, 'integration', `${window}-window.log`),
+        ...(folder ? { folder } : {}),
+        extensionDevelopmentPaths: [developmentExtensions],
+        extensionTestsPath: path.join(OUT_DIR, 'test', 'integration', 'index.js'),
+        extensionEnvironment: { [WINDOW_ENV]: window },
+      });
+      console.log(`[integration] ${window} window ${code === 0 ? 'passed' : 'FAILED'} in ${seconds(windowStarted)}`);
+      if (code !== 0) failed++;
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  console.log(`[integration] ${failed === 0 ? 'passed' : `${failed} window(s) failed`} in ${seconds(started)}`);
+  console.log(`[integration] code-server and full window logs: ${path.join(RESULTS_DIR, 'integration')}`);
+  return failed === 0 ? 0 : 1;
+}
+
+main()
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch(async (error: unknown) => {
+    console.error(`[integration] ${error instanceof ProvisionError ? error.message : String(error instanceof Error ? error.stack : error)}`);
+    await stopAll();
+    process.exitCode = 1;
+  });

@@ -1,0 +1,27 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { NO_WORKSPACE, WINDOW_ENV } from './tags';
+
+/** Every compiled `*.test.js` below this folder, so that new suites need no registration. */
+function findTestFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/**
+ * The extension-tests entry point (`extensionTestsPath`): runs inside the real extension host, with
+ * the real `vscode` API. Resolving reports success to the launcher; rejecting reports failure.
+ */
+export async function run(): Promise<void> {
+  // Mocha 12 is ESM-only; a dynamic import loads it from this CommonJS module.
+  const { default: Mocha } = await import('mocha');
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 30_000 });
+  mocha.grep(NO_WORKSPACE);
+  if (process.env[WINDOW_ENV] !== 'no-workspace') mocha.invert();
+  for (const file of findTestFiles(__dirname)) mocha.addFile(file);
+  const failures = await new Promise<number>((resolve) => mocha.run(resolve));
+  if (failures > 0) throw new Error(`${failures} integration test(s) failed`);
+}
