@@ -71,9 +71,10 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
       ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
 
     await sse.data(chunk({ role: 'assistant', content: '' }, null));
-    for (let i = 0; i < pieces.length; i++) {
-      if (sse.closed || !(await sleep(delayMs, ctx.signal))) return;
-      if (i === CHUNKS_BEFORE_FAULT) {
+    // Mid-stream faults fire after a few content chunks, or after all of them for very short replies.
+    const faultAt = Math.min(CHUNKS_BEFORE_FAULT, pieces.length);
+    for (let i = 0; i <= pieces.length; i++) {
+      if (i === faultAt) {
         if (faults.has('reset-mid-stream')) return await sse.destroy();
         if (faults.has('error-mid-stream')) {
           await sse.data({ error: { message: 'Emulated fault error-mid-stream: generation failed.', type: 'server_error', code: 'stream_error' } });
@@ -81,6 +82,8 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
         }
         if (faults.has('malformed-chunk')) await sse.data('{"choices":[{"delta":{"content":"unterminated');
       }
+      if (i === pieces.length) break;
+      if (sse.closed || !(await sleep(delayMs, ctx.signal))) return;
       if (faults.has('keepalive-comments') && i % 2 === 0) await sse.comment('ping');
       await sse.data(chunk({ content: pieces[i] }, null));
       if (sse.closed) return;

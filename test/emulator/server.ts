@@ -87,6 +87,9 @@ async function handleApi(ctx: RequestContext, env: EnvRuntime, url: URL): Promis
 
 export function createListener(env: EnvRuntime, shutdown: AbortSignal, hooks: ControlHooks): http.Server {
   const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Aborted uploads and cut connections surface as these errors; the 'close' handling covers them.
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     if (url.pathname.startsWith(CONTROL_PREFIX)) return handleControl(req, res, url, env, hooks);
 

@@ -1,5 +1,6 @@
 /** Chat completions: shape, validation, determinism, pacing, billing with reserve and refund. */
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { request as undiciRequest } from 'undici';
 import { bearer, chatBody, parseSse, rawRequest, sseChunks, streamedText, useEmulator, waitFor } from './helpers';
 
@@ -162,5 +163,37 @@ describe('emulator: chat pacing and client aborts', () => {
     assert.ok(spentAborted > 0, 'the sent part is charged');
     assert.ok(spentAborted < spentComplete, `aborted ${spentAborted} < complete ${spentComplete}`);
     assert.ok(Math.abs((record?.creditsCharged ?? 0) - spentAborted) < 1e-9);
+  });
+
+  it('refunds all output of a non-streaming call the client abandons while it is generated', async () => {
+    const controller = new AbortController();
+    const pending = undiciRequest(url(), {
+      method: 'POST', signal: controller.signal,
+      headers: { ...bearer(emu().keys.production.full), 'content-type': 'application/json' },
+      body: JSON.stringify(chatBody('emu-chat-small')),
+    });
+    await waitFor(() => emu().requests.length === 1);
+    controller.abort();
+    await assert.rejects(pending);
+    const record = emu().requests[0];
+    await waitFor(() => record.finishedAt !== undefined);
+    assert.equal(record.status, 0, 'no answer was sent');
+    assert.ok(record.clientClosedAt !== undefined);
+    const promptTokens = 5; // "Tell me about emulators" = 4 words + 1 per message
+    assert.ok(Math.abs(record.creditsCharged - (0.5 + promptTokens * 0.002)) < 1e-9, `charged ${record.creditsCharged}`);
+  });
+
+  it('survives a client that disconnects halfway through uploading the body', async () => {
+    const { port } = new URL(url());
+    await new Promise<void>((resolve) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/chat/completions', headers: { 'content-length': '1000', ...bearer(emu().keys.production.full) } });
+      req.on('error', () => resolve());
+      req.write('{"model":');
+      setTimeout(() => { req.destroy(); resolve(); }, 30);
+    });
+    await waitFor(() => emu().requests[0]?.finishedAt !== undefined);
+    const res = await rawRequest(url(), { headers: bearer(emu().keys.production.full), body: chatBody('emu-chat-small', { max_tokens: 3 }) });
+    assert.equal(res.status, 200, 'still serving');
+    assert.equal(emu().requests[0].clientClosedAt !== undefined, true);
   });
 });

@@ -105,6 +105,13 @@ describe('emulator: faults', () => {
     assert.ok(sseChunks(res.text).some((c) => c.choices?.[0]?.delta.content));
   });
 
+  it('mid-stream faults still fire on replies shorter than three chunks', async () => {
+    emu().injectFault('production', { fault: 'error-mid-stream' });
+    const res = await chat({ stream: true, max_tokens: 2 });
+    assert.equal(sseChunks(res.text).at(-1)?.error?.code, 'stream_error');
+    assert.equal(sseChunks(res.text).filter((c) => c.choices?.[0]?.delta.content).length, 2);
+  });
+
   it('keepalive-comments adds : ping lines between events without changing the text', async () => {
     const res = await withFault('keepalive-comments');
     assert.ok(parseSse(res.text).filter((e) => e.comment === 'ping').length >= 3);
