@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+
+export interface ChatHtmlOptions {
+  /** `webview.cspSource` */
+  cspSource: string;
+  scriptUri: string;
+  styleUris: string[];
+  /** Fresh per render; tests may pass a fixed one. */
+  nonce?: string;
+}
+
+export function createNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+/**
+ * The chat webview's only HTML. The policy allows our own bundle (by nonce), our stylesheets and the
+ * codicon font, and nothing else: no inline style or script, no network (`connect-src 'none'`), no
+ * frames, no forms, and images only from the extension itself, so model output can never load
+ * remote content even if it got past the sanitiser.
+ */
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `img-src ${cspSource}`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export function chatHtml(options: ChatHtmlOptions): string {
+  const nonce = options.nonce ?? createNonce();
+  const styles = options.styleUris.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`).join('\n    ');
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(options.cspSource, nonce))}">
+    <meta name="viewport" content="width=device-width, initial-scale=1.0">
+    ${styles}
+    <title>Chat</title>
+  </head>
+  <body>
+    <div id="chat-root" class="chat-root"></div>
+    <script nonce="${escapeAttr(nonce)}" src="${escapeAttr(options.scriptUri)}"></script>
+  </body>
+</html>`;
+}
+
+function escapeAttr(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}

@@ -1,0 +1,86 @@
+import type { MarkdownIt, Token } from 'markdown-it';
+
+/**
+ * Splits the uncommitted tail of a streaming answer into blocks that are final (can be rendered once
+ * and never touched again) and the rest, which is re-parsed on the next frame.
+ *
+ * Markdown block structure is decided line by line, and a later line can only change the block that
+ * is still open: so every top-level block before the last one is final, provided the next block
+ * starts on a complete line (a half-received line such as `-` can look like a list that the rest of
+ * the line turns into a lazy paragraph continuation). A fenced code block is final as soon as its
+ * closing fence line is complete, even when it is the last block.
+ */
+
+export interface TailSplit {
+  /** Tokens of the final blocks, in order; render them once. */
+  finalTokens: Token[];
+  /** Characters of the tail that the final blocks (and the blank lines after them) cover. */
+  finalLength: number;
+  /** Tokens of the still-open blocks, already parsed: render these for this frame. */
+  openTokens: Token[];
+}
+
+interface Block { start: number; end: number; line: number; endLine: number }
+
+export function splitTail(md: MarkdownIt, tail: string, final: boolean): TailSplit {
+  const tokens = md.parse(tail, {});
+  if (final) return { finalTokens: tokens, finalLength: tail.length, openTokens: [] };
+  const blocks = topLevelBlocks(tokens);
+  if (blocks.length === 0) return { finalTokens: [], finalLength: 0, openTokens: tokens };
+
+  const lineStarts = lineOffsets(tail);
+  const completeLines = tail.endsWith('\n') || tail.endsWith('\r') ? lineStarts.length : lineStarts.length - 1;
+  let finalBlocks = 0;
+  for (let i = 0; i < blocks.length - 1; i++) {
+    if (blocks[i + 1].line < completeLines) finalBlocks = i + 1;
+  }
+  const last = blocks[blocks.length - 1];
+  if (finalBlocks === blocks.length - 1 && isClosedFence(tokens[last.start], tail, lineStarts, completeLines)) {
+    finalBlocks = blocks.length;
+  }
+  if (finalBlocks === 0) return { finalTokens: [], finalLength: 0, openTokens: tokens };
+
+  const boundaryLine = finalBlocks < blocks.length ? blocks[finalBlocks].line : blocks[finalBlocks - 1].endLine;
+  const finalLength = boundaryLine < lineStarts.length ? lineStarts[boundaryLine] : tail.length;
+  const cut = finalBlocks < blocks.length ? blocks[finalBlocks].start : tokens.length;
+  return { finalTokens: tokens.slice(0, cut), finalLength, openTokens: tokens.slice(cut) };
+}
+
+function topLevelBlocks(tokens: Token[]): Block[] {
+  const blocks: Block[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    const open = tokens[i];
+    let end = i;
+    if (open.nesting === 1) {
+      let depth = 0;
+      for (end = i; end < tokens.length; end++) {
+        depth += tokens[end].nesting;
+        if (depth === 0) break;
+      }
+    }
+    const map = open.map ?? [0, 0];
+    blocks.push({ start: i, end, line: map[0], endLine: map[1] });
+    i = end + 1;
+  }
+  return blocks;
+}
+
+/** Start offset of every line, splitting like markdown-it's normaliser (\r\n, \r and \n). */
+export function lineOffsets(text: string): number[] {
+  const starts = [0];
+  const newline = /\r\n?|\n/g;
+  for (let m = newline.exec(text); m; m = newline.exec(text)) starts.push(m.index + m[0].length);
+  if (starts[starts.length - 1] === text.length && text.length > 0) starts.pop();
+  return starts;
+}
+
+function isClosedFence(token: Token, tail: string, lineStarts: number[], completeLines: number): boolean {
+  if (token.type !== 'fence' || !token.map) return false;
+  const closingLine = token.map[1] - 1;
+  if (closingLine <= token.map[0] || closingLine >= completeLines) return false;
+  const lineEnd = closingLine + 1 < lineStarts.length ? lineStarts[closingLine + 1] : tail.length;
+  const line = tail.slice(lineStarts[closingLine], lineEnd).trim();
+  const marker = token.markup[0];
+  return line.length >= token.markup.length && [...line].every((c) => c === marker);
+}

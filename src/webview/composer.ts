@@ -1,0 +1,128 @@
+import type { AttachmentView } from '../core/chatProtocol';
+import { actionButton, codicon, el } from './dom';
+
+export interface ComposerHandlers {
+  send(text: string, editing: boolean): Promise<boolean>;
+  stop(): void;
+  draftChanged(draft: string): void;
+}
+
+/**
+ * The input area: Enter sends, Shift+Enter inserts a new line, Escape stops a streaming answer (or
+ * leaves edit mode). Attachment chips are removable; the send button turns into Stop while busy.
+ */
+export class Composer {
+  readonly root: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly chips: HTMLElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private readonly modelButton: HTMLButtonElement;
+  private readonly editBanner: HTMLElement;
+  private busy = false;
+  private editing = false;
+
+  constructor(private readonly handlers: ComposerHandlers) {
+    this.input = el('textarea', {
+      className: 'composer-input',
+      attrs: {
+        rows: '3',
+        'aria-label': 'Message. Enter sends, Shift+Enter adds a new line, Escape stops an answer.',
+        placeholder: 'Ask anything (Enter to send, Shift+Enter for a new line)',
+      },
+    });
+    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Attached context' } });
+    this.sendButton = actionButton('send', 'send', 'Send (Enter)', true);
+    this.sendButton.classList.add('primary');
+    this.stopButton = actionButton('stop', 'debug-stop', 'Stop (Escape)', true);
+    this.stopButton.hidden = true;
+    this.modelButton = actionButton('pickModel', 'chip', 'Model', true);
+    this.modelButton.classList.add('model-button');
+    this.editBanner = el('div', { className: 'edit-banner', attrs: { hidden: '' } }, [
+      codicon('edit'), el('span', { text: 'Editing your last message. Enter resends it, Escape cancels.' }),
+    ]);
+    const toolbar = el('div', { className: 'composer-toolbar' }, [
+      actionButton('attachSelection', 'selection', 'Attach editor selection'),
+      actionButton('attachFile', 'file-add', 'Attach active file'),
+      this.modelButton,
+      el('span', { className: 'spacer' }),
+      this.stopButton,
+      this.sendButton,
+    ]);
+    this.root = el('div', { className: 'composer' }, [this.editBanner, this.chips, this.input, toolbar]);
+    this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
+    this.input.addEventListener('input', () => this.handlers.draftChanged(this.input.value));
+  }
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.stopButton.hidden = !busy;
+    this.sendButton.hidden = busy;
+  }
+
+  setModel(model: string | undefined): void {
+    const label = this.modelButton.querySelector('span:not(.codicon)');
+    if (label) label.textContent = model ?? 'Pick a model';
+    this.modelButton.title = model ? `Model: ${model} (click to change for this conversation)` : 'Pick a model';
+    this.modelButton.setAttribute('aria-label', this.modelButton.title);
+  }
+
+  setAttachments(attachments: AttachmentView[]): void {
+    this.chips.replaceChildren(...attachments.map((a) => {
+      const remove = actionButton('removeAttachment', 'close', `Remove ${a.label}`);
+      remove.dataset.attachmentId = a.id;
+      return el('span', { className: 'chip', attrs: { title: a.detail ?? a.label } }, [
+        codicon(a.kind === 'selection' ? 'selection' : 'file'), el('span', { text: a.label }), remove,
+      ]);
+    }));
+  }
+
+  startEditing(text: string): void {
+    this.editing = true;
+    this.editBanner.hidden = false;
+    this.input.value = text;
+    this.input.focus();
+    this.input.setSelectionRange(text.length, text.length);
+  }
+
+  setDraft(text: string): void {
+    this.input.value = text;
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  async submit(): Promise<void> {
+    const text = this.input.value;
+    if (!text.trim() || this.busy) return;
+    const editing = this.editing;
+    // Keep the text until the host accepted it: a failed send must never lose the user's message.
+    if (await this.handlers.send(text, editing)) {
+      if (this.input.value === text) this.input.value = '';
+      this.stopEditing();
+      this.handlers.draftChanged(this.input.value);
+    }
+  }
+
+  private stopEditing(): void {
+    this.editing = false;
+    this.editBanner.hidden = true;
+  }
+
+  private onKeyDown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      void this.submit();
+    } else if (event.key === 'Escape') {
+      if (this.busy) {
+        event.preventDefault();
+        this.handlers.stop();
+      } else if (this.editing) {
+        event.preventDefault();
+        this.stopEditing();
+        this.input.value = '';
+      }
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { WebviewApi } from 'vscode-webview';
+import {
+  CHAT_PROTOCOL_VERSION,
+  type ChatMethod,
+  type ChatRequests,
+  type ChatWebviewState,
+  type HostToWebview,
+  type WebviewToHost,
+} from '../core/chatProtocol';
+
+/** Methods that wait for the user (a quick pick, an input box) get a long timeout; the rest a short one. */
+const INTERACTIVE: ReadonlySet<ChatMethod> = new Set<ChatMethod>([
+  'pickModel', 'attach', 'openHistory', 'renameConversation', 'exportMarkdown', 'errorAction', 'newConversation',
+]);
+const REQUEST_TIMEOUT_MS = 30_000;
+const INTERACTIVE_TIMEOUT_MS = 15 * 60_000;
+
+interface Pending {
+  resolve: () => void;
+  reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** The webview's side of the protocol: requests correlated by id, each settled exactly once. */
+export class HostConnection {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly api: WebviewApi<ChatWebviewState>) {}
+
+  ready(state: ChatWebviewState | undefined): void {
+    this.post(state ? { v: CHAT_PROTOCOL_VERSION, type: 'ready', state } : { v: CHAT_PROTOCOL_VERSION, type: 'ready' });
+  }
+
+  request<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<void> {
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      const timeout = INTERACTIVE.has(method) ? INTERACTIVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`The extension did not answer "${method}" in time.`));
+      }, timeout);
+      this.pending.set(id, { resolve, reject, timer });
+      this.post({ v: CHAT_PROTOCOL_VERSION, type: 'request', id, method, params } as WebviewToHost);
+    });
+  }
+
+  /** Returns true when the message was a response (and has been consumed). */
+  handleResponse(message: HostToWebview): boolean {
+    if (message.type !== 'response') return false;
+    const pending = this.pending.get(message.id);
+    if (!pending) return true;
+    this.pending.delete(message.id);
+    clearTimeout(pending.timer);
+    if (message.ok) pending.resolve();
+    else pending.reject(new Error(message.error));
+    return true;
+  }
+
+  private post(message: WebviewToHost): void {
+    this.api.postMessage(message);
+  }
+}

@@ -1,0 +1,150 @@
+import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chatProtocol';
+import { actionButton, codicon, el } from './dom';
+import type { FrameScheduler } from './frames';
+import type { MarkdownIt } from 'markdown-it';
+import { StreamingMarkdown } from './streamingMarkdown';
+
+export interface MessageContext {
+  md: MarkdownIt;
+  frames: FrameScheduler;
+  announce: (text: string) => void;
+}
+
+const STATUS_LABELS: Partial<Record<NonNullable<MessageView['status']>, { icon: string; text: string }>> = {
+  streaming: { icon: 'loading codicon-modifier-spin', text: 'Answering…' },
+  stopped: { icon: 'debug-stop', text: 'Stopped — partial answer' },
+  interrupted: { icon: 'warning', text: 'Interrupted — the answer may be incomplete' },
+};
+
+/** One message in the conversation. Assistant text goes through StreamingMarkdown; user text is plain. */
+export class MessageElement {
+  readonly root: HTMLElement;
+  private readonly meta: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly errorSlot: HTMLElement;
+  private readonly actions: HTMLElement;
+  private readonly markdown: StreamingMarkdown | undefined;
+  private view: MessageView;
+
+  constructor(view: MessageView, ctx: MessageContext) {
+    this.view = view;
+    const assistant = view.role === 'assistant';
+    this.meta = el('span', { className: 'message-meta' });
+    const header = el('div', { className: 'message-header' }, [
+      codicon(assistant ? 'sparkle' : 'account'),
+      el('span', { className: 'message-role', text: assistant ? 'Assistant' : 'You' }),
+      this.meta,
+    ]);
+    this.body = el('div', { className: 'message-body' });
+    this.status = el('div', { className: 'message-status' });
+    this.errorSlot = el('div', { className: 'message-error' });
+    this.actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Message actions' } });
+    this.root = el('article', {
+      className: `message role-${view.role}`,
+      attrs: { 'data-message-id': view.id, 'aria-label': assistant ? 'Assistant message' : 'Your message' },
+    }, [header, this.body, this.status, this.errorSlot, this.actions]);
+    if (assistant) {
+      this.markdown = new StreamingMarkdown(ctx.md, ctx.frames, (text) => {
+        if (this.view.status === 'streaming') ctx.announce(text);
+      });
+      this.body.append(this.markdown.element);
+      this.markdown.reset(view.text, view.status !== 'streaming');
+    } else {
+      this.body.append(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments));
+    }
+    this.renderChrome(false, false);
+  }
+
+  get id(): string {
+    return this.view.id;
+  }
+
+  get role(): MessageView['role'] {
+    return this.view.role;
+  }
+
+  get streaming(): boolean {
+    return this.view.status === 'streaming';
+  }
+
+  /** The answer as received so far (what Copy copies). */
+  get text(): string {
+    return this.markdown ? this.markdown.text : this.view.text;
+  }
+
+  append(text: string): void {
+    this.markdown?.append(text);
+  }
+
+  update(view: MessageView, isLast: boolean, busy: boolean): void {
+    const wasStreaming = this.view.status === 'streaming';
+    this.view = view;
+    if (this.markdown) {
+      const done = view.status !== 'streaming';
+      if (this.markdown.text !== view.text) this.markdown.reset(view.text, done);
+      else if (wasStreaming && done) this.markdown.finish();
+    } else {
+      this.body.replaceChildren(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments));
+    }
+    this.renderChrome(isLast, busy);
+  }
+
+  renderChrome(isLast: boolean, busy: boolean): void {
+    const view = this.view;
+    this.meta.replaceChildren(...metaParts(view.meta, view.createdAt));
+    const status = view.status ? STATUS_LABELS[view.status] : undefined;
+    this.status.replaceChildren(...(status ? [codicon(status.icon), el('span', { text: status.text })] : []));
+    this.status.hidden = !status;
+    this.root.classList.toggle('is-stopped', view.status === 'stopped' || view.status === 'interrupted');
+    this.errorSlot.replaceChildren(...(view.error ? [errorCard(view.error)] : []));
+    const buttons: HTMLElement[] = [];
+    if (view.role === 'assistant' && view.status !== 'streaming' && this.text) buttons.push(actionButton('copyAnswer', 'copy', 'Copy answer'));
+    if (view.role === 'assistant' && isLast && !busy) buttons.push(actionButton('regenerate', 'refresh', 'Regenerate'));
+    if (view.role === 'user' && isLast && !busy) buttons.push(actionButton('editLast', 'edit', 'Edit and resend'));
+    this.actions.replaceChildren(...buttons);
+  }
+}
+
+function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
+  const parts: Node[] = [];
+  const time = new Date(meta?.finishedAt ?? createdAt);
+  parts.push(el('time', { text: time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }), attrs: { datetime: time.toISOString() } }));
+  if (meta?.model) parts.push(el('span', { className: 'meta-model', text: meta.model }));
+  if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: `${formatCredits(meta.creditsSpent)} credits` }));
+  if (meta?.requestId) {
+    parts.push(el('span', { className: 'meta-request', text: `id ${meta.requestId.slice(0, 8)}`, attrs: { title: `Request ID ${meta.requestId}` } }));
+  }
+  return parts;
+}
+
+function formatCredits(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, '');
+}
+
+function attachmentList(attachments: AttachmentView[] | undefined): HTMLElement {
+  const list = el('div', { className: 'attachments' });
+  for (const a of attachments ?? []) {
+    list.append(el('span', { className: 'chip', attrs: { title: a.detail ?? a.label } }, [
+      codicon(a.kind === 'selection' ? 'selection' : 'file'), el('span', { text: a.label }),
+    ]));
+  }
+  return list;
+}
+
+function errorCard(error: ErrorCardView): HTMLElement {
+  const actions = el('div', { className: 'error-actions' });
+  for (const action of error.actions) {
+    const button = el('button', {
+      className: 'error-action',
+      text: action.label,
+      attrs: { type: 'button', 'data-action': 'errorAction', 'data-error-action': action.id },
+    });
+    actions.append(button);
+  }
+  return el('div', { className: 'error-card', attrs: { role: 'alert', 'data-error-kind': error.kind } }, [
+    el('div', { className: 'error-title' }, [codicon('error'), el('span', { text: error.message })]),
+    ...(error.requestId ? [el('div', { className: 'error-request', text: `Request ID: ${error.requestId}` })] : []),
+    actions,
+  ]);
+}

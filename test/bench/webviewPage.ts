@@ -1,0 +1,165 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chatHtml } from '../../src/core/chat/webviewHtml';
+import type { HostToWebview } from '../../src/core/chatProtocol';
+
+/**
+ * The real chat webview bundle (dist/webview/main.js) in Debian Chromium, outside VS Code: a static
+ * page with the same HTML template and CSP the panel uses, and a fake `acquireVsCodeApi` that records
+ * what the webview posts. Used by the benchmark and by the hostile-markdown test.
+ */
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const SERVED: Record<string, { file: string; type: string }> = {
+  '/dist/webview/main.js': { file: 'dist/webview/main.js', type: 'text/javascript' },
+  '/dist/webview/codicon.css': { file: 'dist/webview/codicon.css', type: 'text/css' },
+  '/dist/webview/codicon.ttf': { file: 'dist/webview/codicon.ttf', type: 'font/ttf' },
+  '/media/chat.css': { file: 'media/chat.css', type: 'text/css' },
+};
+
+export interface WebviewPage {
+  page: Page;
+  origin: string;
+  /** Every URL the page requested, in order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export interface WebviewPageOptions {
+  /** Replace requestAnimationFrame with a queue that `__pumpFrame()` runs, for deterministic timing. */
+  manualFrames?: boolean;
+}
+
+export async function openWebviewPage(options: WebviewPageOptions = {}): Promise<WebviewPage> {
+  const bundle = path.join(REPO_ROOT, 'dist/webview/main.js');
+  if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: run "npm run build" first`);
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/' || url.pathname === '/index.html') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(origin));
+    } else if (SERVED[url.pathname]) {
+      const entry = SERVED[url.pathname];
+      res.writeHead(200, { 'content-type': entry.type }).end(fs.readFileSync(path.join(REPO_ROOT, entry.file)));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-webview-'));
+  let context: BrowserContext | undefined;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 900, height: 800 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.addInitScript(fakeVsCodeApi, { manualFrames: options.manualFrames ?? false });
+    await page.goto(`${origin}/index.html`);
+    await page.waitForFunction(() => window.__posted.some((m: unknown) => (m as { type?: string }).type === 'ready'));
+    const opened = context;
+    return {
+      page,
+      origin,
+      requests,
+      close: async () => {
+        await opened.close();
+        server.close();
+        fs.rmSync(userDataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await context?.close();
+    server.close();
+    throw error;
+  }
+}
+
+function pageHtml(origin: string): string {
+  return chatHtml({
+    cspSource: origin,
+    scriptUri: `${origin}/dist/webview/main.js`,
+    styleUris: [`${origin}/dist/webview/codicon.css`, `${origin}/media/chat.css`],
+  });
+}
+
+/**
+ * Browser globals as seen by the functions this file and its users run inside the page. The test
+ * program has no DOM lib (it is Node code), so the few members used are declared here.
+ */
+export interface PageElement {
+  outerHTML: string;
+  innerHTML: string;
+  textContent: string | null;
+  tagName: string;
+  attributes: ArrayLike<{ name: string; value: string }>;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+}
+
+export interface PageWindow {
+  __posted: unknown[];
+  __violations: string[];
+  __pwned: unknown[];
+  __deliver(message: HostToWebview): number;
+  __pumpFrame(): number;
+  acquireVsCodeApi?: () => unknown;
+  requestAnimationFrame(callback: (time: number) => void): number;
+  dispatchEvent(event: unknown): boolean;
+}
+
+export interface PageDocument {
+  body: PageElement & { offsetHeight: number };
+  addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+}
+
+declare const window: PageWindow;
+declare const document: PageDocument;
+declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
+
+/** Runs in the page before any page script (Playwright init scripts are not subject to the CSP). */
+function fakeVsCodeApi({ manualFrames }: { manualFrames: boolean }): void {
+  let state: unknown;
+  window.__posted = [];
+  window.__violations = [];
+  window.__pwned = [];
+  window.acquireVsCodeApi = () => ({
+    postMessage: (message: unknown) => window.__posted.push(message),
+    getState: () => state,
+    setState: (next: unknown) => { state = next; },
+  });
+  document.addEventListener('securitypolicyviolation', (event) => {
+    window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+  });
+  window.__deliver = (message) => {
+    const start = performance.now();
+    window.dispatchEvent(new MessageEvent('message', { data: message }));
+    return performance.now() - start;
+  };
+  let queue: ((time: number) => void)[] = [];
+  if (manualFrames) {
+    window.requestAnimationFrame = (callback) => queue.push(callback);
+  }
+  /** Runs the queued frame callbacks and the style/layout they cause; returns the milliseconds spent. */
+  window.__pumpFrame = () => {
+    const start = performance.now();
+    const callbacks = queue;
+    queue = [];
+    for (const callback of callbacks) callback(start);
+    void document.body.offsetHeight;
+    return performance.now() - start;
+  };
+}

@@ -1,0 +1,63 @@
+import * as assert from 'node:assert/strict';
+import { chatHtml, contentSecurityPolicy } from '../../../src/core/chat/webviewHtml';
+import { CHAT_PROTOCOL_VERSION, parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chatProtocol';
+
+describe('chat protocol', () => {
+  const v = CHAT_PROTOCOL_VERSION;
+
+  it('accepts the ready handshake with or without valid state', () => {
+    assert.deepEqual(parseWebviewMessage({ v, type: 'ready' }), { v, type: 'ready' });
+    assert.deepEqual(
+      parseWebviewMessage({ v, type: 'ready', state: { v: 1, conversationId: 'c1', draft: 'hi', apiKey: 'secret' } }),
+      { v, type: 'ready', state: { v: 1, conversationId: 'c1', draft: 'hi' } },
+      'unknown fields (anything that looks like a secret) are dropped from restored state',
+    );
+    assert.deepEqual(parseWebviewMessage({ v, type: 'ready', state: { v: 99, conversationId: 'c1' } }), { v, type: 'ready' });
+  });
+
+  it('accepts known requests with their required params', () => {
+    const message = parseWebviewMessage({ v, type: 'request', id: 3, method: 'send', params: { text: 'hello' } });
+    assert.deepEqual(message, { v, type: 'request', id: 3, method: 'send', params: { text: 'hello' } });
+    assert.ok(parseWebviewMessage({ v, type: 'request', id: 4, method: 'stop', params: {} }));
+    assert.ok(parseWebviewMessage({ v, type: 'request', id: 5, method: 'setParams', params: { params: { temperature: 0.2 } } }));
+  });
+
+  it('rejects wrong versions, unknown methods, missing ids and malformed params', () => {
+    assert.equal(parseWebviewMessage({ v: 2, type: 'ready' }), undefined);
+    assert.equal(parseWebviewMessage({ v, type: 'request', id: 1, method: 'eval', params: {} }), undefined);
+    assert.equal(parseWebviewMessage({ v, type: 'request', method: 'stop', params: {} }), undefined);
+    assert.equal(parseWebviewMessage({ v, type: 'request', id: 1.5, method: 'stop', params: {} }), undefined);
+    assert.equal(parseWebviewMessage({ v, type: 'request', id: 1, method: 'send', params: { text: 42 } }), undefined);
+    assert.equal(parseWebviewMessage({ v, type: 'request', id: 1, method: 'openLink', params: null }), undefined);
+    assert.equal(parseWebviewMessage({ v, type: 'request', id: 1, method: 'setParams', params: { params: 'x' } }), undefined);
+    assert.equal(parseWebviewMessage('ready'), undefined);
+  });
+
+  it('parses persisted state defensively', () => {
+    assert.equal(parseChatWebviewState(undefined), undefined);
+    assert.equal(parseChatWebviewState({ conversationId: 'c' }), undefined);
+    assert.deepEqual(parseChatWebviewState({ v: 1, conversationId: '', draft: 7 }), { v: 1 });
+  });
+});
+
+describe('chat webview HTML', () => {
+  it('has a strict CSP: nonce-only scripts, no inline style, no network, no frames', () => {
+    const csp = contentSecurityPolicy('https://res.test', 'abc');
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'nonce-abc'(;|$)/);
+    assert.match(csp, /connect-src 'none'/);
+    assert.match(csp, /img-src https:\/\/res.test(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*|https?:(;| )/);
+  });
+
+  it('uses a fresh nonce on every render and puts it on the one script tag', () => {
+    const opts = { cspSource: 'https://res.test', scriptUri: 'https://res.test/main.js', styleUris: ['https://res.test/chat.css'] };
+    const a = chatHtml(opts);
+    const b = chatHtml(opts);
+    const nonceOf = (html: string) => html.match(/<script nonce="([^"]+)"/)?.[1];
+    assert.ok(nonceOf(a) && nonceOf(a) !== nonceOf(b));
+    assert.ok(a.includes(`'nonce-${nonceOf(a)}'`));
+    assert.equal(a.match(/<script/g)?.length, 1);
+    assert.doesNotMatch(a, /style="/);
+  });
+});
