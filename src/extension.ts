@@ -6,6 +6,7 @@ import { AccountStatusBar } from './host/statusBar';
 /** Returned from activate() only when VS Code runs the extension's tests: never exposes secrets to other extensions. */
 export interface TestApi {
   services: Services;
+  statusBar: AccountStatusBar;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
@@ -13,11 +14,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(log);
   try {
     const services = createServices(context, log);
-    context.subscriptions.push(registerAccountCommands(services), new AccountStatusBar(services));
+    const statusBar = new AccountStatusBar(services);
+    context.subscriptions.push(registerAccountCommands(services), statusBar);
     await importKeysFromEnvironment(services);
     void offerFirstRunSetup(services);
     log.info(`Activated; active environment: ${services.environments.active().name}`);
-    return context.extensionMode === vscode.ExtensionMode.Test ? { services } : undefined;
+    return context.extensionMode === vscode.ExtensionMode.Test ? { services, statusBar } : undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.error(`Activation failed: ${message}`);

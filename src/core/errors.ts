@@ -63,8 +63,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Recognises an ApiError by shape as well as by class: the extension bundle and code loaded beside it
+ * (tests, a second copy of the core) each have their own ApiError class.
+ */
 export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
+  if (value instanceof ApiError) return true;
+  return value instanceof Error && value.name === 'ApiError' && typeof (value as { kind?: unknown }).kind === 'string';
 }
 
 const MAX_MESSAGE_CHARS = 300;
@@ -184,7 +189,7 @@ function errorCodes(error: unknown): string[] {
 
 /** Maps a transport failure (undici, socket, abort) to an ApiError, keeping any metadata already received. */
 export function errorFromTransport(error: unknown, signal: AbortSignal | undefined, meta?: ResponseMeta): ApiError {
-  if (error instanceof ApiError) return error;
+  if (isApiError(error)) return error;
   const details: ApiErrorDetails = { cause: error, ...(meta && { meta, status: meta.status }) };
   if (signal?.aborted) return new ApiError('cancelled', 'The request was cancelled.', details);
   const codes = errorCodes(error);

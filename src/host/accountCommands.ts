@@ -22,10 +22,10 @@ async function chooseEnvironment(services: Services, title: string): Promise<Env
  * Asks for a key (masked), checks it locally, then verifies it with one GET /models before saving.
  * A refused key leaves the stored one in place.
  */
-export async function setApiKey(services: Services, envName?: string): Promise<boolean> {
+export async function setApiKey(services: Services, envName?: string, providedKey?: string): Promise<boolean> {
   const env = envName ? services.environments.get(envName) : services.environments.active();
   if (!env) return false;
-  const input = await vscode.window.showInputBox({
+  const input = providedKey ?? await vscode.window.showInputBox({
     title: `API key for ${env.label}`,
     prompt: `Paste the key created in the service's web app (Settings → API keys) for the ${env.label} environment.`,
     password: true,
@@ -35,6 +35,11 @@ export async function setApiKey(services: Services, envName?: string): Promise<b
   });
   const key = input?.trim();
   if (!key) return false;
+  const formatProblem = checkApiKeyFormat(key, env.keyPrefix);
+  if (formatProblem) {
+    void services.errors.present(formatProblem, { source: 'key check', env: env.name });
+    return false;
+  }
   const verified = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Checking the key with ${env.label}…` },
     async () => {

@@ -32,7 +32,10 @@ export class ErrorPresenter {
     return actionsForError(apiError.kind, { ...(apiError.requestId && { requestId: apiError.requestId }), canRetry });
   }
 
-  /** Logs the error, does what its kind implies (a 404 forgets the stale model list), and notifies. */
+  /**
+   * Logs the error, does what its kind implies (a 404 forgets the stale model list), and notifies.
+   * Resolves once the side effects are done; the notification's action runs whenever the user picks it.
+   */
   async present(error: unknown, options: PresentOptions = {}): Promise<void> {
     const apiError = toApiError(error);
     if (apiError.kind === 'cancelled') return;
@@ -42,9 +45,10 @@ export class ErrorPresenter {
     if (apiError.kind === 'modelNotFound') await this.models.onModelNotFound(env);
     const actions = this.actionsFor(apiError, options.retry !== undefined);
     const text = requestId ? `${apiError.message} (request ${requestId})` : apiError.message;
-    const chosen = await vscode.window.showErrorMessage(text, ...actions.map((action) => action.label));
-    const action = actions.find((candidate) => candidate.label === chosen);
-    if (action) await this.run(action.id, apiError, options);
+    void vscode.window.showErrorMessage(text, ...actions.map((action) => action.label)).then(async (chosen) => {
+      const action = actions.find((candidate) => candidate.label === chosen);
+      if (action) await this.run(action.id, apiError, options);
+    });
   }
 
   async run(actionId: ErrorActionId, error: unknown, options: PresentOptions = {}): Promise<void> {

@@ -78,6 +78,17 @@ export class AccountStatusBar implements vscode.Disposable {
     this.#balance.tooltip = tooltip;
   }
 
+  /** What the two items show right now, as text (for tests and diagnostics). */
+  snapshot(): { model: string; balance: string; tooltip: string; warning: boolean } {
+    const tooltip = this.#balance.tooltip;
+    return {
+      model: this.#model.text,
+      balance: this.#balance.text,
+      tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
+      warning: this.#balance.backgroundColor !== undefined,
+    };
+  }
+
   dispose(): void {
     clearInterval(this.#ageTimer);
     for (const disposable of this.#disposables) disposable.dispose();

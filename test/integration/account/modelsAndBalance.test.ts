@@ -1,0 +1,112 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { isApiError } from '../../../src/core/errors';
+import { eventually, useConfiguredEmulator } from '../support/emulatorSetup';
+
+describe('Models, balance and shared error handling (real extension host, emulator back end)', () => {
+  const fixture = useConfiguredEmulator();
+  const services = () => fixture().api.services;
+  const emulator = () => fixture().emulator;
+
+  beforeEach(async () => {
+    await services().keys.set('production', emulator().keys.production.full);
+    await services().keys.set('preview', emulator().keys.preview.full);
+    await services().models.invalidate('production');
+    await services().models.invalidate('preview');
+  });
+
+  it('lists the picker contents from GET /models?type=chat of each environment, and caches them', async () => {
+    assert.deepEqual(await services().models.list('chat', 'production'), emulator().environments.production.chatModels);
+    assert.deepEqual(await services().models.list('chat', 'preview'), emulator().environments.preview.chatModels);
+    assert.deepEqual(await services().models.list('image', 'production'), emulator().environments.production.imageModels);
+    const calls = emulator().requests.length;
+    await services().models.list('chat', 'production');
+    assert.equal(emulator().requests.length, calls, 'second list served from the cache');
+    assert.match(emulator().requests[0].path, /type=chat/);
+  });
+
+  it('shows the picker with the current model and accepts a choice', async () => {
+    const [first, second] = emulator().environments.production.chatModels;
+    await services().models.select('chat', second, 'production');
+    const picked = services().models.pickChatModel('production');
+    await eventually(async () => (services().models.cached('production', 'chat') ? true : undefined), 5000, 'picker loaded');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal(await picked, second, 'the current model is the active item');
+    assert.notEqual(first, second);
+    await eventually(() => fixture().api.statusBar.snapshot().model.includes(second) || undefined, 3000, 'status bar shows the model');
+  });
+
+  it('a 404 for the chosen model forgets the cached list and the choice, so the picker is offered again', async () => {
+    const [model] = await services().models.list('chat', 'production');
+    await services().models.select('chat', model, 'production');
+    emulator().injectFault('production', { fault: 'http-404' });
+    const client = await services().api.client('production');
+    const error = await client.chat({ model, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    assert.ok(isApiError(error) && error.kind === 'modelNotFound');
+    await services().errors.present(error, { source: 'test', env: 'production' });
+    assert.equal(services().models.cached('production', 'chat'), undefined);
+    assert.equal(services().models.selectedChatModel('production'), undefined);
+    assert.deepEqual(services().errors.actionsFor(error).map((a) => a.id), ['pickModel', 'copyRequestId', 'openLogs']);
+  });
+
+  it('updates the balance from every response, persists it per environment, and shows it in the status bar', async () => {
+    const statusBar = fixture().api.statusBar;
+    const client = await services().api.client('production');
+    await client.chat({ model: emulator().environments.production.chatModels[0], messages: [{ role: 'user', content: 'hi' }] });
+    const balance = emulator().balance('production');
+    const snapshot = services().account.get('production');
+    assert.equal(snapshot.balanceCredits, balance);
+    assert.equal(snapshot.rateLimitRequests, 60);
+    assert.equal(snapshot.lastRequestId, emulator().requests.at(-1)?.id);
+    assert.deepEqual(services().context.globalState.get('inference.account.production'), snapshot, 'persisted in globalState');
+    await eventually(() => statusBar.snapshot().balance.includes(balance.toLocaleString('en-US', { maximumFractionDigits: 2 })) || undefined, 3000, 'status bar balance');
+    const { tooltip } = statusBar.snapshot();
+    assert.match(tooltip, /production/);
+    assert.match(tooltip, /60 requests\/min/);
+    assert.ok(tooltip.includes(snapshot.lastRequestId ?? '???'));
+    assert.equal(services().account.get('preview').balanceCredits === balance, false, 'preview keeps its own wallet');
+  });
+
+  it('warns below the threshold, and updates from error responses (402) too', async () => {
+    await vscode.workspace.getConfiguration().update('inference.balanceWarningThreshold', 5000, vscode.ConfigurationTarget.Global);
+    try {
+      await (await services().api.client('production')).listModels({ type: 'chat' });
+      await eventually(() => fixture().api.statusBar.snapshot().warning || undefined, 3000, 'warning look');
+      emulator().setBalance('production', 0);
+      const client = await services().api.client('production');
+      await client.chat({ model: emulator().environments.production.chatModels[0], messages: [{ role: 'user', content: 'hi' }] }).catch(() => undefined);
+      assert.equal(services().account.get('production').balanceCredits, 0);
+    } finally {
+      await vscode.workspace.getConfiguration().update('inference.balanceWarningThreshold', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('retries a 429 after Retry-After, at most the configured number of times', async () => {
+    emulator().injectFault('production', { fault: 'http-429', retryAfterSeconds: 1, times: 1 });
+    const client = await services().api.client('production');
+    const started = Date.now();
+    const list = await services().api.withRateLimitRetry('test', () => client.listModels());
+    assert.ok(list.models.length > 0);
+    assert.ok(Date.now() - started >= 900, 'waited for Retry-After');
+    assert.deepEqual(emulator().requests.map((r) => r.status), [429, 200]);
+
+    await vscode.workspace.getConfiguration().update('inference.rateLimit.maxRetries', 1, vscode.ConfigurationTarget.Global);
+    try {
+      emulator().reset();
+      emulator().injectFault('production', { fault: 'http-429', retryAfterSeconds: 1, times: 3 });
+      await assert.rejects(services().api.withRateLimitRetry('test', () => client.listModels()), (e: unknown) => isApiError(e) && e.kind === 'rateLimited');
+      assert.equal(emulator().requests.length, 2, 'one try and one retry');
+    } finally {
+      await vscode.workspace.getConfiguration().update('inference.rateLimit.maxRetries', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('never retries a 402', async () => {
+    emulator().setBalance('production', 0);
+    const client = await services().api.client('production');
+    await assert.rejects(services().api.withRateLimitRetry('test', () => client.chat({ model: emulator().environments.production.chatModels[0], messages: [{ role: 'user', content: 'hi' }] })),
+      (e: unknown) => isApiError(e) && e.kind === 'insufficientCredits');
+    assert.equal(emulator().requests.length, 1);
+  });
+});

@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/extension';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator';
+
+export const EXTENSION_ID = 'inference-client.inference-client';
+
+/** The extension under test, activated, with the test API it returns in ExtensionMode.Test. */
+export async function extensionApi(): Promise<TestApi> {
+  const extension = vscode.extensions.getExtension<TestApi | undefined>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  const api = await extension.activate();
+  if (!api) throw new Error('the extension returned no test API: is it running in ExtensionMode.Test?');
+  return api;
+}
+
+export interface EmulatorFixture {
+  emulator: Emulator;
+  api: TestApi;
+}
+
+/**
+ * Starts the service emulator inside the extension host and points the extension's environments at it
+ * (production and preview, with the emulator's key prefix). Keys are stored per test, never in settings.
+ */
+export function useConfiguredEmulator(options?: EmulatorOptions): () => EmulatorFixture {
+  let fixture: EmulatorFixture | undefined;
+  before(async () => {
+    const emulator = await startEmulator(options);
+    const api = await extensionApi();
+    const config = vscode.workspace.getConfiguration();
+    await config.update('inference.environments', {
+      production: { baseUrl: emulator.environments.production.baseUrl, keyPrefix: emulator.keyPrefix },
+      preview: { baseUrl: emulator.environments.preview.baseUrl, keyPrefix: emulator.keyPrefix },
+    }, vscode.ConfigurationTarget.Global);
+    await config.update('inference.activeEnvironment', 'production', vscode.ConfigurationTarget.Global);
+    fixture = { emulator, api };
+  });
+  beforeEach(() => fixture?.emulator.reset());
+  after(async () => {
+    const config = vscode.workspace.getConfiguration();
+    await config.update('inference.environments', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('inference.activeEnvironment', undefined, vscode.ConfigurationTarget.Global);
+    if (fixture) {
+      await fixture.api.services.keys.clear('production');
+      await fixture.api.services.keys.clear('preview');
+      await fixture.emulator.close();
+    }
+  });
+  return () => {
+    if (!fixture) throw new Error('the emulator fixture is not ready');
+    return fixture;
+  };
+}
+
+/** Polls until the probe returns a value, failing after the timeout: every wait in these tests is bounded. */
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
