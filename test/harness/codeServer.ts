@@ -9,6 +9,7 @@ import { waitFor } from './wait';
 /** Settings every run starts from: no welcome page, no built-in AI features competing with ours. */
 export const BASE_SETTINGS: Readonly<Record<string, unknown>> = {
   'workbench.startupEditor': 'none',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'chat.disableAIFeatures': true,
   'workbench.tips.enabled': false,
   'extensions.autoCheckUpdates': false,
@@ -27,6 +28,8 @@ export interface CodeServerOptions {
   extensionsDir?: string;
   /** Listen on this port; 0 (default) picks a free one. */
   port?: number;
+  /** Address to bind; 127.0.0.1 by default. */
+  host?: string;
   /** Where to keep user data, extensions and logs; a fresh temp dir by default (removed on stop). */
   stateDir?: string;
   /** Smoke-test driver: needed for the `payload` query (extension development) and window.driver. */
@@ -85,7 +88,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 
   const args = [
     ...codeServerArgs(entry, stateDir, extensionsDir),
-    '--bind-addr', `127.0.0.1:${options.port ?? 0}`,
+    '--bind-addr', `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`,
     ...(options.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
   ];
   const logFile = options.logFile ?? path.join(stateDir, 'code-server.log');

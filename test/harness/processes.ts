@@ -11,7 +11,7 @@ const cleanups = new Set<Cleanup>();
 let handlersInstalled = false;
 
 function stopAllNow(): void {
-  for (const cleanup of cleanups) {
+  for (const cleanup of [...cleanups].reverse()) {
     try {
       cleanup.stopNow();
     } catch {
@@ -40,10 +40,13 @@ export function registerCleanup(cleanup: Cleanup): () => void {
   return () => cleanups.delete(cleanup);
 }
 
+/** Stops everything registered, last registered first (a process before the folder it uses). */
 export async function stopAll(): Promise<void> {
-  const pending = [...cleanups];
+  const pending = [...cleanups].reverse();
   cleanups.clear();
-  await Promise.allSettled(pending.map((cleanup) => cleanup.stop()));
+  for (const cleanup of pending) {
+    await cleanup.stop().catch((error: unknown) => console.error(`Could not stop ${cleanup.name}:`, error));
+  }
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

@@ -1,0 +1,168 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { startEmulator, type Emulator, type EmulatorOptions, type EnvironmentName } from '../emulator';
+import { apiKeyEnvironment, emulatorSettings } from '../harness/extensionSetup';
+import { launchBrowser, waitForWorkbench, type Browser } from '../harness/browser';
+import { startCodeServer, workbenchUrl, type CodeServer } from '../harness/codeServer';
+import { REPO_ROOT, RESULTS_DIR } from '../harness/paths';
+import { registerCleanup } from '../harness/processes';
+import { writeScratchWorkspace } from '../harness/supportExtension';
+import { seconds } from '../harness/wait';
+import * as workbench from './workbench';
+
+export interface WorkbenchOptions {
+  /** Options for the service emulator started for this file. */
+  emulator?: EmulatorOptions;
+  /**
+   * API keys handed to the extension as INFERENCE_API_KEY_<ENV> variables of code-server (never in
+   * settings or files). Default: each environment's `full` demo key. `null` hands over none.
+   */
+  keys?: (emulator: Emulator) => Partial<Record<EnvironmentName, string>> | null;
+  /** Extra user settings, merged over the emulator's environments. */
+  settings?: (emulator: Emulator) => Record<string, unknown>;
+  /** Files (relative path → content) written into the scratch workspace before it opens. */
+  workspaceFiles?: Record<string, string>;
+}
+
+export interface UiFixture {
+  readonly page: Page;
+  readonly emulator: Emulator;
+  readonly server: CodeServer;
+  readonly workspace: string;
+  /** Runs a command from the command palette by its full title, e.g. "Inference: Set API Key". */
+  runCommand(title: string): Promise<void>;
+  quickPickItems(): Promise<string[]>;
+  pickQuickPickItem(label: string | RegExp): Promise<void>;
+  typeInInput(text: string, options?: { submit?: boolean }): Promise<void>;
+  quickInputMessage(): Promise<string>;
+  closeQuickInput(): Promise<void>;
+  /** The chat webview's content (nested iframes). */
+  chatFrame(index?: number): FrameLocator;
+  statusBarItem(textOrId: string | RegExp | { id: string }): Locator;
+  /** Messages in the Notification Center (opens it). */
+  notifications(): Promise<string[]>;
+  waitForNotification(message: string | RegExp): Promise<Locator>;
+  clickNotificationAction(message: string | RegExp, action: string): Promise<void>;
+  clearNotifications(): Promise<void>;
+  /** Saves test-results/screenshots/<test file>/<name>.png and returns its path. */
+  screenshot(name: string): Promise<string>;
+  /** "Developer: Reload Window", then waits for the restored workbench. */
+  reloadWindow(): Promise<void>;
+}
+
+function fileLabel(file: string | undefined): string {
+  return file ? path.basename(file).replace(/\.test\.[cm]?js$/, '') : 'ui';
+}
+
+/** A fresh test-results/screenshots/<test file>/ folder. */
+export function screenshotFolder(testFile: string | undefined): string {
+  const dir = path.join(RESULTS_DIR, 'screenshots', fileLabel(testFile));
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Saves `<dir>/<name>.png` and says where in the test log. */
+export async function saveScreenshot(page: Page, dir: string, name: string): Promise<string> {
+  const file = path.join(dir, `${name}.png`);
+  await page.screenshot({ path: file, timeout: 15_000 });
+  console.log(`    [ui] screenshot ${path.relative(REPO_ROOT, file)}`);
+  return file;
+}
+
+/**
+ * Registers mocha hooks that give the enclosing `describe` its own emulator, code-server (with the
+ * extension under development, fresh user data, settings pointing at the emulator, keys in the
+ * environment) and Chromium page, all stopped in `after` even when a test fails. Call it at the top
+ * of a `describe` and use the returned object in the tests.
+ */
+export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
+  let state: { page: Page; emulator: Emulator; server: CodeServer; browser: Browser; workspace: string; shots: string } | undefined;
+  const teardown: (() => Promise<void>)[] = [];
+  const current = () => {
+    if (!state) throw new Error('The workbench is not running: use the fixture inside tests of its describe()');
+    return state;
+  };
+
+  before(async function () {
+    this.timeout(240_000);
+    const started = Date.now();
+    const shots = screenshotFolder(this.test?.file);
+
+    const emulator = await startEmulator(options.emulator);
+    const unregisterEmulator = registerCleanup({ name: 'emulator', stop: () => emulator.close(), stopNow: () => undefined });
+    teardown.push(async () => {
+      unregisterEmulator();
+      await emulator.close();
+    });
+    const keys = options.keys ? options.keys(emulator) : { production: emulator.keys.production.full, preview: emulator.keys.preview.full };
+    const server = await startCodeServer({
+      settings: { ...emulatorSettings(emulator), ...options.settings?.(emulator) },
+      env: apiKeyEnvironment(keys ?? {}),
+      logFile: path.join(RESULTS_DIR, 'ui', `${fileLabel(this.test?.file)}-code-server.log`),
+    });
+    teardown.push(() => server.stop());
+    const workspace = writeScratchWorkspace(server.stateDir);
+    for (const [name, content] of Object.entries(options.workspaceFiles ?? {})) {
+      fs.mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
+      fs.writeFileSync(path.join(workspace, name), content);
+    }
+    const browser = await launchBrowser();
+    teardown.push(() => browser.close());
+    await browser.page.goto(workbenchUrl(server, { folder: workspace, extensionDevelopmentPaths: [REPO_ROOT] }), { timeout: 60_000 });
+    await waitForWorkbench(browser.page);
+    state = { page: browser.page, emulator, server, browser, workspace, shots };
+    console.log(`    [ui] workbench ready in ${seconds(started)}; screenshots: ${shots}`);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && state) {
+      const name = `FAILED-${this.currentTest.title.replace(/[^\w.-]+/g, '_').slice(0, 80)}`;
+      await fixture.screenshot(name).catch(() => undefined);
+    }
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    state = undefined;
+    for (const step of teardown.reverse()) await step().catch((error: unknown) => console.error(error));
+    teardown.length = 0;
+  });
+
+  const fixture: UiFixture = {
+    get page() {
+      return current().page;
+    },
+    get emulator() {
+      return current().emulator;
+    },
+    get server() {
+      return current().server;
+    },
+    get workspace() {
+      return current().workspace;
+    },
+    runCommand: (title) => workbench.runCommand(current().page, title),
+    quickPickItems: () => workbench.quickPickItems(current().page),
+    pickQuickPickItem: (label) => workbench.pickQuickPickItem(current().page, label),
+    typeInInput: (text, typeOptions) => workbench.typeInInput(current().page, text, typeOptions),
+    quickInputMessage: () => workbench.quickInputMessage(current().page),
+    closeQuickInput: () => workbench.closeQuickInput(current().page),
+    chatFrame: (index) => workbench.webviewFrame(current().page, index),
+    statusBarItem: (textOrId) => workbench.statusBarItem(current().page, textOrId),
+    notifications: () => workbench.notifications(current().page),
+    waitForNotification: (message) => workbench.waitForNotification(current().page, message),
+    clickNotificationAction: (message, action) => workbench.clickNotificationAction(current().page, message, action),
+    clearNotifications: () => workbench.clearNotifications(current().page),
+    screenshot: (name) => saveScreenshot(current().page, current().shots, name),
+    async reloadWindow() {
+      const { page } = current();
+      const loaded = page.waitForEvent('load', { timeout: 60_000 });
+      await workbench.runCommand(page, 'Developer: Reload Window');
+      await loaded;
+      await waitForWorkbench(page);
+    },
+  };
+  return fixture;
+}

@@ -1,0 +1,150 @@
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { waitFor } from '../harness/wait';
+
+/**
+ * What a user does in the VS Code workbench, as Playwright steps. Every wait has a timeout; the
+ * selectors are the workbench's own (stable across 1.10x: the smoke tests use the same ones).
+ */
+
+const QUICK_INPUT = '.quick-input-widget';
+const QUICK_INPUT_ROW = `${QUICK_INPUT} .quick-input-list .monaco-list-row`;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function exactly(label: string | RegExp): RegExp {
+  return typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
+}
+
+/** A row of the open quick pick whose label is `label` (exactly, when a string). */
+export function quickPickRow(page: Page, label: string | RegExp): Locator {
+  return page.locator(QUICK_INPUT_ROW).filter({ has: page.locator('.label-name', { hasText: exactly(label) }) });
+}
+
+export async function quickInputVisible(page: Page): Promise<boolean> {
+  return page.locator(QUICK_INPUT).isVisible();
+}
+
+/** Closes whatever quick input is open (Escape), so that the next step starts from the editor. */
+export async function closeQuickInput(page: Page): Promise<void> {
+  if (await quickInputVisible(page)) {
+    await page.keyboard.press('Escape');
+    await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 5000 });
+  }
+}
+
+/**
+ * Runs a command from the command palette by its full title ("Inference: Set API Key").
+ * Commands register a little after the workbench is up, so the palette is retried until the
+ * command is listed.
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+  await waitFor(
+    `the command "${title}" in the command palette`,
+    async () => {
+      await closeQuickInput(page);
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await input.fill(`>${title}`);
+      const row = quickPickRow(page, title).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: 3000 });
+      } catch {
+        return false;
+      }
+      await row.click();
+      return true;
+    },
+    { timeoutMs, intervalMs: 500 },
+  );
+  // The palette closes, or the command's own quick input replaces it.
+  await waitFor(
+    `the command palette to hand over to "${title}"`,
+    async () => !(await quickInputVisible(page)) || (await input.inputValue()) !== `>${title}`,
+    { timeoutMs: 10_000, intervalMs: 100 },
+  );
+}
+
+/** Labels of the items in the open quick pick, in order. */
+export async function quickPickItems(page: Page, timeoutMs = 10_000): Promise<string[]> {
+  await page.locator(QUICK_INPUT_ROW).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  return (await page.locator(`${QUICK_INPUT_ROW} .label-name`).allTextContents()).map((text) => text.trim());
+}
+
+/** Picks an item of the open quick pick by its label. */
+export async function pickQuickPickItem(page: Page, label: string | RegExp, timeoutMs = 10_000): Promise<void> {
+  const row = quickPickRow(page, label).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  await row.click();
+}
+
+/** Types into the open input box (or quick pick filter) and, by default, accepts with Enter. */
+export async function typeInInput(page: Page, text: string, { submit = true, timeoutMs = 10_000 } = {}): Promise<void> {
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+  // The command palette may still be handing over to the command's own input box.
+  await waitFor('an input box', async () => (await input.isVisible()) && !(await input.inputValue()).startsWith('>'), {
+    timeoutMs,
+    intervalMs: 100,
+  });
+  await input.fill(text);
+  if (submit) await input.press('Enter');
+}
+
+/** The validation or prompt message under the open input box. */
+export async function quickInputMessage(page: Page): Promise<string> {
+  return (await page.locator(`${QUICK_INPUT} .quick-input-message`).textContent())?.trim() ?? '';
+}
+
+/**
+ * The content document of a webview (e.g. the chat): the workbench hosts it in an outer iframe,
+ * which hosts the extension's HTML in `#active-frame`. `index` picks among several open webviews.
+ */
+export function webviewFrame(page: Page, index = 0): FrameLocator {
+  return page.locator('iframe.webview.ready').nth(index).contentFrame().frameLocator('iframe#active-frame');
+}
+
+/** A status bar item by its visible text, or by its element id (`{ id }`, e.g. "<extension id>.<item id>"). */
+export function statusBarItem(page: Page, textOrId: string | RegExp | { id: string }): Locator {
+  const items = page.locator('.part.statusbar .statusbar-item');
+  if (typeof textOrId === 'object' && !(textOrId instanceof RegExp)) {
+    return page.locator(`.part.statusbar [id="${textOrId.id}"]`);
+  }
+  return items.filter({ hasText: textOrId });
+}
+
+const NOTIFICATION_ITEM = '.notifications-center .notification-list-item';
+
+/**
+ * The messages of all notifications, read in the Notification Center: with the smoke-test driver
+ * toasts are hidden. Leaves the center open so that tests can click an action on a notification.
+ */
+export async function notifications(page: Page): Promise<string[]> {
+  if (!(await page.locator('.notifications-center.visible').isVisible())) {
+    await runCommand(page, 'Notifications: Show Notifications');
+  }
+  await page.locator('.notifications-center').waitFor({ state: 'visible', timeout: 5000 });
+  return (await page.locator(`${NOTIFICATION_ITEM} .notification-list-item-message`).allTextContents()).map((t) => t.trim());
+}
+
+/** Waits until a notification whose message matches appears, and returns its list item. */
+export async function waitForNotification(page: Page, message: string | RegExp, timeoutMs = 15_000): Promise<Locator> {
+  const pattern = typeof message === 'string' ? new RegExp(escapeRegExp(message)) : message;
+  await waitFor(`a notification matching ${pattern}`, async () => (await notifications(page)).some((m) => pattern.test(m)), {
+    timeoutMs,
+    intervalMs: 500,
+  });
+  return page.locator(NOTIFICATION_ITEM).filter({ hasText: pattern }).first();
+}
+
+/** Clicks a button of a notification in the Notification Center. */
+export async function clickNotificationAction(page: Page, message: string | RegExp, action: string): Promise<void> {
+  const item = await waitForNotification(page, message);
+  await item.hover();
+  await item.locator('.monaco-button', { hasText: exactly(action) }).first().click();
+}
+
+export async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+}
