@@ -28,7 +28,7 @@ export interface AnswerMeta {
   finishReason?: string;
 }
 
-export type ErrorActionId = 'setApiKey' | 'pickModel' | 'retry' | 'copyRequestId' | 'openLogs';
+export type ErrorActionId = 'setApiKey' | 'pickModel' | 'retry' | 'copyRequestId' | 'openLogs' | 'openSettings';
 
 export interface ErrorCardView {
   kind: string;

@@ -19,6 +19,11 @@ export interface SettingTypes {
   'inference.timeouts.connectSeconds': number;
   'inference.timeouts.responseSeconds': number;
   'inference.timeouts.idleSeconds': number;
+  'inference.chat.systemPrompt': string;
+  /** null: not sent, the model's default applies. */
+  'inference.chat.temperature': number | null;
+  'inference.chat.topP': number | null;
+  'inference.chat.maxTokens': number | null;
 }
 
 export type SettingId = keyof SettingTypes;
@@ -35,12 +40,18 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.timeouts.connectSeconds': 30,
   'inference.timeouts.responseSeconds': 600,
   'inference.timeouts.idleSeconds': 300,
+  'inference.chat.systemPrompt': '',
+  'inference.chat.temperature': null,
+  'inference.chat.topP': null,
+  'inference.chat.maxTokens': null,
 };
 
 /** The one typed way to read settings; falls back to the documented default when a value has the wrong type. */
 export function readSetting<K extends SettingId>(id: K): SettingTypes[K] {
   const fallback = SETTING_DEFAULTS[id];
   const value = vscode.workspace.getConfiguration().get<unknown>(id, fallback);
+  // Settings whose default is null ("not set") take any value; their reader validates it.
+  if (fallback === null) return (value ?? null) as SettingTypes[K];
   if (typeof value !== typeof fallback || value === null) return fallback;
   return value as SettingTypes[K];
 }

@@ -1,0 +1,92 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { newId, type StoredAttachment } from '../../core/chat/conversation';
+
+/** Larger context is refused rather than silently cut: the user decides what to send. */
+export const MAX_ATTACHMENT_CHARS = 200_000;
+
+/**
+ * The text editor the user last worked in. While the chat panel has focus there is no active text
+ * editor, so attachments and "Insert at Cursor" use the last one that was active.
+ */
+export class EditorTracker implements vscode.Disposable {
+  private last: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
+    if (editor) this.last = editor;
+  });
+
+  editor(): vscode.TextEditor | undefined {
+    const active = vscode.window.activeTextEditor;
+    if (active) return active;
+    if (this.last && !this.last.document.isClosed) {
+      // The editor object may be stale after its tab moved; prefer the visible one for the same document.
+      return vscode.window.visibleTextEditors.find((e) => e.document === this.last?.document) ?? this.last;
+    }
+    return undefined;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+function displayPath(document: vscode.TextDocument): string {
+  return document.isUntitled ? document.fileName : vscode.workspace.asRelativePath(document.uri, false);
+}
+
+/** The selection or the whole file of the editor, as a chip; throws a user-facing Error when there is none. */
+export function captureContext(editor: vscode.TextEditor | undefined, kind: 'selection' | 'file'): StoredAttachment {
+  if (!editor) throw new Error('Open a file in an editor first: there is no editor to attach from.');
+  const { document } = editor;
+  const where = displayPath(document);
+  const name = path.basename(document.fileName);
+  let content: string;
+  let label: string;
+  let detail: string;
+  if (kind === 'selection') {
+    const selection = editor.selection;
+    if (selection.isEmpty) throw new Error('Select some text in the editor first.');
+    content = document.getText(selection);
+    const lines = `${selection.start.line + 1}-${selection.end.line + 1}`;
+    label = `${name}:${lines}`;
+    detail = `${where}, lines ${lines}`;
+  } else {
+    content = document.getText();
+    label = name;
+    detail = where;
+  }
+  if (content.length > MAX_ATTACHMENT_CHARS) {
+    throw new Error(`${label} has ${content.length} characters; attach at most ${MAX_ATTACHMENT_CHARS} (select a part instead).`);
+  }
+  return { id: newId(), kind, label, detail, content, languageId: document.languageId };
+}
+
+export async function insertAtCursor(editor: vscode.TextEditor | undefined, code: string): Promise<void> {
+  if (!editor) {
+    await openInNewFile(code);
+    return;
+  }
+  const shown = await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+  const ok = await shown.edit((edit) => {
+    for (const selection of shown.selections) edit.replace(selection, code);
+  });
+  if (!ok) throw new Error('The editor refused the edit (is it read-only?).');
+}
+
+export async function openInNewFile(code: string, language?: string): Promise<void> {
+  const known = language ? (await vscode.languages.getLanguages()).includes(language) : false;
+  const document = await vscode.workspace.openTextDocument({ content: code, ...(known && { language }) });
+  await vscode.window.showTextDocument(document, { preview: false });
+}
+
+/** Opens only http(s) links, and only after the click the webview reported. */
+export async function openLink(href: string): Promise<void> {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(href, true);
+  } catch {
+    throw new Error('Not a valid link.');
+  }
+  if (uri.scheme !== 'http' && uri.scheme !== 'https') throw new Error(`Links with the "${uri.scheme}:" scheme are not opened.`);
+  await vscode.env.openExternal(uri);
+}

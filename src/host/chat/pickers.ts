@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import type { ChatSession } from './chatSession';
+import type { ChatHistoryStore } from './historyStore';
+
+const USE_DEFAULT = '\u0000default';
+
+/**
+ * The model for this conversation only: the environment's selection stays as it is. Returns whether
+ * the conversation's model changed.
+ */
+export async function pickConversationModel(services: Services, session: ChatSession): Promise<boolean> {
+  const env = services.environments.active();
+  const envModel = services.models.selectedChatModel(env.name);
+  const ids = await services.models.list('chat', env.name);
+  const current = session.conversation.model;
+  const items: (vscode.QuickPickItem & { id: string })[] = [
+    { id: USE_DEFAULT, label: '$(settings) Use the environment\'s model', description: envModel ?? '(none selected)', ...(current === undefined && { detail: 'current' }) },
+    ...ids.map((id) => ({ id, label: id, ...(id === current && { description: '(current for this chat)' }) })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: `Model for this chat (${env.label})`, placeHolder: 'Models offered by this environment' });
+  if (!picked) return false;
+  const next = picked.id === USE_DEFAULT ? undefined : picked.id;
+  if (next === undefined && !envModel) {
+    // No per-conversation model and none for the environment: let the user choose the environment's.
+    await services.models.pickChatModel(env.name);
+  }
+  if (next === current) return next === undefined;
+  if (next === undefined) delete session.conversation.model;
+  else session.conversation.model = next;
+  await session.persist();
+  return true;
+}
+
+/** The history: pick a conversation to open, or delete one with its item button. (Rename is in the panel.) */
+export async function pickConversation(store: ChatHistoryStore, onDelete: (id: string) => Promise<void>): Promise<string | undefined> {
+  const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
+  const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
+  quickPick.title = 'Chat history';
+  quickPick.placeholder = 'Open a conversation';
+  const load = async () => {
+    quickPick.busy = true;
+    const summaries = await store.list();
+    quickPick.items = summaries.map((s) => ({
+      id: s.id,
+      label: s.title,
+      description: `${s.messageCount} messages`,
+      detail: new Date(s.updatedAt).toLocaleString(),
+      buttons: [remove],
+    }));
+    if (!summaries.length) quickPick.placeholder = 'No saved conversations yet';
+    quickPick.busy = false;
+  };
+  try {
+    return await new Promise<string | undefined>((resolve) => {
+      quickPick.onDidAccept(() => {
+        resolve(quickPick.selectedItems[0]?.id);
+        quickPick.hide();
+      });
+      quickPick.onDidHide(() => resolve(undefined));
+      quickPick.onDidTriggerItemButton(async ({ item }) => {
+        await onDelete(item.id);
+        await load();
+      });
+      quickPick.show();
+      void load();
+    });
+  } finally {
+    quickPick.dispose();
+  }
+}

@@ -1,0 +1,124 @@
+import * as assert from 'node:assert/strict';
+import { AppendBatcher, type Append, type Timer } from '../../../src/core/chat/appendBatcher';
+import { conversationView, createConversation, effectiveParams, requestMessages, titleFrom, type Conversation } from '../../../src/core/chat/conversation';
+import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
+import { parseConversation, serializeConversation } from '../../../src/core/chat/serialization';
+
+function manualTimer(): Timer & { fire(): void; pending: number } {
+  let callbacks: (() => void)[] = [];
+  return {
+    set: (callback) => { callbacks.push(callback); return callbacks.length; },
+    clear: () => { callbacks = []; },
+    fire() { const run = callbacks; callbacks = []; run.forEach((c) => c()); },
+    get pending() { return callbacks.length; },
+  };
+}
+
+function sample(): Conversation {
+  const c = createConversation(1000);
+  c.title = 'Sample';
+  c.messages.push(
+    { id: 'u1', role: 'user', text: 'Explain this', createdAt: 1, attachments: [{ id: 'a', kind: 'selection', label: 'x.ts:1-2', detail: 'src/x.ts, lines 1-2', content: 'let a = 1;', languageId: 'typescript' }] },
+    { id: 'a1', role: 'assistant', text: 'It declares', createdAt: 2, status: 'stopped', meta: { model: 'm-1', requestId: 'req-1', creditsSpent: 0.5 } },
+    { id: 'u2', role: 'user', text: 'Again', createdAt: 3 },
+    { id: 'a2', role: 'assistant', text: '', createdAt: 4, status: 'error', error: { kind: 'rateLimited', message: 'Slow down', actions: [{ id: 'retry', label: 'Retry' }] } },
+  );
+  return c;
+}
+
+describe('chat append batcher', () => {
+  it('coalesces deltas into one append per interval with consecutive seq numbers', () => {
+    const timer = manualTimer();
+    const sent: Append[] = [];
+    const batcher = new AppendBatcher('m', (a) => sent.push(a), 16, timer);
+    batcher.push('a');
+    batcher.push('b');
+    batcher.push('c');
+    assert.equal(sent.length, 0);
+    timer.fire();
+    batcher.push('d');
+    batcher.flush();
+    assert.deepEqual(sent, [{ message: 'm', seq: 1, append: 'abc' }, { message: 'm', seq: 2, append: 'd' }]);
+    assert.equal(timer.pending, 0, 'flush cancels the timer');
+  });
+
+  it('drops pending text on discard (the snapshot carries it) without reusing seq numbers', () => {
+    const timer = manualTimer();
+    const sent: Append[] = [];
+    const batcher = new AppendBatcher('m', (a) => sent.push(a), 16, timer);
+    batcher.push('x');
+    batcher.flush();
+    batcher.push('lost-to-snapshot');
+    batcher.discardPending();
+    assert.equal(batcher.lastSeq, 1);
+    batcher.push('y');
+    batcher.flush();
+    assert.deepEqual(sent.map((a) => [a.seq, a.append]), [[1, 'x'], [2, 'y']]);
+  });
+});
+
+describe('chat conversation model', () => {
+  it('builds request messages with the system prompt and attached context, skipping failed answers', () => {
+    const c = sample();
+    const messages = requestMessages(c, 'Be brief', 3);
+    assert.deepEqual(messages.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+    assert.match(messages[1].content, /Selected code from src\/x.ts, lines 1-2:\n```typescript\nlet a = 1;\n```\n\nExplain this$/);
+    assert.equal(messages[2].content, 'It declares', 'a stopped partial answer is part of the context');
+    assert.equal(requestMessages(c, '   ').filter((m) => m.role === 'assistant').length, 1, 'the error card is not sent');
+  });
+
+  it('keeps attachment content out of the webview view', () => {
+    const view = conversationView(sample());
+    assert.deepEqual(view.messages[0].attachments, [{ id: 'a', kind: 'selection', label: 'x.ts:1-2', detail: 'src/x.ts, lines 1-2' }]);
+    assert.doesNotMatch(JSON.stringify(view), /let a = 1/);
+  });
+
+  it('lets per-conversation overrides win over settings', () => {
+    const c = sample();
+    c.params = { temperature: 0.1 };
+    assert.deepEqual(effectiveParams(c, { temperature: 0.9, max_tokens: 100 }), { temperature: 0.1, max_tokens: 100 });
+  });
+
+  it('titles a conversation from the first line of the first message', () => {
+    assert.equal(titleFrom('  How do I\nparse SSE?'), 'How do I');
+    assert.equal(titleFrom('x'.repeat(100)).length, 58);
+    assert.equal(titleFrom('   '), 'New chat');
+  });
+});
+
+describe('chat history serialisation', () => {
+  it('round-trips a conversation', () => {
+    const c = sample();
+    assert.deepEqual(parseConversation(serializeConversation(c)), c);
+  });
+
+  it('restores an answer saved mid-stream as interrupted, keeping its text', () => {
+    const c = sample();
+    c.messages.push({ id: 'a3', role: 'assistant', text: 'partial', createdAt: 5, status: 'streaming' });
+    const restored = parseConversation(serializeConversation(c));
+    assert.equal(restored?.messages.at(-1)?.status, 'interrupted');
+    assert.equal(restored?.messages.at(-1)?.text, 'partial');
+  });
+
+  it('rejects other versions and garbage, and drops malformed messages', () => {
+    assert.equal(parseConversation('{'), undefined);
+    assert.equal(parseConversation(JSON.stringify({ ...sample(), v: 2 })), undefined);
+    const raw = JSON.parse(serializeConversation(sample()));
+    raw.messages.push({ role: 'system', text: 'x', id: 'bad' }, 'nope');
+    raw.apiKey = 'sk-should-not-survive';
+    const parsed = parseConversation(JSON.stringify(raw));
+    assert.equal(parsed?.messages.length, 4);
+    assert.doesNotMatch(JSON.stringify(parsed), /sk-should-not-survive/);
+  });
+});
+
+describe('chat markdown export', () => {
+  it('exports turns, stopped/error states and answer metadata', () => {
+    const md = exportMarkdown(sample());
+    assert.match(md, /^# Sample\n/);
+    assert.match(md, /## You\n\n_Attached: src\/x.ts, lines 1-2_\n\nExplain this/);
+    assert.match(md, /## Assistant\n\nIt declares\n\n_\(stopped by the user; partial answer\)_/);
+    assert.match(md, /model m-1 · request req-1 · 0.5 credits/);
+    assert.match(md, /> \*\*Error:\*\* Slow down/);
+  });
+});
