@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { importKeysFromEnvironment, offerFirstRunSetup, registerAccountCommands } from './host/accountCommands';
+import { registerImages } from './host/images';
 import { registerChat } from './host/chat';
 import { createServices, type Services } from './host/services';
 import { AccountStatusBar } from './host/statusBar';
@@ -18,6 +19,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     const statusBar = new AccountStatusBar(services);
     context.subscriptions.push(registerAccountCommands(services), statusBar);
     context.subscriptions.push(registerChat(services));
+    context.subscriptions.push(registerImages(services));
     await importKeysFromEnvironment(services);
     void offerFirstRunSetup(services);
     log.info(`Activated; active environment: ${services.environments.active().name}`);

@@ -19,6 +19,9 @@ export interface SettingTypes {
   'inference.timeouts.connectSeconds': number;
   'inference.timeouts.responseSeconds': number;
   'inference.timeouts.idleSeconds': number;
+  'inference.images.folder': string;
+  'inference.images.sizePresets': string[];
+  'inference.images.responseFormat': string;
   'inference.chat.systemPrompt': string;
   /** null: not sent, the model's default applies. */
   'inference.chat.temperature': number | null;
@@ -40,6 +43,9 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.timeouts.connectSeconds': 30,
   'inference.timeouts.responseSeconds': 600,
   'inference.timeouts.idleSeconds': 300,
+  'inference.images.folder': 'images',
+  'inference.images.sizePresets': ['512x512', '768x768', '1024x1024', '1024x768', '768x1024'],
+  'inference.images.responseFormat': 'b64_json',
   'inference.chat.systemPrompt': '',
   'inference.chat.temperature': null,
   'inference.chat.topP': null,

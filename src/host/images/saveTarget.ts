@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import { parseImageFolderSetting, workspaceRefusal } from '../../core/images/containment';
+import { readSetting } from '../config';
+import { checkTarget, type SaveTarget } from './imageWriter';
+
+export type TargetResolution =
+  | { ok: true; target: SaveTarget }
+  /** Saving here is not allowed; `reason` tells the user why and what to do. */
+  | { ok: false; reason: string; fix?: 'trust' | 'settings' }
+  /** No folder is open and the user chose none. */
+  | { ok: false; reason?: undefined };
+
+/** Asks where to save when no folder is open; undefined when the user declines. */
+export type ChooseFolder = () => Promise<vscode.Uri | undefined>;
+
+/** The workspace folder of the active editor, else the first one. */
+function workspaceFolder(): vscode.WorkspaceFolder | undefined {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
+}
+
+function refusalFor(root: vscode.Uri): string | undefined {
+  return workspaceRefusal({ trusted: vscode.workspace.isTrusted, writable: vscode.workspace.fs.isWritableFileSystem(root.scheme) });
+}
+
+/**
+ * Decides where an image will be saved before anything is requested, so that no credits are spent
+ * on a result that cannot be kept: untrusted or read-only workspaces and a folder setting that leaves
+ * the workspace are refused; without a workspace folder the user picks one.
+ */
+export async function resolveSaveTarget(chooseFolder: ChooseFolder): Promise<TargetResolution> {
+  const folder = workspaceFolder();
+  if (!folder) {
+    const chosen = await chooseFolder();
+    if (!chosen) return { ok: false };
+    const refusal = refusalFor(chosen);
+    return refusal ? { ok: false, reason: refusal } : { ok: true, target: { root: chosen, folder: chosen } };
+  }
+  const refusal = refusalFor(folder.uri);
+  if (refusal) return { ok: false, reason: refusal, fix: vscode.workspace.isTrusted ? undefined : 'trust' };
+  const setting = parseImageFolderSetting(readSetting('inference.images.folder'));
+  if (!setting.ok) return { ok: false, reason: setting.problem, fix: 'settings' };
+  const target = { root: folder.uri, folder: vscode.Uri.joinPath(folder.uri, ...setting.segments) };
+  const problem = await checkTarget(target);
+  return problem ? { ok: false, reason: problem, fix: 'settings' } : { ok: true, target };
+}
+
+/** The interactive answer to "no folder is open": pick a folder to save into, or open one. */
+export async function askForFolder(): Promise<vscode.Uri | undefined> {
+  const choose = 'Choose Folder…';
+  const open = 'Open Folder…';
+  const choice = await vscode.window.showWarningMessage('No folder is open. Where should the generated image be saved?', choose, open);
+  if (choice === open) {
+    await vscode.commands.executeCommand('vscode.openFolder');
+    return undefined;
+  }
+  if (choice !== choose) return undefined;
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFiles: false,
+    canSelectFolders: true,
+    canSelectMany: false,
+    openLabel: 'Save Images Here',
+    title: 'Folder for generated images',
+  });
+  return picked?.[0];
+}
