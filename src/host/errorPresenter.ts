@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { actionsForError, type ErrorAction, type ErrorActionId } from '../core/errorActions';
 import { ApiError, isApiError } from '../core/errors';
+import type { AccountState } from './accountState';
 import type { Environments } from './environments';
 import type { ModelService } from './modelService';
+import { describeAge, formatCredits } from './format';
 
 export interface PresentOptions {
   /** Offered as "Retry" where retrying can help. */
@@ -25,6 +27,7 @@ export class ErrorPresenter {
     private readonly log: vscode.LogOutputChannel,
     private readonly environments: Environments,
     private readonly models: ModelService,
+    private readonly account: AccountState,
   ) {}
 
   actionsFor(error: unknown, canRetry = false): ErrorAction[] {
@@ -44,11 +47,19 @@ export class ErrorPresenter {
     this.log.error(`${options.source ?? 'request'} failed in ${env}: ${apiError.message}${requestId ? ` (request ${requestId})` : ''}`);
     if (apiError.kind === 'modelNotFound') await this.models.onModelNotFound(env);
     const actions = this.actionsFor(apiError, options.retry !== undefined);
-    const text = requestId ? `${apiError.message} (request ${requestId})` : apiError.message;
+    const text = [apiError.message, this.#lastKnownBalance(apiError, env), requestId && `(request ${requestId})`].filter(Boolean).join(' ');
     void vscode.window.showErrorMessage(text, ...actions.map((action) => action.label)).then(async (chosen) => {
       const action = actions.find((candidate) => candidate.label === chosen);
       if (action) await this.run(action.id, apiError, options);
     });
+  }
+
+  /** A 402 without a balance header still tells the user what they had, and since when. */
+  #lastKnownBalance(error: ApiError, env: string): string | undefined {
+    if (error.kind !== 'insufficientCredits' || error.meta?.balanceCredits !== undefined) return undefined;
+    const { balanceCredits, balanceAt } = this.account.get(env);
+    if (balanceCredits === undefined) return undefined;
+    return `Last known balance: ${formatCredits(balanceCredits)} credits${balanceAt ? ` (${describeAge(balanceAt)})` : ''}.`;
   }
 
   async run(actionId: ErrorActionId, error: unknown, options: PresentOptions = {}): Promise<void> {

@@ -24,7 +24,7 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const account = new AccountState(context.globalState);
   const api = new ApiAccess(environments, keys, account, log);
   const models = new ModelService(context.globalState, environments, api);
-  const errors = new ErrorPresenter(log, environments, models);
+  const errors = new ErrorPresenter(log, environments, models, account);
   context.subscriptions.push(environments, keys, account, api, models);
   return { context, log, environments, keys, account, api, models, errors };
 }

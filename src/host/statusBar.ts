@@ -1,20 +1,8 @@
 import * as vscode from 'vscode';
 import type { Services } from './services';
 import { readSetting } from './config';
+import { describeAge, formatCredits } from './format';
 
-function formatCredits(value: number): string {
-  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
-}
-
-export function describeAge(timestamp: number, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - timestamp) / 1000));
-  if (seconds < 60) return 'just now';
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
-}
 
 /**
  * Two status-bar items: the active environment with its chat model (click: pick a model) and the wallet
