@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { WINDOW_ENV, type IntegrationWindow } from '../integration/tags';
+import { extensionHostEnvironment, type IntegrationWindow } from '../integration/tags';
 import { OUT_DIR, REPO_ROOT } from './paths';
 import { writeScratchWorkspace, writeSupportExtension } from './supportExtension';
 import { seconds } from './wait';
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
         version: process.env.INFERENCE_VSCODE_VERSION ?? 'stable',
         extensionDevelopmentPath: [REPO_ROOT, supportExtension],
         extensionTestsPath: path.join(OUT_DIR, 'test', 'integration', 'index.js'),
-        extensionTestsEnv: { [WINDOW_ENV]: window },
+        extensionTestsEnv: extensionHostEnvironment(window),
         launchArgs: [
           ...(folder ? [folder] : []),
           `--user-data-dir=${path.join(scratch, `user-data-${window}`)}`,

@@ -1,20 +1,23 @@
 import * as path from 'node:path';
-import { WINDOW_ENV, type IntegrationWindow } from '../integration/tags';
+import { extensionHostEnvironment, type IntegrationWindow } from '../integration/tags';
 import { launchBrowser } from './browser';
 import { startCodeServer } from './codeServer';
 import { runExtensionTests } from './extensionTests';
 import { OUT_DIR, RESULTS_DIR } from './paths';
 import { stopAll } from './processes';
 import { ProvisionError } from './provision';
+import { pruneStaleOutputs } from './staleOutputs';
 import { writeDevelopmentExtensions, writeScratchWorkspace } from './supportExtension';
 import { seconds } from './wait';
 
 /**
  * The integration tier: one code-server, two workbench windows (with a workspace folder, and
  * without one), each running the mocha suites of test/integration/ inside its real extension host.
+ * INFERENCE_TEST_GREP (a regular expression over full test titles) runs only the matching tests.
  */
 async function main(): Promise<number> {
   const started = Date.now();
+  pruneStaleOutputs();
   const server = await startCodeServer({
     logFile: path.join(RESULTS_DIR, 'integration', 'code-server.log'),
     echoPrefix: process.env.INFERENCE_TEST_VERBOSE ? '[code-server]' : undefined,
@@ -37,7 +40,7 @@ async function main(): Promise<number> {
         ...(folder ? { folder } : {}),
         extensionDevelopmentPaths: [developmentExtensions],
         extensionTestsPath: path.join(OUT_DIR, 'test', 'integration', 'index.js'),
-        extensionEnvironment: { [WINDOW_ENV]: window },
+        extensionEnvironment: extensionHostEnvironment(window),
       });
       console.log(`[integration] ${window} window ${code === 0 ? 'passed' : 'FAILED'} in ${seconds(windowStarted)}`);
       if (code !== 0) failed++;

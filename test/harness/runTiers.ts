@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { pathWithProjectNode, REPO_ROOT } from './paths';
+import { pruneStaleOutputs } from './staleOutputs';
 import { seconds } from './wait';
 
 /**
@@ -58,6 +59,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 async function main(): Promise<void> {
+  pruneStaleOutputs();
   const selected = process.env.INFERENCE_TEST_TIERS?.split(',').map((name) => name.trim());
   const tiers = selected ? TIERS.filter((tier) => selected.includes(tier.name)) : TIERS;
   const started = Date.now();

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NO_WORKSPACE, WINDOW_ENV } from './tags';
+import { GREP_ENV, NO_WORKSPACE, WINDOW_ENV } from './tags';
 
 /** Every compiled `*.test.js` below this folder, so that new suites need no registration. */
 function findTestFiles(dir: string): string[] {
@@ -19,8 +19,11 @@ export async function run(): Promise<void> {
   // Mocha 12 is ESM-only; a dynamic import loads it from this CommonJS module.
   const { default: Mocha } = await import('mocha');
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 30_000 });
-  mocha.grep(NO_WORKSPACE);
-  if (process.env[WINDOW_ENV] !== 'no-workspace') mocha.invert();
+  // One pattern: the window's share of the tests (by the tag), narrowed by an optional grep.
+  const tag = NO_WORKSPACE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const windowRule = process.env[WINDOW_ENV] === 'no-workspace' ? `(?=.*${tag})` : `(?!.*${tag})`;
+  const grep = process.env[GREP_ENV];
+  mocha.grep(new RegExp(`^${windowRule}${grep ? `(?=.*(?:${grep}))` : ''}`));
   for (const file of findTestFiles(__dirname)) mocha.addFile(file);
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);

@@ -8,3 +8,12 @@ export const NO_WORKSPACE = '@no-workspace';
 export const WINDOW_ENV = 'INFERENCE_INTEGRATION_WINDOW';
 
 export type IntegrationWindow = 'workspace' | 'no-workspace';
+
+/** A regular expression over full test titles; only matching tests run (passed on by the launchers). */
+export const GREP_ENV = 'INFERENCE_TEST_GREP';
+
+/** The environment the launchers give the extension host of one window. */
+export function extensionHostEnvironment(window: IntegrationWindow): Record<string, string> {
+  const grep = process.env[GREP_ENV];
+  return { [WINDOW_ENV]: window, ...(grep ? { [GREP_ENV]: grep } : {}) };
+}

@@ -42,7 +42,7 @@ export interface UiFixture {
   statusBarItem(textOrId: string | RegExp | { id: string }): Locator;
   /** Messages in the Notification Center (opens it). */
   notifications(): Promise<string[]>;
-  waitForNotification(message: string | RegExp): Promise<Locator>;
+  waitForNotification(message: string | RegExp, timeoutMs?: number): Promise<Locator>;
   clickNotificationAction(message: string | RegExp, action: string): Promise<void>;
   clearNotifications(): Promise<void>;
   /** Saves test-results/screenshots/<test file>/<name>.png and returns its path. */
@@ -152,7 +152,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     chatFrame: (index) => workbench.webviewFrame(current().page, index),
     statusBarItem: (textOrId) => workbench.statusBarItem(current().page, textOrId),
     notifications: () => workbench.notifications(current().page),
-    waitForNotification: (message) => workbench.waitForNotification(current().page, message),
+    waitForNotification: (message, timeoutMs) => workbench.waitForNotification(current().page, message, timeoutMs),
     clickNotificationAction: (message, action) => workbench.clickNotificationAction(current().page, message, action),
     clearNotifications: () => workbench.clearNotifications(current().page),
     screenshot: (name) => saveScreenshot(current().page, current().shots, name),
