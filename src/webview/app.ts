@@ -141,6 +141,8 @@ export class ChatApp {
     if (existing) existing.update(view, false, this.busy);
     else this.addMessage(view);
     this.refreshChrome();
+    // Cards and status lines change height outside markdown frames: keep following the bottom.
+    this.frames.request({ renderFrame: () => undefined });
   }
 
   private addMessage(view: MessageView): void {

@@ -50,8 +50,10 @@ export function createRequestHandler(
       const error = new ApiError('http', card.message, card.requestId ? { meta: { status: card.status ?? 0, requestId: card.requestId, receivedAt: 0 } } : {});
       if (action === 'retry') return panel.session.regenerate();
       if (action === 'pickModel') {
-        if (await pickConversationModel(services, panel.session)) panel.session.announceHeader();
-        return;
+        // Picking a model from the card answers the question again with it.
+        if (!(await pickConversationModel(services, panel.session))) return;
+        panel.session.announceHeader();
+        return panel.conversation.messages.at(-1)?.id === message ? panel.session.regenerate() : undefined;
       }
       await services.errors.run(action, error);
     },

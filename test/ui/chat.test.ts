@@ -1,0 +1,135 @@
+import * as assert from 'node:assert/strict';
+import type { FaultName } from '../emulator';
+import { waitFor } from '../harness/wait';
+import { useWorkbench } from './fixture';
+
+/** Issue 5 as a user sees it: the chat panel in real VS Code against the emulator. */
+describe('chat panel', () => {
+  const ui = useWorkbench({
+    // Slow enough that an answer is visibly streaming for a few seconds, so Stop can hit it.
+    emulator: { tokensPerSecond: 25 },
+    // 429 must reach the panel as an error card instead of being retried behind a countdown.
+    settings: () => ({ 'inference.rateLimit.maxRetries': 0 }),
+  });
+  const chat = () => ui.chatFrame();
+  const assistant = () => chat().locator('.message.role-assistant');
+  const lastAnswer = () => assistant().last();
+  const composer = () => chat().locator('.composer-input');
+  const chatRequests = () => ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions'));
+
+  async function send(text: string): Promise<void> {
+    await composer().click();
+    await composer().fill(text);
+    await composer().press('Enter');
+  }
+
+  async function waitForAnswerEnd(): Promise<void> {
+    await chat().locator('.message.role-assistant .message-status', { hasText: 'Answering' }).waitFor({ state: 'detached', timeout: 60_000 });
+  }
+
+  it('opens from the command palette with the selected model, themed and keyboard-ready', async () => {
+    await ui.runCommand('File: New Untitled Text File');
+    await ui.runCommand('Inference: Pick Chat Model');
+    await ui.pickQuickPickItem('emu-chat-large');
+    await ui.runCommand('Inference: Open Chat');
+    await composer().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await chat().locator('.model-button').innerText(), /emu-chat-large/);
+    // Theme variables reach the webview: the body background is the editor background, not a default white.
+    const background = await chat().locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+    assert.notEqual(background, 'rgba(0, 0, 0, 0)');
+    await ui.screenshot('01-empty-chat');
+  });
+
+  it('streams an answer from the emulator and renders it as it arrives', async () => {
+    await send('Hello streaming world');
+    const lengths: number[] = [];
+    await waitFor('the answer to grow while streaming', async () => {
+      const text = (await lastAnswer().locator('.markdown').textContent().catch(() => '')) ?? '';
+      if (text.length && text.length !== lengths.at(-1)) lengths.push(text.length);
+      return lengths.length >= 3;
+    }, { timeoutMs: 30_000, intervalMs: 100 });
+    await ui.screenshot('02-streaming');
+    await waitForAnswerEnd();
+    const answer = lastAnswer();
+    assert.match(await answer.locator('.markdown').innerText(), /Hello streaming world/);
+    assert.ok(await answer.locator('.code-block pre code.hljs').count() >= 1, 'the closed ts fence is highlighted');
+    assert.match(await answer.locator('.meta-model').innerText(), /emu-chat-large/);
+    assert.match(await answer.locator('.meta-credits').innerText(), /credits/);
+    const request = chatRequests().at(-1);
+    assert.equal(request?.stream, true);
+    await ui.screenshot('03-answer-complete');
+  });
+
+  it('stops mid-stream with Escape: the connection closes and the partial answer is kept', async () => {
+    const before = chatRequests().length;
+    await send('Please write something long');
+    await waitFor('some streamed text', async () => ((await lastAnswer().locator('.markdown').textContent()) ?? '').length > 20, { timeoutMs: 30_000, intervalMs: 100 });
+    await composer().press('Escape');
+    await lastAnswer().locator('.message-status', { hasText: 'Stopped' }).waitFor({ timeout: 15_000 });
+    const partial = (await lastAnswer().locator('.markdown').textContent()) ?? '';
+    assert.ok(partial.length > 20, 'the partial text stays');
+    const request = chatRequests()[before];
+    await waitFor('the emulator to see the client close the connection', async () => request?.clientClosedAt !== undefined, { timeoutMs: 10_000, intervalMs: 100 });
+    assert.equal(request.finishedAt === undefined || request.clientClosedAt! <= request.finishedAt, true);
+    await ui.screenshot('04-stopped');
+  });
+
+  const errorCases: [FaultName, RegExp, string][] = [
+    ['http-401', /.+/, 'Set API Key'],
+    ['http-402', /credit/i, 'Copy Request ID'],
+    ['http-429', /.+/, 'Retry'],
+    ['reset-mid-stream', /.+/, 'Retry'],
+    ['http-404', /.+/, 'Pick Model'],
+  ];
+  for (const [fault, message, action] of errorCases) {
+    it(`shows an error card with "${action}" for ${fault}, keeping the user's message`, async () => {
+      ui.emulator.injectFault('production', { fault, path: '/chat/completions' });
+      const question = `Question for ${fault}`;
+      await send(question);
+      const card = lastAnswer().locator('.error-card');
+      await card.waitFor({ timeout: 30_000 });
+      assert.match(await card.innerText(), message);
+      await card.locator('button', { hasText: action }).waitFor();
+      assert.equal(await chat().locator('.message.role-user').last().locator('.user-text').innerText(), question);
+      await ui.screenshot(`05-error-${fault}`);
+      if (fault === 'reset-mid-stream') {
+        assert.ok(((await lastAnswer().locator('.markdown').textContent()) ?? '').length > 0, 'text received before the reset is kept');
+      }
+    });
+  }
+
+  it('runs the card action: Pick Model chooses a model for this chat and answers again with it', async () => {
+    await lastAnswer().locator('.error-card button', { hasText: 'Pick Model' }).click();
+    await ui.pickQuickPickItem('emu-chat-small');
+    await waitFor('the model button to show the conversation model', async () => /emu-chat-small/.test(await chat().locator('.model-button').innerText()), { timeoutMs: 10_000, intervalMs: 200 });
+    await waitFor('a new answer', async () => (await lastAnswer().locator('.error-card').count()) === 0 && /Question for http-404/.test((await lastAnswer().locator('.markdown').textContent()) ?? ''), { timeoutMs: 30_000, intervalMs: 200 });
+    await waitForAnswerEnd();
+    assert.equal(chatRequests().at(-1)?.model, 'emu-chat-small');
+    await ui.screenshot('06-retried-with-picked-model');
+  });
+
+  it('inserts a code block at the cursor of the editor and copies it', async () => {
+    const code = (await lastAnswer().locator('.code-block pre code').first().textContent()) ?? '';
+    assert.ok(code.trim().length > 0);
+    await lastAnswer().locator('.code-block button[data-action="insertCode"]').first().click();
+    const editorText = () => ui.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText();
+    const firstLine = code.trim().split('\n')[0].trim();
+    await waitFor('the code in the editor', async () => (await editorText()).replace(/\u00a0/g, ' ').includes(firstLine), { timeoutMs: 15_000, intervalMs: 200 });
+    await ui.screenshot('07-inserted-into-editor');
+    // The editor took the chat's place in the group; showing the chat again rebuilds it from a snapshot.
+    await ui.runCommand('Inference: Open Chat');
+    await waitFor('the chat rebuilt from its snapshot', async () => (await chat().locator('.code-block').count()) > 0, { timeoutMs: 30_000, intervalMs: 250 });
+    await lastAnswer().locator('.code-block button[data-action="copyCode"]').first().click();
+    await ui.page.locator('.part.statusbar', { hasText: 'Copied to the clipboard' }).waitFor({ timeout: 10_000 });
+  });
+
+  it('restores the conversation after a window reload', async () => {
+    const count = await chat().locator('.message').count();
+    assert.ok(count >= 4);
+    await ui.reloadWindow();
+    await composer().waitFor({ state: 'visible', timeout: 60_000 });
+    await waitFor('the restored messages', async () => (await chat().locator('.message').count()) === count, { timeoutMs: 30_000, intervalMs: 250 });
+    assert.ok(await chat().locator('.message-status', { hasText: 'Stopped' }).count() >= 1, 'the stopped answer is restored as stopped');
+    await ui.screenshot('08-after-reload');
+  });
+});
