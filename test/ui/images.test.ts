@@ -69,4 +69,24 @@ describe('Generate Image from the command palette', () => {
     await ui.screenshot('03-missing-scope');
     assert.equal(fs.existsSync(path.join(ui.workspace, 'images', 'a-lighthouse-again.png')), false);
   });
+
+  it('keeps the prompt of a failed generation: Retry in the notification generates it', async () => {
+    await ui.runCommand('Inference: Set API Key');
+    await ui.typeInInput(ui.emulator.keys.production.full);
+    await ui.waitForNotification(/API key saved/);
+    await ui.clearNotifications();
+    ui.emulator.injectFault('production', { fault: 'http-500', path: '/images/generations' });
+    await ui.runCommand('Inference: Generate Image with Last Settings');
+    await title(/prompt/);
+    await ui.typeInInput('A stormy sea');
+    await waitFor('the failed image request', () => ui.emulator.requests.find((r) => r.path.endsWith('/images/generations') && r.status === 500));
+    await ui.clickNotificationAction(/HTTP 500/, 'Retry');
+    const file = path.join(ui.workspace, 'images', 'a-stormy-sea.png');
+    await waitFor('the retried image to be written', () => fs.existsSync(file), { timeoutMs: 20_000 });
+    await ui.page.locator('.tabs-container .tab', { hasText: 'a-stormy-sea.png' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.screenshot('04-retried');
+    const statuses = ui.emulator.requests.filter((r) => r.path.endsWith('/images/generations')).map((r) => r.status);
+    assert.deepEqual(statuses.slice(-2), [500, 200]);
+    assert.equal(PNG.sync.read(fs.readFileSync(file)).width, 768, 'the retry used the same settings (768x768)');
+  });
 });
