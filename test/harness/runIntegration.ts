@@ -5,7 +5,7 @@ import { startCodeServer } from './codeServer';
 import { runExtensionTests } from './extensionTests';
 import { OUT_DIR, RESULTS_DIR } from './paths';
 import { stopAll } from './processes';
-import { ProvisionError } from './provision';
+import { findChromium, ProvisionError } from './provision';
 import { pruneStaleOutputs } from './staleOutputs';
 import { writeDevelopmentExtensions, writeScratchWorkspace } from './supportExtension';
 import { seconds } from './wait';
@@ -18,6 +18,7 @@ import { seconds } from './wait';
 async function main(): Promise<number> {
   const started = Date.now();
   pruneStaleOutputs();
+  findChromium(); // Fail in one line before starting anything when Chromium is missing.
   const server = await startCodeServer({
     logFile: path.join(RESULTS_DIR, 'integration', 'code-server.log'),
     echoPrefix: process.env.INFERENCE_TEST_VERBOSE ? '[code-server]' : undefined,

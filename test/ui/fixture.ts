@@ -32,6 +32,8 @@ export interface UiFixture {
   readonly workspace: string;
   /** Runs a command from the command palette by its full title, e.g. "Inference: Set API Key". */
   runCommand(title: string): Promise<void>;
+  /** Opens a workspace file in an editor through Quick Open (Ctrl+P). */
+  openFile(relativePath: string): Promise<void>;
   quickPickItems(): Promise<string[]>;
   pickQuickPickItem(label: string | RegExp): Promise<void>;
   typeInInput(text: string, options?: { submit?: boolean }): Promise<void>;
@@ -144,6 +146,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
       return current().workspace;
     },
     runCommand: (title) => workbench.runCommand(current().page, title),
+    openFile: (relativePath) => workbench.openFile(current().page, relativePath),
     quickPickItems: () => workbench.quickPickItems(current().page),
     pickQuickPickItem: (label) => workbench.pickQuickPickItem(current().page, label),
     typeInInput: (text, typeOptions) => workbench.typeInInput(current().page, text, typeOptions),

@@ -25,9 +25,17 @@ describe('workbench with the extension under development', () => {
     await ui.screenshot('03-key-saved-notification');
   });
 
+  it('reads the content of a webview through its nested frames', async () => {
+    // The built-in Markdown preview is a webview like the chat: same outer and inner iframes.
+    await ui.openFile('README.md');
+    await ui.runCommand('Markdown: Open Preview to the Side');
+    await ui.chatFrame().locator('h1', { hasText: 'Scratch workspace' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await ui.screenshot('04-webview');
+  });
+
   it('reloads the window and comes back with the extension', async () => {
     await ui.reloadWindow();
     await ui.statusBarItem(/credits|balance unknown/).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await ui.screenshot('04-after-reload');
+    await ui.screenshot('05-after-reload');
   });
 });

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { waitFor } from '../harness/wait';
 
@@ -59,12 +60,30 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
     },
     { timeoutMs, intervalMs: 500 },
   );
-  // The palette closes, or the command's own quick input replaces it.
+  // The palette closes, or the command's own quick input replaces it (or the window reloads).
   await waitFor(
     `the command palette to hand over to "${title}"`,
-    async () => !(await quickInputVisible(page)) || (await input.inputValue()) !== `>${title}`,
+    async () => {
+      try {
+        return !(await quickInputVisible(page)) || (await input.inputValue({ timeout: 1000 })) !== `>${title}`;
+      } catch {
+        return true;
+      }
+    },
     { timeoutMs: 10_000, intervalMs: 100 },
   );
+}
+
+/** Opens a workspace file in an editor through Quick Open, as a user would with Ctrl+P. */
+export async function openFile(page: Page, relativePath: string, timeoutMs = 15_000): Promise<void> {
+  await closeQuickInput(page);
+  await page.keyboard.press('Control+P');
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+  await input.waitFor({ state: 'visible', timeout: 5000 });
+  await input.fill(relativePath);
+  await page.locator(QUICK_INPUT_ROW).filter({ hasText: path.basename(relativePath) }).first().waitFor({ timeout: timeoutMs });
+  await input.press('Enter');
+  await page.locator(`.tabs-container .tab[data-resource-name="${path.basename(relativePath)}"]`).first().waitFor({ timeout: timeoutMs });
 }
 
 /** Labels of the items in the open quick pick, in order. */
