@@ -47,7 +47,8 @@ export async function askPrompt(step: string, prefill: string | undefined): Prom
 type SizeItem = vscode.QuickPickItem & { size?: ImageSize; custom?: true };
 
 async function askSize(last: ImageSize | undefined): Promise<{ size?: ImageSize } | undefined> {
-  const presets = Array.isArray(readSetting('inference.images.sizePresets')) ? readSetting('inference.images.sizePresets') : [];
+  const setting: unknown = readSetting('inference.images.sizePresets');
+  const presets = Array.isArray(setting) ? (setting as unknown[]) : [];
   const label = (size: ImageSize) => `${size.width}x${size.height}`;
   const items: SizeItem[] = [
     { label: 'Model default', description: 'no size is sent' },
