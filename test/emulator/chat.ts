@@ -5,6 +5,7 @@ import type { KeyRecord } from './keys';
 import { resolveModel } from './models';
 import { parseChatRequest } from './chatRequest';
 import type { EnvRuntime } from './runtime';
+import { splitEvery } from './scripted';
 import { SseWriter } from './sse';
 import { countTokens, generateReply, largeContentPieces, tokenize } from './textgen';
 import type { FaultName, FaultSpec } from './types';
@@ -17,6 +18,12 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   const { options } = env;
   const request = parseChatRequest(body, options.maxOutputTokens);
   ctx.record.serviceParameters = request.serviceParameters;
+  ctx.record.chat = {
+    messages: request.messages.map((m) => ({ ...m })),
+    ...(request.temperature !== undefined && { temperature: request.temperature }),
+    ...(request.topP !== undefined && { top_p: request.topP }),
+    ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
+  };
   const model = resolveModel(env.catalog, request.model, 'chat');
   ctx.record.model = model;
   ctx.res.setHeader('x-service-model-id', model);
@@ -29,7 +36,9 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   wallet.reserve(reserved);
 
   const faults = new Set<FaultName>(streamFaults.map((f) => f.fault));
-  const reply = generateReply(request.messages, model);
+  const scripted = env.scripted.take();
+  if (scripted) ctx.record.scripted = true;
+  const reply = scripted?.text ?? generateReply(request.messages, model);
   let pieces = tokenize(reply);
   let finishReason: 'stop' | 'length' = 'stop';
   if (request.maxTokens !== undefined && pieces.length > request.maxTokens) {
@@ -38,7 +47,12 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   }
   const large = request.stream && faults.has('large-stream');
   if (large) pieces = largeContentPieces(reply);
-  const tokensIn = (piece: string): number => (large ? tokenize(piece).length : 1);
+  const chunked = request.stream && !large && scripted?.chunkChars !== undefined;
+  if (chunked) pieces = splitEvery(pieces.join(''), scripted?.chunkChars ?? 1);
+  let sentText = '';
+  // Pieces are tokens, except large-stream's (~1 KB of whole tokens) and chunked ones (split anywhere).
+  const tokensAfter = (piece: string): number =>
+    (chunked ? tokenize(sentText).length : sentTokens + (large ? tokenize(piece).length : 1));
 
   let sentTokens = 0;
   let settled = false;
@@ -87,7 +101,8 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
       if (faults.has('keepalive-comments') && i % 2 === 0) await sse.comment('ping');
       await sse.data(chunk({ content: pieces[i] }, null));
       if (sse.closed) return;
-      sentTokens += tokensIn(pieces[i]);
+      sentText += pieces[i];
+      sentTokens = tokensAfter(pieces[i]);
     }
     await sse.data(chunk({}, large ? 'stop' : finishReason));
     await sse.data({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usage() });

@@ -8,6 +8,8 @@ export interface ChatRequest {
   messages: ChatMessage[];
   stream: boolean;
   maxTokens?: number;
+  temperature?: number;
+  topP?: number;
   serviceParameters?: unknown;
 }
 
@@ -25,12 +27,13 @@ function contentText(content: unknown, index: number): string {
   throw badRequest('invalid_messages', `messages[${index}].content must be a string or an array of text parts.`);
 }
 
-function optionalNumber(body: Record<string, unknown>, field: string, min: number, max: number): void {
+function optionalNumber(body: Record<string, unknown>, field: string, min: number, max: number): number | undefined {
   const v = body[field];
-  if (v === undefined || v === null) return;
+  if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
     throw badRequest('invalid_parameter', `${field} must be a number between ${min} and ${max}.`);
   }
+  return v;
 }
 
 export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRequest {
@@ -49,8 +52,8 @@ export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRe
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw badRequest('invalid_parameter', '"stream" must be a boolean.');
   }
-  optionalNumber(body, 'temperature', 0, 2);
-  optionalNumber(body, 'top_p', 0, 1);
+  const temperature = optionalNumber(body, 'temperature', 0, 2);
+  const topP = optionalNumber(body, 'top_p', 0, 1);
   let maxTokens: number | undefined;
   if (body.max_tokens !== undefined && body.max_tokens !== null) {
     if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens) || body.max_tokens < 1 || body.max_tokens > maxOutputTokens) {
@@ -66,6 +69,8 @@ export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRe
     messages,
     stream: body.stream === true,
     maxTokens,
+    temperature,
+    topP,
     serviceParameters: body.service_parameters ?? undefined,
   };
 }

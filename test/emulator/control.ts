@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateFaultSpec } from './faults';
 import type { EnvRuntime } from './runtime';
+import { validateScriptedReply } from './scripted';
 
 export const CONTROL_PREFIX = '/__emulator/';
 
@@ -40,6 +41,7 @@ export function emulatorState(env: EnvRuntime): unknown {
     keys: env.keys.records().map((k) => ({ label: k.label, scopes: [...k.scopes], rpm: k.rpm, status: k.status, wallet: k.wallet })),
     models: { chat: env.catalog.chat.map((m) => m.id), image: env.catalog.image.map((m) => m.id) },
     faults: env.faults.pending(),
+    scriptedReplies: env.scripted.pending(),
     requests: env.log.filter((r) => r.env === env.name),
   };
 }
@@ -58,6 +60,14 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
       case 'DELETE faults':
         env.faults.clear();
         return reply(res, 200, { faults: [] });
+      case 'POST reply': {
+        // A test control, not service behaviour: the next chat answer(s) carry exactly this text.
+        env.scripted.push(validateScriptedReply(await readJson(req)));
+        return reply(res, 201, { scriptedReplies: env.scripted.pending() });
+      }
+      case 'DELETE reply':
+        env.scripted.clear();
+        return reply(res, 200, { scriptedReplies: 0 });
       case 'POST wallet': {
         const body = (await readJson(req)) as { credits?: unknown; wallet?: unknown };
         if (typeof body.credits !== 'number' || !Number.isFinite(body.credits)) throw new Error('"credits" must be a number.');

@@ -9,11 +9,11 @@ import { EnvRuntime } from './runtime';
 import { API_PREFIX, createListener } from './server';
 import {
   ENVIRONMENT_NAMES, resolveOptions,
-  type DemoKeys, type Emulator, type EmulatorOptions, type EnvironmentInfo, type EnvironmentName, type FaultSpec, type RequestRecord,
+  type DemoKeys, type Emulator, type EmulatorOptions, type EnvironmentInfo, type EnvironmentName, type FaultSpec, type RequestRecord, type ScriptedReply,
 } from './types';
 
 export type {
-  DemoKeys, Emulator, EmulatorOptions, EnvironmentInfo, EnvironmentName, FaultName, FaultSpec, KeyLabel, RequestRecord,
+  ChatRequestLog, DemoKeys, Emulator, EmulatorOptions, EnvironmentInfo, EnvironmentName, FaultName, FaultSpec, KeyLabel, RequestRecord, ScriptedReply,
 } from './types';
 export { DEFAULT_IMAGE_SIZES } from './types';
 export { FAULT_NAMES } from './faults';
@@ -72,6 +72,9 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     requests: log,
     injectFault(env: EnvironmentName | 'all', spec: FaultSpec): void {
       for (const name of env === 'all' ? ENVIRONMENT_NAMES : [env]) runtimes[name].faults.push(spec);
+    },
+    scriptReply(env: EnvironmentName | 'all', reply: ScriptedReply): void {
+      for (const name of env === 'all' ? ENVIRONMENT_NAMES : [env]) runtimes[name].scripted.push(reply);
     },
     clearFaults(): void {
       for (const name of ENVIRONMENT_NAMES) runtimes[name].faults.clear();

@@ -3,6 +3,7 @@ import { FaultQueue } from './faults';
 import type { ModelCatalog } from './models';
 import { KeyStore, type KeyRecord, type WalletName } from './keys';
 import { SlidingWindowLimiter } from './rateLimit';
+import { ScriptedReplies } from './scripted';
 import type { EnvironmentName, RequestRecord, ResolvedOptions } from './types';
 import { Wallet } from './wallet';
 
@@ -11,6 +12,7 @@ export class EnvRuntime {
   readonly wallets: Record<WalletName, Wallet>;
   readonly faults = new FaultQueue();
   readonly limiter = new SlidingWindowLimiter();
+  readonly scripted = new ScriptedReplies();
 
   constructor(
     readonly name: EnvironmentName,
@@ -27,12 +29,13 @@ export class EnvRuntime {
     return this.wallets[key.wallet];
   }
 
-  /** Wallets, rpm windows, faults and this environment's log entries back to start. */
+  /** Wallets, rpm windows, faults, scripted replies and this environment's log entries back to start. */
   reset(): void {
     this.wallets.main.reset();
     this.wallets.broke.reset();
     this.limiter.reset();
     this.faults.clear();
+    this.scripted.clear();
     for (let i = this.log.length - 1; i >= 0; i--) {
       if (this.log[i].env === this.name) this.log.splice(i, 1);
     }

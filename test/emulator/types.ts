@@ -29,6 +29,23 @@ export interface FaultSpec {
   path?: string;
 }
 
+/** Test control, not service behaviour: what the next chat answer(s) say, exactly (see scripted.ts). */
+export interface ScriptedReply {
+  text: string;
+  /** Stream in pieces of this many characters (splitting words and tags) instead of one per token. */
+  chunkChars?: number;
+  /** How many chat requests of the environment get this reply; default 1. */
+  times?: number;
+}
+
+/** What a chat request asked for, as received (message contents flattened to text). */
+export interface ChatRequestLog {
+  messages: { role: string; content: string }[];
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+}
+
 export interface EmulatorOptions {
   host?: string;
   ports?: Partial<Record<EnvironmentName, number>>;
@@ -74,6 +91,10 @@ export interface RequestRecord {
   creditsCharged: number;
   /** `service_parameters` exactly as received (chat only). */
   serviceParameters?: unknown;
+  /** Messages and sampling parameters of a valid chat request. */
+  chat?: ChatRequestLog;
+  /** The answer was a scripted reply (a test control), not generated text. */
+  scripted?: boolean;
   /** Faults applied to this request. */
   faults?: FaultName[];
   /** The `error.code` of an error response. */
@@ -94,6 +115,8 @@ export interface Emulator {
   readonly keyPrefix: string;
   readonly requests: readonly RequestRecord[];
   injectFault(env: EnvironmentName | 'all', spec: FaultSpec): void;
+  /** Test control: the next chat answer(s) of `env` carry exactly `reply.text`. Cleared by reset(). */
+  scriptReply(env: EnvironmentName | 'all', reply: ScriptedReply): void;
   clearFaults(): void;
   balance(env: EnvironmentName): number;
   setBalance(env: EnvironmentName, credits: number): void;

@@ -1,0 +1,57 @@
+/**
+ * Scripted replies: a test control, not service behaviour. A test queues the exact text the next chat
+ * answer(s) of an environment will carry (for example a hostile markdown corpus), optionally streamed
+ * in pieces of a fixed number of characters so that words, tags and UTF-8 sequences split across
+ * deltas. Everything else (auth, faults, billing, max_tokens, pacing) stays as for a generated reply.
+ */
+import type { ScriptedReply } from './types';
+
+/** Checks an untrusted ScriptedReply (from the control endpoint) and returns a clean copy. */
+export function validateScriptedReply(value: unknown): ScriptedReply {
+  if (typeof value !== 'object' || value === null) throw new Error('A scripted reply must be an object.');
+  const v = value as Record<string, unknown>;
+  if (typeof v.text !== 'string') throw new Error('"text" must be a string.');
+  const reply: ScriptedReply = { text: v.text };
+  for (const field of ['chunkChars', 'times'] as const) {
+    const n = v[field];
+    if (n === undefined) continue;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new Error(`${field} must be a positive integer.`);
+    reply[field] = n;
+  }
+  return reply;
+}
+
+interface Queued { reply: ScriptedReply; remaining: number }
+
+export class ScriptedReplies {
+  private queue: Queued[] = [];
+
+  push(reply: ScriptedReply): void {
+    this.queue.push({ reply: { ...reply }, remaining: reply.times ?? 1 });
+  }
+
+  clear(): void {
+    this.queue = [];
+  }
+
+  pending(): number {
+    return this.queue.reduce((sum, q) => sum + q.remaining, 0);
+  }
+
+  /** The reply for this chat request, consumed in queue order; undefined when none is queued. */
+  take(): ScriptedReply | undefined {
+    const head = this.queue[0];
+    if (!head) return undefined;
+    head.remaining -= 1;
+    if (head.remaining <= 0) this.queue.shift();
+    return head.reply;
+  }
+}
+
+/** `text` in pieces of `size` characters (code points, so a piece never ends inside a surrogate pair). */
+export function splitEvery(text: string, size: number): string[] {
+  const chars = [...text];
+  const pieces: string[] = [];
+  for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(''));
+  return pieces;
+}
