@@ -1,32 +1,17 @@
 import * as assert from 'node:assert/strict';
 import type { SnapshotMessage } from '../../src/core/chatProtocol';
-import { openWebviewPage, type PageDocument, type PageElement, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+import { CORPUS_END, hostileCorpus, inspectMessages } from './hostileCorpus';
 
 declare const window: PageWindow;
 declare const document: PageDocument;
 
 /**
- * Model output is hostile input. This corpus goes through the real webview bundle, under the real CSP,
- * in Chromium — both streamed in small deltas and as a finished answer — and nothing in it may run,
- * load, navigate or style the page.
+ * The fast check of the hostile corpus: the real webview bundle under the real CSP in bare Chromium,
+ * streamed in small deltas and as a finished answer (chatHostile.test.ts runs it through the real
+ * panel in VS Code). Nothing in it may run, load, navigate or style the page.
  */
-const HOSTILE = [
-  '<script>window.__pwned.push("script")</script>',
-  '<img src="http://127.0.0.1:9/img.png" onerror="window.__pwned.push(\'onerror\')">',
-  '<svg onload="window.__pwned.push(\'svg\')"><script>window.__pwned.push("svg-script")</script></svg>',
-  '<iframe src="javascript:parent.__pwned.push(\'iframe\')"></iframe><iframe srcdoc="<script>parent.__pwned.push(1)</script>"></iframe>',
-  '<style>body { display: none }</style><link rel="stylesheet" href="http://127.0.0.1:9/x.css">',
-  '<a href="javascript:window.__pwned.push(\'a\')">html link</a> <form action="http://127.0.0.1:9/"><button>go</button></form>',
-  '[click me](javascript:window.__pwned.push("md-link")) [data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==) [vb](vbscript:msgbox(1))',
-  '![pixel](http://127.0.0.1:9/pixel.png) ![data](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)',
-  '<details open ontoggle="window.__pwned.push(\'toggle\')">x</details> <video><source onerror="window.__pwned.push(\'video\')"></video>',
-  '<object data="http://127.0.0.1:9/o"></object><embed src="http://127.0.0.1:9/e"><base href="http://127.0.0.1:9/">',
-  '<math><mtext><table><mglyph><style><img src=x onerror="window.__pwned.push(\'mxss\')">',
-  '```html\n<script>window.__pwned.push("fence")</script>\n```',
-  '```"><img src=x onerror="window.__pwned.push(\'info\')">\ncode\n```',
-  '<div style="background:url(http://127.0.0.1:9/bg.png)">styled</div> <span style="position:fixed;inset:0">overlay</span>',
-  '[x](https://ok.test/ "title\\" onmouseover=\\"window.__pwned.push(1)") <https://example.com/safe> plain https://example.com/auto',
-].join('\n\n');
+const HOSTILE = hostileCorpus('http://127.0.0.1:9');
 
 function snapshot(id: string, text: string, status: 'streaming' | 'done'): SnapshotMessage {
   return {
@@ -38,18 +23,6 @@ function snapshot(id: string, text: string, status: 'streaming' | 'done'): Snaps
     ...(status === 'streaming' && { streaming: { message: 'a', seq: 0 } }),
     attachments: [], environment: { defaults: {} },
   };
-}
-
-interface DomFindings { elements: string[]; handlers: string[]; hrefs: string[]; styles: number; bodyVisible: boolean; text: string }
-
-function inspectDom(): DomFindings {
-  const list = document.querySelector('.messages') as PageElement;
-  const all = Array.from(list.querySelectorAll('*'));
-  const forbidden = all.filter((el) => /^(script|iframe|img|svg|math|style|link|object|embed|form|video|audio|source|base|details|input|textarea)$/i.test(el.tagName));
-  const handlers = all.flatMap((el) => Array.from(el.attributes).filter((a) => /^on/i.test(a.name) || a.name === 'style' || a.name === 'srcdoc').map((a) => `${el.tagName}[${a.name}]`));
-  const hrefs = all.map((el) => el.getAttribute('href')).filter((h): h is string => h !== null);
-  const body = document.body as PageElement & { offsetHeight: number };
-  return { elements: forbidden.map((el) => el.tagName), handlers, hrefs, styles: document.querySelectorAll('style').length, bodyVisible: body.offsetHeight > 0, text: list.textContent ?? '' };
 }
 
 describe('chat webview: hostile markdown corpus (real bundle, real CSP, Chromium)', function () {
@@ -80,17 +53,18 @@ describe('chat webview: hostile markdown corpus (real bundle, real CSP, Chromium
         }
         window.__deliver({ v: 1, type: 'messageUpsert', conversation: 'streamed', message: { id: 'a', role: 'assistant', text, createdAt: 0, status: 'done' } });
       }, { start: snapshot(id, HOSTILE, mode === 'as a finished answer' ? 'done' : 'streaming'), text: HOSTILE, streamed: id === 'streamed' });
-      await page.waitForFunction(() => (document.querySelector('[data-message-id="a"] .markdown')?.textContent ?? '').includes('plain'));
+      await page.waitForFunction((end) => (document.querySelector('[data-message-id="a"] .markdown')?.textContent ?? '').includes(end), CORPUS_END);
       await page.waitForTimeout(500); // let any error/load handlers that slipped through fire
 
-      const findings = await page.evaluate(inspectDom);
+      const findings = await page.evaluate(inspectMessages);
       assert.deepEqual(findings.elements, [], 'no active or loading element survives');
       assert.deepEqual(findings.handlers, [], 'no event handler, style or srcdoc attribute survives');
+      assert.deepEqual(findings.urls, [], 'no src, srcset, action, data or poster attribute survives');
       assert.ok(findings.hrefs.length >= 2, 'safe links are still links');
       for (const href of findings.hrefs) assert.match(href, /^(https?:|mailto:)/, `unsafe href ${href}`);
-      assert.equal(findings.styles, 0, 'no <style> element in the document');
-      assert.ok(findings.bodyVisible, 'injected CSS did not hide the page');
-      assert.match(findings.text, /<script>window.__pwned.push\("script"\)<\/script>/, 'raw HTML is shown as text');
+      assert.equal(await page.evaluate(() => document.querySelectorAll('style').length), 0, 'no <style> element in the document');
+      assert.ok(await page.evaluate(() => document.body.offsetHeight > 0), 'injected CSS did not hide the page');
+      assert.ok(findings.text.includes("<script>window.__pwned.push('script')"), 'raw HTML is shown as text');
       assert.deepEqual(await page.evaluate(() => window.__pwned), [], 'no injected code ran');
       assert.deepEqual(dialogs, []);
       assert.deepEqual(await page.evaluate(() => window.__violations), [], 'nothing even tried to break the CSP');
