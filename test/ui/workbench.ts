@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { waitFor } from '../harness/wait';
+import { delay, waitFor } from '../harness/wait';
 
 /**
  * What a user does in the VS Code workbench, as Playwright steps. Every wait has a timeout; the
@@ -36,6 +36,38 @@ export async function closeQuickInput(page: Page): Promise<void> {
 }
 
 /**
+ * Records in the page when the quick input widget hides. Accepting an item hides the widget before
+ * the command runs, even when the command shows its own input right after in the same widget;
+ * polling could miss that moment and type into the closing palette.
+ */
+const WATCH_QUICK_INPUT_HIDE = `(() => {
+  const widget = document.querySelector('.quick-input-widget');
+  globalThis.__quickInputHidden = !widget || widget.style.display === 'none';
+  if (!widget) return;
+  // Hidden and shown again within one task still leaves a record whose old value was hidden.
+  const observer = new MutationObserver((records) => {
+    const wasHidden = records.some((record) => /display:\\s*none/.test(record.oldValue || ''));
+    if (wasHidden || widget.style.display === 'none') { globalThis.__quickInputHidden = true; observer.disconnect(); }
+  });
+  observer.observe(widget, { attributes: true, attributeFilter: ['style'], attributeOldValue: true });
+})()`;
+
+/** Clicks a row and waits until the quick input that showed it has hidden (or the page reloaded). */
+async function acceptRow(page: Page, row: Locator, handOverMs: number): Promise<void> {
+  await page.evaluate(WATCH_QUICK_INPUT_HIDE);
+  await row.click();
+  const deadline = Date.now() + handOverMs;
+  while (Date.now() < deadline) {
+    try {
+      if (await page.evaluate('globalThis.__quickInputHidden === true')) return;
+    } catch {
+      return; // The page navigated (e.g. "Developer: Reload Window").
+    }
+    await delay(50);
+  }
+}
+
+/**
  * Runs a command from the command palette by its full title ("Inference: Set API Key").
  * Commands register a little after the workbench is up, so the palette is retried until the
  * command is listed.
@@ -55,22 +87,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       } catch {
         return false;
       }
-      await row.click();
+      await acceptRow(page, row, 10_000);
       return true;
     },
     { timeoutMs, intervalMs: 500 },
-  );
-  // The palette closes, or the command's own quick input replaces it (or the window reloads).
-  await waitFor(
-    `the command palette to hand over to "${title}"`,
-    async () => {
-      try {
-        return !(await quickInputVisible(page)) || (await input.inputValue({ timeout: 1000 })) !== `>${title}`;
-      } catch {
-        return true;
-      }
-    },
-    { timeoutMs: 10_000, intervalMs: 100 },
   );
 }
 
@@ -96,7 +116,8 @@ export async function quickPickItems(page: Page, timeoutMs = 10_000): Promise<st
 export async function pickQuickPickItem(page: Page, label: string | RegExp, timeoutMs = 10_000): Promise<void> {
   const row = quickPickRow(page, label).first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
-  await row.click();
+  // A multi-step quick pick stays open between steps; a plain one hides before the next input.
+  await acceptRow(page, row, 1500);
 }
 
 /** Types into the open input box (or quick pick filter) and, by default, accepts with Enter. */
@@ -108,7 +129,15 @@ export async function typeInInput(page: Page, text: string, { submit = true, tim
     intervalMs: 100,
   });
   await input.fill(text);
-  if (submit) await input.press('Enter');
+  if (!submit) return;
+  // The extension validates each value asynchronously, and VS Code ignores Enter while the
+  // previous value's error is still shown: give the new value's verdict a moment to arrive.
+  const message = page.locator(`${QUICK_INPUT} .quick-input-message`);
+  await waitFor('the input to be validated', async () => !/border/.test((await message.getAttribute('style')) ?? ''), {
+    timeoutMs: 2000,
+    intervalMs: 50,
+  }).catch(() => undefined); // Still invalid: submit anyway; the test sees what a user would.
+  await input.press('Enter');
 }
 
 /** The validation or prompt message under the open input box. */
