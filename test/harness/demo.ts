@@ -6,7 +6,7 @@ import { startEmulator } from '../emulator';
 import { codeServerArgs, startCodeServer } from './codeServer';
 import { apiKeyEnvironment, emulatorSettings } from './extensionSetup';
 import { pathWithProjectNode, projectNode, REPO_ROOT } from './paths';
-import { registerCleanup, stopAll } from './processes';
+import { registerCleanup, stopAll, stoppingOnSignal } from './processes';
 import { ensureCodeServer, ProvisionError } from './provision';
 import { writeScratchWorkspace } from './supportExtension';
 import { seconds } from './wait';
@@ -85,8 +85,10 @@ async function main(): Promise<void> {
   console.log('');
   console.log('  Press Ctrl+C to stop code-server and the emulator.');
 
+  process.once('SIGINT', () => step('stopping code-server and the emulator…'));
   const exited = await server.process.exited;
-  step(`code-server exited (${exited}); stopping`);
+  if (stoppingOnSignal()) return;
+  step(`code-server exited unexpectedly (${exited}); stopping the emulator`);
   await stopAll();
   process.exitCode = 1;
 }

@@ -9,6 +9,12 @@ type Cleanup = { name: string; stopNow: () => void; stop: () => Promise<void> };
 
 const cleanups = new Set<Cleanup>();
 let handlersInstalled = false;
+let stopping = false;
+
+/** True once a signal asked this process to stop everything it started. */
+export function stoppingOnSignal(): boolean {
+  return stopping;
+}
 
 function stopAllNow(): void {
   for (const cleanup of [...cleanups].reverse()) {
@@ -28,6 +34,7 @@ function installHandlers(): void {
   process.on('exit', stopAllNow);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
+      stopping = true;
       void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
     });
   }
