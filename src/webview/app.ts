@@ -37,6 +37,8 @@ export class ChatApp {
   private streaming: { message: string; seq: number } | undefined;
   private awaitingSnapshot = false;
   private stickToBottom = true;
+  /** Where the last automatic scroll to the bottom put the list. */
+  private autoScrollTop = 0;
   private state: ChatWebviewState;
 
   constructor(
@@ -57,10 +59,15 @@ export class ChatApp {
     root.append(this.header.root, this.list, this.composer.root, this.live.element);
     this.composer.setDraft(this.state.draft ?? '');
     this.list.addEventListener('scroll', () => {
-      this.stickToBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < STICK_TO_BOTTOM_PX;
+      const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < STICK_TO_BOTTOM_PX;
+      // The scroll event of our own scroll can arrive after more content did: only scrolling up
+      // (above where we put it) means the user left the bottom.
+      this.stickToBottom = atBottom || (this.stickToBottom && this.list.scrollTop >= this.autoScrollTop);
     });
     this.frames.onAfterFrame(() => {
-      if (this.stickToBottom) this.list.scrollTop = this.list.scrollHeight;
+      if (!this.stickToBottom) return;
+      this.list.scrollTop = this.list.scrollHeight;
+      this.autoScrollTop = this.list.scrollTop;
     });
     root.addEventListener('click', (event) => this.onClick(event), true);
     document.addEventListener('keydown', (event) => {

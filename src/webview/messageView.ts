@@ -16,6 +16,9 @@ const STATUS_LABELS: Partial<Record<NonNullable<MessageView['status']>, { icon: 
   interrupted: { icon: 'warning', text: 'Interrupted — the answer may be incomplete' },
 };
 
+/** A complete answer the service cut at the conversation's (or the setting's) Max tokens. */
+const CUT_AT_LIMIT = { icon: 'warning', text: 'Cut off at the Max tokens limit' };
+
 /** One message in the conversation. Assistant text goes through StreamingMarkdown; user text is plain. */
 export class MessageElement {
   readonly root: HTMLElement;
@@ -93,10 +96,11 @@ export class MessageElement {
   renderChrome(isLast: boolean, busy: boolean): void {
     const view = this.view;
     this.meta.replaceChildren(...metaParts(view.meta, view.createdAt));
-    const status = view.status ? STATUS_LABELS[view.status] : undefined;
+    const cut = view.status === 'done' && view.meta?.finishReason === 'length';
+    const status = cut ? CUT_AT_LIMIT : view.status ? STATUS_LABELS[view.status] : undefined;
     this.status.replaceChildren(...(status ? [codicon(status.icon), el('span', { text: status.text })] : []));
     this.status.hidden = !status;
-    this.root.classList.toggle('is-stopped', view.status === 'stopped' || view.status === 'interrupted');
+    this.root.classList.toggle('is-stopped', view.status === 'stopped' || view.status === 'interrupted' || cut);
     this.errorSlot.replaceChildren(...(view.error ? [errorCard(view.error)] : []));
     const buttons: HTMLElement[] = [];
     if (view.role === 'assistant' && view.status !== 'streaming' && this.text) buttons.push(actionButton('copyAnswer', 'copy', 'Copy answer'));

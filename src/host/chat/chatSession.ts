@@ -147,7 +147,7 @@ export class ChatSession implements vscode.Disposable {
       let next = first;
       let complete = false;
       while (!next.done) {
-        complete = this.onEvent(next.value, message, batcher, balanceBefore) ?? complete;
+        complete = this.onEvent(next.value, message, batcher) ?? complete;
         next = await events.next();
       }
       message.status = complete ? 'done' : 'interrupted';
@@ -166,18 +166,39 @@ export class ChatSession implements vscode.Disposable {
       this.upsert(message);
       await this.persist();
     }
+    if (message.meta?.requestId && balanceBefore !== undefined) await this.recordSpend(message, env.name, balanceBefore);
+  }
+
+  /**
+   * What the answer cost, from the settled balance: a streaming response reports the balance before
+   * the answer is billed (only a reserve is taken then), so both the spend and the status bar need a
+   * fresh reading afterwards. The model-list call that gives it is free; if it fails, no spend is shown.
+   */
+  private async recordSpend(message: StoredMessage, env: string, balanceBefore: number): Promise<void> {
+    try {
+      await this.services.models.list('chat', env, { refresh: true });
+    } catch (error) {
+      this.services.log.warn(`Chat: could not read the balance after an answer: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    const after = this.services.account.get(env).balanceCredits;
+    // A top-up or another window's spend in between can make the difference meaningless.
+    if (after === undefined || after > balanceBefore || !this.conversation.messages.includes(message)) return;
+    message.meta = { ...message.meta, creditsSpent: roundCredits(balanceBefore - after) };
+    this.upsert(message);
+    await this.persist();
   }
 
   /** Returns `complete` for the final event, undefined otherwise. */
-  private onEvent(event: ChatStreamEvent, message: StoredMessage, batcher: AppendBatcher, balanceBefore: number | undefined): boolean | undefined {
+  private onEvent(event: ChatStreamEvent, message: StoredMessage, batcher: AppendBatcher): boolean | undefined {
     switch (event.type) {
       case 'response': {
         const { meta } = event;
+        // No spend from this header: a stream's balance header leaves before the answer is billed.
         message.meta = {
           ...message.meta,
           ...(meta.modelId && { model: meta.modelId }),
           ...(meta.requestId && { requestId: meta.requestId }),
-          ...(balanceBefore !== undefined && meta.balanceCredits !== undefined && { creditsSpent: roundCredits(balanceBefore - meta.balanceCredits) }),
         };
         batcher.flush();
         this.upsert(message);
