@@ -27,6 +27,7 @@ export interface SettingTypes {
   'inference.chat.temperature': number | null;
   'inference.chat.topP': number | null;
   'inference.chat.maxTokens': number | null;
+  'inference.chat.refreshBalanceAfterAnswer': boolean;
 }
 
 export type SettingId = keyof SettingTypes;
@@ -50,6 +51,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.chat.temperature': null,
   'inference.chat.topP': null,
   'inference.chat.maxTokens': null,
+  'inference.chat.refreshBalanceAfterAnswer': true,
 };
 
 /** The one typed way to read settings; falls back to the documented default when a value has the wrong type. */

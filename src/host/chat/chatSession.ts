@@ -7,6 +7,7 @@ import {
 import { hostMessage, type AttachmentView, type ChatEnvironmentView, type ErrorCardView, type HostToWebview } from '../../core/chatProtocol';
 import { ApiError, isApiError } from '../../core/errors';
 import type { ChatRequest, ChatStreamEvent } from '../../core/types';
+import { readSetting } from '../config';
 import type { Services } from '../services';
 import { chatDefaults } from './chatSettings';
 import type { ChatHistoryStore } from './historyStore';
@@ -175,15 +176,20 @@ export class ChatSession implements vscode.Disposable {
    * fresh reading afterwards. The model-list call that gives it is free; if it fails, no spend is shown.
    */
   private async recordSpend(message: StoredMessage, env: string, balanceBefore: number): Promise<void> {
+    if (!readSetting('inference.chat.refreshBalanceAfterAnswer')) return;
+    const answeredAt = Date.now();
     try {
       await this.services.models.list('chat', env, { refresh: true });
     } catch (error) {
       this.services.log.warn(`Chat: could not read the balance after an answer: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
-    const after = this.services.account.get(env).balanceCredits;
+    const { balanceCredits: after, balanceAt } = this.services.account.get(env);
+    // The contract promises the balance header on chat and image calls only: when the model list
+    // carries none, the stored value is still the stream's pre-billing one, and no spend is shown.
+    if (after === undefined || balanceAt === undefined || balanceAt < answeredAt) return;
     // A top-up or another window's spend in between can make the difference meaningless.
-    if (after === undefined || after > balanceBefore || !this.conversation.messages.includes(message)) return;
+    if (after > balanceBefore || !this.conversation.messages.includes(message)) return;
     message.meta = { ...message.meta, creditsSpent: roundCredits(balanceBefore - after) };
     this.upsert(message);
     await this.persist();
