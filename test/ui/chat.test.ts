@@ -85,7 +85,10 @@ describe('chat panel', () => {
     it(`shows an error card with "${action}" for ${fault}, keeping the user's message`, async () => {
       ui.emulator.injectFault('production', { fault, path: '/chat/completions' });
       const question = `Question for ${fault}`;
+      const answersBefore = await chat().locator('.message.role-assistant').count();
       await send(question);
+      // Until the new answer exists, the last one is the previous case's card.
+      await waitFor('the new answer', async () => (await chat().locator('.message.role-assistant').count()) > answersBefore, { timeoutMs: 15_000, intervalMs: 100 });
       const card = lastAnswer().locator('.error-card');
       await card.waitFor({ timeout: 30_000 });
       assert.match(await card.innerText(), message);
