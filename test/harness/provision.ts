@@ -78,6 +78,19 @@ async function waitForOtherInstaller(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The environment for `npm install`, without the npm_* variables of an enclosing `npm test`: npm reads
+ * them as its own config, and code-server's postinstall checks the Node major in
+ * npm_config_user_agent, which would name the Node that runs the outer npm, not Node 24.
+ */
+function installEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('npm_')) env[name] = value;
+  }
+  return { ...env, PATH: pathWithProjectNode() };
+}
+
 async function install(dir: string): Promise<void> {
   const missing = missingBuildDeps();
   if (missing.length > 0) {
@@ -95,7 +108,7 @@ async function install(dir: string): Promise<void> {
   // npm runs with the project's Node 24 first on PATH: code-server's postinstall refuses other majors.
   const child = spawn('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--no-audit', '--no-fund'], {
     cwd: dir,
-    env: { ...process.env, PATH: pathWithProjectNode() },
+    env: installEnvironment(),
     stdio: ['ignore', log, log],
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), INSTALL_TIMEOUT_MS);
@@ -118,7 +131,15 @@ async function install(dir: string): Promise<void> {
  * Returns the path of code-server's entry.js, installing code-server into the cache on first use.
  * Like @vscode/test-electron's download, later runs find it in the cache and start at once.
  */
-export async function ensureCodeServer(): Promise<string> {
+export function ensureCodeServer(): Promise<string> {
+  // One attempt per process: test files that each start code-server must not each retry an install.
+  provisioning ??= provision();
+  return provisioning;
+}
+
+let provisioning: Promise<string> | undefined;
+
+async function provision(): Promise<string> {
   if (!fs.existsSync(projectNode())) {
     throw new ProvisionError('The pinned Node 24 is missing from node_modules: run `npm ci` first.');
   }
