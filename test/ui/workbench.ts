@@ -130,14 +130,24 @@ export async function typeInInput(page: Page, text: string, { submit = true, tim
   });
   await input.fill(text);
   if (!submit) return;
-  // The extension validates each value asynchronously, and VS Code ignores Enter while the
-  // previous value's error is still shown: give the new value's verdict a moment to arrive.
-  const message = page.locator(`${QUICK_INPUT} .quick-input-message`);
-  await waitFor('the input to be validated', async () => !/border/.test((await message.getAttribute('style')) ?? ''), {
-    timeoutMs: 2000,
-    intervalMs: 50,
-  }).catch(() => undefined); // Still invalid: submit anyway; the test sees what a user would.
+  await page.evaluate(WATCH_QUICK_INPUT_HIDE);
   await input.press('Enter');
+  // VS Code validates with the extension host before it accepts, which takes seconds on a busy
+  // machine. Wait for the outcome, so that the next step (which may press Escape) cannot cancel it.
+  const message = page.locator(`${QUICK_INPUT} .quick-input-message`);
+  await waitFor(
+    `the input box to take "${text.length > 12 ? `${text.slice(0, 4)}…` : text}"`,
+    async () => {
+      try {
+        if (await page.evaluate('globalThis.__quickInputHidden === true')) return true;
+      } catch {
+        return true; // The page navigated.
+      }
+      if (!(await input.isVisible()) || (await input.inputValue()) !== text) return true; // Closed, or the next step.
+      return /border/.test((await message.getAttribute('style')) ?? ''); // Refused with a validation message.
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
 }
 
 /** The validation or prompt message under the open input box. */
