@@ -4,16 +4,7 @@
  * stream of deltas a host would send for it.
  */
 
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../shared/seededRandom';
 
 const WORDS = ('the a request stream token model answer credit balance render frame block parse tail commit ' +
   'markdown sanitize highlight webview host protocol message delta snapshot function value error retry ' +
@@ -66,7 +57,7 @@ function block(rand: () => number): string {
 }
 
 export function longAnswer(bytes: number, seed = 42): string {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const blocks: string[] = [];
   let size = 0;
   while (size < bytes) {
@@ -82,7 +73,7 @@ export function longAnswer(bytes: number, seed = 42): string {
  * host's batcher sends what accumulated in one ~16 ms window (here 1-6 tokens) as one append.
  */
 export function streamDeltas(text: string, seed = 7): string[] {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const deltas: string[] = [];
   let offset = 0;
   while (offset < text.length) {

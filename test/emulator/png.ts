@@ -1,23 +1,12 @@
 /** Real, decodable PNGs with a deterministic pattern derived from prompt and seed. */
 import { PNG } from 'pngjs';
+import { seededRandom } from '../shared/seededRandom';
 import { hashOf } from './textgen';
-
-/** mulberry32: tiny, fast, good enough for pictures. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Disc { x: number; y: number; r2: number; rgb: [number, number, number] }
 
 export function renderPng(width: number, height: number, prompt: string, seed: number): Buffer {
-  const rand = prng(hashOf(`${seed}\n${prompt}`));
+  const rand = seededRandom(hashOf(`${seed}\n${prompt}`));
   const color = (): [number, number, number] => [Math.floor(rand() * 256), Math.floor(rand() * 256), Math.floor(rand() * 256)];
   const [from, to] = [color(), color()];
   const discs: Disc[] = Array.from({ length: 5 }, () => {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { splitTail } from '../../../src/webview/blocks';
 import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/markdown';
-import { longAnswer, prng, streamDeltas } from '../../bench/corpus';
+import { longAnswer, streamDeltas } from '../../bench/corpus';
+import { seededRandom } from '../../shared/seededRandom';
 
 const md = createMarkdown();
 
@@ -56,7 +57,7 @@ describe('incremental markdown (commit finished blocks, re-parse the tail)', () 
       'line one\r\nline two\r\n\r\n- a\r\n- b\r\n',
       'Text with [ref link][r] before.\n\n[r]: https://example.com\n',
     ];
-    const rand = prng(99);
+    const rand = seededRandom(99);
     for (const text of tricky) {
       for (let trial = 0; trial < 25; trial++) {
         const deltas: string[] = [];
