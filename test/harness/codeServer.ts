@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawnGroup, type GroupProcess } from './processes';
+import { registerCleanup, spawnGroup, type GroupProcess } from './processes';
 import { ensureCodeServer } from './provision';
 import { pathWithProjectNode, projectNode } from './paths';
 import { waitFor } from './wait';
@@ -81,6 +81,11 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const ownsStateDir = options.stateDir === undefined;
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'inference-code-server-'));
   fs.mkdirSync(stateDir, { recursive: true });
+  const removeStateDir = (): void => {
+    if (ownsStateDir && !process.env.INFERENCE_TEST_KEEP) fs.rmSync(stateDir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  // Registered before the process, so that a run that dies stops code-server first, then removes this.
+  const unregisterStateDir = registerCleanup({ name: 'code-server state', stop: async () => removeStateDir(), stopNow: removeStateDir });
   const userDataDir = path.join(stateDir, 'user-data');
   const extensionsDir = options.extensionsDir ?? path.join(stateDir, 'extensions');
   fs.mkdirSync(extensionsDir, { recursive: true });
@@ -114,7 +119,8 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const stop = async (): Promise<void> => {
     await child.stop();
     log.end();
-    if (ownsStateDir && !process.env.INFERENCE_TEST_KEEP) fs.rmSync(stateDir, { recursive: true, force: true, maxRetries: 3 });
+    unregisterStateDir();
+    removeStateDir();
   };
 
   try {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { extensionHostEnvironment, type IntegrationWindow } from '../integration/tags';
-import { launchBrowser } from './browser';
+import { launchBrowser, type Browser } from './browser';
 import { startCodeServer } from './codeServer';
 import { runExtensionTests } from './extensionTests';
 import { OUT_DIR, RESULTS_DIR } from './paths';
@@ -24,7 +24,7 @@ async function main(): Promise<number> {
     echoPrefix: process.env.INFERENCE_TEST_VERBOSE ? '[code-server]' : undefined,
   });
   console.log(`[integration] code-server ${server.origin} ready in ${seconds(started)}`);
-  const browser = await launchBrowser();
+  let browser: Browser | undefined;
   const developmentExtensions = writeDevelopmentExtensions(server.stateDir);
   const windows: { window: IntegrationWindow; folder?: string }[] = [
     { window: 'workspace', folder: writeScratchWorkspace(server.stateDir) },
@@ -32,6 +32,7 @@ async function main(): Promise<number> {
   ];
   let failed = 0;
   try {
+    browser = await launchBrowser();
     for (const { window, folder } of windows) {
       const windowStarted = Date.now();
       console.log(`[integration] ${window} window:`);
@@ -47,7 +48,7 @@ async function main(): Promise<number> {
       if (code !== 0) failed++;
     }
   } finally {
-    await browser.close();
+    await browser?.close();
     await server.stop();
   }
   console.log(`[integration] ${failed === 0 ? 'passed' : `${failed} window(s) failed`} in ${seconds(started)}`);
