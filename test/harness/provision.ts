@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CODE_SERVER_VERSION, codeServerEntry, codeServerInstallDir, pathWithProjectNode, projectNode } from './paths';
@@ -13,16 +13,33 @@ const STALE_INSTALL_MS = 10 * 60_000;
 
 const NATIVE_BUILD_DEPS = 'build-essential python3 pkg-config libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev';
 
-/** Chromium from CHROMIUM_PATH / INFERENCE_CHROMIUM_PATH, else Debian's. */
+/**
+ * The quick start promises a fresh Debian machine needs nothing but Node and npm: run as root (as CI
+ * does), the missing Debian packages are installed with apt-get. Anyone else gets one line saying
+ * what to install. INFERENCE_NO_APT=1 turns the automatic install off.
+ */
+function installDebianPackages(packages: string[], why: string): boolean {
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (process.getuid?.() !== 0 || !hasApt || process.env.INFERENCE_NO_APT === '1') return false;
+  console.log(`[provision] ${why}: installing Debian packages ${packages.join(' ')} with apt-get (running as root)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const options: SpawnSyncOptions = { stdio: ['ignore', 'inherit', 'inherit'], env, timeout: 15 * 60_000 };
+  if (spawnSync('apt-get', ['update', '-q'], options).status !== 0) return false;
+  return spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], options).status === 0;
+}
+
+const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+/** Chromium from CHROMIUM_PATH / INFERENCE_CHROMIUM_PATH, else Debian's (installed when running as root). */
 export function findChromium(): string {
   const fromEnv = process.env.INFERENCE_CHROMIUM_PATH || process.env.CHROMIUM_PATH;
   if (fromEnv) {
     if (fs.existsSync(fromEnv)) return fromEnv;
     throw new ProvisionError(`Chromium not found at INFERENCE_CHROMIUM_PATH=${fromEnv}; point it at a Chromium binary.`);
   }
-  for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) {
-    if (fs.existsSync(candidate)) return candidate;
-  }
+  const found = () => CHROMIUM_CANDIDATES.find((candidate) => fs.existsSync(candidate));
+  const existing = found() ?? (installDebianPackages(['chromium'], 'Chromium drives the real-VS Code tests') ? found() : undefined);
+  if (existing) return existing;
   throw new ProvisionError(
     'Chromium not found: install it with `apt-get install -y chromium`, or set INFERENCE_CHROMIUM_PATH to a Chromium binary.',
   );
@@ -92,7 +109,10 @@ function installEnvironment(): NodeJS.ProcessEnv {
 }
 
 async function install(dir: string): Promise<void> {
-  const missing = missingBuildDeps();
+  let missing = missingBuildDeps();
+  if (missing.length > 0 && installDebianPackages(NATIVE_BUILD_DEPS.split(' '), 'code-server builds native modules')) {
+    missing = missingBuildDeps();
+  }
   if (missing.length > 0) {
     throw new ProvisionError(
       `code-server needs native build tools (missing: ${missing.join(', ')}): apt-get install -y ${NATIVE_BUILD_DEPS}`,
