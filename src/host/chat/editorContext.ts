@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { newId, type StoredAttachment } from '../../core/chat/conversation';
+import { selectionLineRange } from '../../core/chat/selectionLines';
 
 /** Larger context is refused rather than silently cut: the user decides what to send. */
 export const MAX_ATTACHMENT_CHARS = 200_000;
@@ -47,9 +48,9 @@ export function captureContext(editor: vscode.TextEditor | undefined, kind: 'sel
     const selection = editor.selection;
     if (selection.isEmpty) throw new Error('Select some text in the editor first.');
     content = document.getText(selection);
-    const lines = `${selection.start.line + 1}-${selection.end.line + 1}`;
+    const lines = selectionLineRange(selection.start, selection.end);
     label = `${name}:${lines}`;
-    detail = `${where}, lines ${lines}`;
+    detail = `${where}, ${lines.includes('-') ? 'lines' : 'line'} ${lines}`;
   } else {
     content = document.getText();
     label = name;
