@@ -1,4 +1,5 @@
 import type { ImageRequest, ImageResponseFormat, ResponseMeta } from '../types';
+import { creditsSpent } from '../credits';
 
 /** Everything the user chose for one generation; enough to run it again. */
 export interface ImageInputs {
@@ -84,13 +85,6 @@ export function pngDimensions(bytes: Uint8Array): ImageSize | undefined {
   if (String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return { width: view.getUint32(16), height: view.getUint32(20) };
-}
-
-/** Credits the call cost: the balance before (when known) minus the balance reported after. */
-export function creditsSpent(balanceBefore: number | undefined, balanceAfter: number | undefined): number | undefined {
-  if (balanceBefore === undefined || balanceAfter === undefined) return undefined;
-  // Balances are decimals; round off the binary floating-point noise of the subtraction.
-  return Math.round((balanceBefore - balanceAfter) * 1e6) / 1e6;
 }
 
 /** The metadata written next to an image, so that the result can be reproduced. Never holds a key. */

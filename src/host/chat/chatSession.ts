@@ -4,6 +4,7 @@ import {
   attachmentView, conversationHeader, conversationView, effectiveParams, messageView, newId, requestMessages, titleFrom,
   DEFAULT_TITLE, type Conversation, type StoredAttachment, type StoredMessage,
 } from '../../core/chat/conversation';
+import { creditsSpent } from '../../core/credits';
 import { hostMessage, type AttachmentView, type ChatEnvironmentView, type ErrorCardView, type HostToWebview } from '../../core/chatProtocol';
 import { ApiError, isApiError } from '../../core/errors';
 import type { ChatRequest, ChatStreamEvent } from '../../core/types';
@@ -190,7 +191,7 @@ export class ChatSession implements vscode.Disposable {
     if (after === undefined || balanceAt === undefined || balanceAt < answeredAt) return;
     // A top-up or another window's spend in between can make the difference meaningless.
     if (after > balanceBefore || !this.conversation.messages.includes(message)) return;
-    message.meta = { ...message.meta, creditsSpent: roundCredits(balanceBefore - after) };
+    message.meta = { ...message.meta, creditsSpent: creditsSpent(balanceBefore, after) };
     this.upsert(message);
     await this.persist();
   }
@@ -258,8 +259,4 @@ export class ChatSession implements vscode.Disposable {
   dispose(): void {
     this.stop();
   }
-}
-
-function roundCredits(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
 }

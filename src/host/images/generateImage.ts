@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ApiError } from '../../core/errors';
 import { extensionForMimeType, fileNameFromPrompt } from '../../core/images/fileNames';
-import { buildSidecar, creditsSpent, toImageRequest, type ImageInputs } from '../../core/images/imageJob';
+import { creditsSpent } from '../../core/credits';
+import { buildSidecar, toImageRequest, type ImageInputs } from '../../core/images/imageJob';
 import type { ImageResult } from '../../core/types';
 import { toApiError } from '../errorPresenter';
 import type { Services } from '../services';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
+import { creditsSpent } from '../../../src/core/credits';
 import {
-  buildSidecar, creditsSpent, MAX_SEED, parseSeed, parseSide, parseSize, pngDimensions, sizePresets, toImageRequest, type ImageInputs,
+  buildSidecar, MAX_SEED, parseSeed, parseSide, parseSize, pngDimensions, sizePresets, toImageRequest, type ImageInputs,
 } from '../../../src/core/images/imageJob';
 import { useEmulator } from '../core/support';
 
