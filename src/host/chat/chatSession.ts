@@ -6,9 +6,10 @@ import {
 } from '../../core/chat/conversation';
 import { creditsSpent } from '../../core/credits';
 import { hostMessage, type AttachmentView, type ChatEnvironmentView, type ErrorCardView, type HostToWebview } from '../../core/chatProtocol';
-import { ApiError, isApiError } from '../../core/errors';
+import { ApiError } from '../../core/errors';
 import type { ChatRequest, ChatStreamEvent } from '../../core/types';
 import { readSetting } from '../config';
+import { toApiError } from '../errorPresenter';
 import type { Services } from '../services';
 import { chatDefaults } from './chatSettings';
 import type { ChatHistoryStore } from './historyStore';
@@ -227,7 +228,7 @@ export class ChatSession implements vscode.Disposable {
   }
 
   private async errorCard(error: unknown, env: string): Promise<ErrorCardView> {
-    const apiError = isApiError(error) ? error : new ApiError('http', error instanceof Error ? error.message : String(error));
+    const apiError = toApiError(error);
     this.services.log.error(`chat failed in ${env}: ${apiError.message}${apiError.requestId ? ` (request ${apiError.requestId})` : ''}`);
     if (apiError.kind === 'modelNotFound' && apiError.status === 404 && !this.conversation.model) await this.services.models.onModelNotFound(env);
     const actions = this.services.errors.actionsFor(apiError, true);
