@@ -62,6 +62,8 @@ describe('chat panel', () => {
 
   it('stops mid-stream with Escape: the connection closes and the partial answer is kept', async () => {
     const before = chatRequests().length;
+    // A long scripted answer (~40 s at 25 tokens/s): a loaded machine cannot finish it before Escape lands.
+    ui.emulator.scriptReply('production', { text: Array.from({ length: 1000 }, (_, i) => `word${i}`).join(' ') });
     await send('Please write something long');
     await waitFor('some streamed text', async () => ((await lastAnswer().locator('.markdown').textContent()) ?? '').length > 20, { timeoutMs: 30_000, intervalMs: 100 });
     await composer().press('Escape');
