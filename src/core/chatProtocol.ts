@@ -4,15 +4,24 @@
  * sends and the other does not understand is a type error, not a silent no-op.
  *
  * Streaming is append-only by design: while an answer streams the host sends only the new text
- * (`append`, numbered by `seq` per message), batched to at most one message per frame, and a full
- * `snapshot` whenever the webview (re)announces itself with `ready`. Nothing in here may ever carry
- * an API key: these values end up in webview state and in the history store.
+ * (`append`, numbered by `seq` per message), batched to at most one message per frame; the end of
+ * an answer (status, meta, spend, error) is a `messagePatch` without the text; a full `snapshot`
+ * answers every `ready`. Field names say what they hold: `messageId`/`conversationId` are ids,
+ * `message`/`conversation` whole objects. Nothing in here may ever carry an API key.
+ *
+ * These are view types: what is saved to disk has its own versioned type (chat/storedConversation.ts).
  */
+import type { ErrorActionId } from './errorActions';
+import type { ChatRole, Usage } from './types';
 
-export const CHAT_PROTOCOL_VERSION = 1;
+export type { ErrorActionId } from './errorActions';
+
+/** 2: ids renamed to messageId/conversationId, messagePatch, typed request responses. */
+export const CHAT_PROTOCOL_VERSION = 2;
 export const CHAT_STATE_VERSION = 1;
 
-export type ChatRole = 'user' | 'assistant';
+/** The roles a conversation shows; the system prompt is a parameter, not a message. */
+export type ConversationRole = Exclude<ChatRole, 'system'>;
 
 /** `interrupted`: the stream ended without `[DONE]`/finish_reason, or the window died mid-stream. */
 export type AnswerStatus = 'streaming' | 'done' | 'stopped' | 'error' | 'interrupted';
@@ -23,13 +32,14 @@ export interface AnswerMeta {
   requestId?: string;
   startedAt?: number;
   finishedAt?: number;
-  /** Balance before minus balance after, only when both are known. */
+  /** Balance before minus the settled balance after, only when both are known. */
   creditsSpent?: number;
   finishReason?: string;
+  /** Token counts from the stream's `usage` chunk, when the service sends one. */
+  usage?: Usage;
 }
 
-export type ErrorActionId = 'setApiKey' | 'pickModel' | 'retry' | 'copyRequestId' | 'openLogs' | 'openSettings';
-
+/** An error as the user sees it, in a card or a notification: the same view for both (core/errorView.ts). */
 export interface ErrorCardView {
   kind: string;
   message: string;
@@ -38,7 +48,8 @@ export interface ErrorCardView {
   actions: { id: ErrorActionId; label: string }[];
 }
 
-export type AttachmentKind = 'selection' | 'file';
+export const ATTACHMENT_KINDS = ['selection', 'file'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 
 /** What the webview shows of an attachment (the chip). The content itself stays on the host. */
 export interface AttachmentView {
@@ -50,7 +61,7 @@ export interface AttachmentView {
 
 export interface MessageView {
   id: string;
-  role: ChatRole;
+  role: ConversationRole;
   text: string;
   createdAt: number;
   status?: AnswerStatus;
@@ -95,29 +106,41 @@ export interface SnapshotMessage extends Versioned {
   type: 'snapshot';
   conversation: ConversationView;
   /** Set while an answer streams: the next `append` for that message will carry `seq + 1`. */
-  streaming?: { message: string; seq: number };
+  streaming?: { messageId: string; seq: number };
   attachments: AttachmentView[];
   environment: ChatEnvironmentView;
 }
 
 export interface AppendMessage extends Versioned {
   type: 'append';
-  conversation: string;
-  message: string;
+  conversationId: string;
+  messageId: string;
   seq: number;
   append: string;
 }
 
+/** The fields of a message that change after it was shown, sent without its text. */
+export type MessagePatch = Pick<MessageView, 'status' | 'meta' | 'error'>;
+
+export interface MessagePatchMessage extends Versioned, MessagePatch {
+  type: 'messagePatch';
+  conversationId: string;
+  messageId: string;
+}
+
+export type ChatResponseMessage =
+  | (Versioned & { type: 'response'; id: number; ok: true; result: unknown })
+  | (Versioned & { type: 'response'; id: number; ok: false; error: string });
+
 export type HostToWebview =
   | SnapshotMessage
   | AppendMessage
-  | (Versioned & { type: 'messageUpsert'; conversation: string; message: MessageView })
-  | (Versioned & { type: 'messageRemoved'; conversation: string; message: string })
+  | MessagePatchMessage
+  | (Versioned & { type: 'messageUpsert'; conversationId: string; message: MessageView })
+  | (Versioned & { type: 'messageRemoved'; conversationId: string; messageId: string })
   | (Versioned & { type: 'conversationChanged'; conversation: ConversationHeader; environment: ChatEnvironmentView })
-  | (Versioned & { type: 'attachments'; attachments: AttachmentView[] })
   | (Versioned & { type: 'focusComposer' })
-  | (Versioned & { type: 'response'; id: number; ok: true })
-  | (Versioned & { type: 'response'; id: number; ok: false; error: string });
+  | ChatResponseMessage;
 
 // ---------------------------------------------------------------------------------------------
 // Webview -> host: one `ready` notification, everything else a request answered once by id.
@@ -135,7 +158,7 @@ export interface ChatRequests {
   pickModel: Record<string, never>;
   attach: { kind: AttachmentKind };
   removeAttachment: { id: string };
-  errorAction: { message: string; action: ErrorActionId };
+  errorAction: { messageId: string; action: ErrorActionId };
   setParams: { params: ChatParams };
   newConversation: Record<string, never>;
   openHistory: Record<string, never>;
@@ -145,6 +168,28 @@ export interface ChatRequests {
 }
 
 export type ChatMethod = keyof ChatRequests;
+
+/** What each request answers with; `void` requests answer only that they are done. */
+export interface ChatResponses {
+  send: { attachments: AttachmentView[] };
+  stop: void;
+  regenerate: void;
+  editLast: { attachments: AttachmentView[] };
+  copyText: void;
+  insertCode: void;
+  openInNewFile: void;
+  openLink: void;
+  pickModel: void;
+  attach: { attachments: AttachmentView[] };
+  removeAttachment: { attachments: AttachmentView[] };
+  errorAction: void;
+  setParams: void;
+  newConversation: void;
+  openHistory: void;
+  renameConversation: void;
+  exportMarkdown: void;
+  requestSnapshot: void;
+}
 
 export type ChatRequestMessage = {
   [M in ChatMethod]: Versioned & { type: 'request'; id: number; method: M; params: ChatRequests[M] };
@@ -161,54 +206,7 @@ export interface ChatWebviewState {
   draft?: string;
 }
 
-const METHODS: readonly ChatMethod[] = [
-  'send', 'stop', 'regenerate', 'editLast', 'copyText', 'insertCode', 'openInNewFile', 'openLink',
-  'pickModel', 'attach', 'removeAttachment', 'errorAction', 'setParams', 'newConversation',
-  'openHistory', 'renameConversation', 'exportMarkdown', 'requestSnapshot',
-];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Restores persisted state written by any version; unknown versions and shapes become `undefined`. */
-export function parseChatWebviewState(raw: unknown): ChatWebviewState | undefined {
-  if (!isRecord(raw) || raw.v !== CHAT_STATE_VERSION) return undefined;
-  const state: ChatWebviewState = { v: CHAT_STATE_VERSION };
-  if (typeof raw.conversationId === 'string' && raw.conversationId) state.conversationId = raw.conversationId;
-  if (typeof raw.draft === 'string') state.draft = raw.draft;
-  return state;
-}
-
-/**
- * The host's gate for anything the webview posts: a wrong version, an unknown method or params that
- * are not an object are dropped (and logged by the caller) instead of reaching a handler.
- */
-export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
-  if (!isRecord(raw) || raw.v !== CHAT_PROTOCOL_VERSION) return undefined;
-  if (raw.type === 'ready') {
-    const state = parseChatWebviewState(raw.state);
-    return state ? { v: CHAT_PROTOCOL_VERSION, type: 'ready', state } : { v: CHAT_PROTOCOL_VERSION, type: 'ready' };
-  }
-  if (raw.type !== 'request' || typeof raw.id !== 'number' || !Number.isInteger(raw.id)) return undefined;
-  if (typeof raw.method !== 'string' || !(METHODS as readonly string[]).includes(raw.method)) return undefined;
-  if (!isRecord(raw.params) || !hasRequiredParams(raw.method as ChatMethod, raw.params)) return undefined;
-  return raw as unknown as ChatRequestMessage;
-}
-
-const STRING_PARAMS: Partial<Record<ChatMethod, readonly string[]>> = {
-  send: ['text'], editLast: ['text'], copyText: ['text'], insertCode: ['code'], openInNewFile: ['code'],
-  openLink: ['href'], removeAttachment: ['id'], errorAction: ['message', 'action'], attach: ['kind'],
-};
-
-function hasRequiredParams(method: ChatMethod, params: Record<string, unknown>): boolean {
-  const required = STRING_PARAMS[method] ?? [];
-  if (!required.every((key) => typeof params[key] === 'string')) return false;
-  if (method === 'setParams') return isRecord(params.params);
-  return true;
-}
-
-export function hostMessage<T extends HostToWebview['type']>(
+export function hostMessage<T extends Exclude<HostToWebview['type'], 'response'>>(
   type: T,
   body: Omit<Extract<HostToWebview, { type: T }>, 'v' | 'type'>,
 ): Extract<HostToWebview, { type: T }> {

@@ -1,7 +1,8 @@
 import type { ApiErrorKind } from './errors';
 
 /** What a user can do about a failed call; shared by notifications and the chat panel's error cards. */
-export type ErrorActionId = 'setApiKey' | 'pickModel' | 'retry' | 'copyRequestId' | 'openLogs' | 'openSettings';
+export const ERROR_ACTION_IDS = ['setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings'] as const;
+export type ErrorActionId = (typeof ERROR_ACTION_IDS)[number];
 
 export interface ErrorAction {
   id: ErrorActionId;
@@ -27,14 +28,20 @@ const PRIMARY: Partial<Record<ApiErrorKind, ErrorActionId>> = {
   notFound: 'openSettings',
 };
 
-/** Retry is offered where the same call can succeed later; never for 402 (the wallet needs credits first). */
-const RETRYABLE: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>(['rateLimited', 'server', 'timeout', 'network', 'streamError', 'malformedResponse', 'http']);
+/**
+ * Where the same call, unchanged, can succeed later; never 402 (the wallet needs credits first).
+ * The one list: ApiError.retryable and the Retry action both read it.
+ */
+export const RETRYABLE_KINDS: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>(['rateLimited', 'server', 'timeout', 'network', 'streamError']);
 
-export function actionsForError(kind: ApiErrorKind, options: { requestId?: string; canRetry?: boolean } = {}): ErrorAction[] {
+/** Retry is also offered (not done automatically) for answers that were malformed or had an unexpected status. */
+const OFFER_RETRY: ReadonlySet<string> = new Set<string>([...RETRYABLE_KINDS, 'malformedResponse', 'http']);
+
+export function actionsForError(kind: string, options: { requestId?: string; canRetry?: boolean } = {}): ErrorAction[] {
   const ids: ErrorActionId[] = [];
-  const primary = PRIMARY[kind];
+  const primary = PRIMARY[kind as ApiErrorKind];
   if (primary) ids.push(primary);
-  if (options.canRetry && RETRYABLE.has(kind)) ids.push('retry');
+  if (options.canRetry && OFFER_RETRY.has(kind)) ids.push('retry');
   if (options.requestId) ids.push('copyRequestId');
   if (kind !== 'cancelled' && !ids.includes('openLogs')) ids.push('openLogs');
   return ids.map((id) => ({ id, label: LABELS[id] }));

@@ -1,3 +1,4 @@
+import { RETRYABLE_KINDS } from './errorActions';
 import type { ResponseMeta } from './types';
 
 /**
@@ -59,7 +60,7 @@ export class ApiError extends Error {
 
   /** Whether trying the same call again, unchanged, can succeed. 402 is never retried. */
   get retryable(): boolean {
-    return ['rateLimited', 'server', 'timeout', 'network', 'streamError'].includes(this.kind);
+    return RETRYABLE_KINDS.has(this.kind);
   }
 }
 
@@ -70,6 +71,13 @@ export class ApiError extends Error {
 export function isApiError(value: unknown): value is ApiError {
   if (value instanceof ApiError) return true;
   return value instanceof Error && value.name === 'ApiError' && typeof (value as { kind?: unknown }).kind === 'string';
+}
+
+/** Any failure as an ApiError: a non-ApiError keeps its message and becomes kind `http`. */
+export function toApiError(error: unknown): ApiError {
+  if (isApiError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ApiError('http', message, { cause: error });
 }
 
 const MAX_MESSAGE_CHARS = 300;

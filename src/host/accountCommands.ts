@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import { checkApiKeyFormat } from '../core/apiKey';
-import { isApiError } from '../core/errors';
+import { isApiError, toApiError } from '../core/errors';
 import { apiKeyVariableName } from './apiKeyStore';
 import type { Environment } from './environments';
-import { toApiError } from './errorPresenter';
 import type { Services } from './services';
 
 async function chooseEnvironment(services: Services, title: string): Promise<Environment | undefined> {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { actionsForError, type ErrorAction, type ErrorActionId } from '../core/errorActions';
-import { ApiError, isApiError } from '../core/errors';
+import type { ErrorAction, ErrorActionId } from '../core/errorActions';
+import { toApiError, type ApiError } from '../core/errors';
+import { errorFacts, errorView } from '../core/errorView';
 import type { AccountState } from './accountState';
 import type { Environments } from './environments';
 import type { ModelService } from './modelService';
@@ -13,15 +14,18 @@ export interface PresentOptions {
   source?: string;
   /** The environment the call went to; defaults to the active one. */
   env?: string;
+  /**
+   * Whether a 404 for the model forgets the environment's selected model (default yes); no when
+   * the call named a model of its own (a conversation's).
+   */
+  forgetsModel?: boolean;
 }
 
-export function toApiError(error: unknown): ApiError {
-  if (isApiError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new ApiError('http', message, { cause: error });
-}
-
-/** One place that turns any failure into a log line and a notification with the action that fixes it. */
+/**
+ * The one place that handles a failure: it logs it, does what its kind implies (a 404 for the model
+ * forgets the stale model list), and shows it — as a notification here, or as the chat card built
+ * from the same errorView.
+ */
 export class ErrorPresenter {
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -30,27 +34,35 @@ export class ErrorPresenter {
     private readonly account: AccountState,
   ) {}
 
+  /** The actions an error's view offers, in order. */
   actionsFor(error: unknown, canRetry = false): ErrorAction[] {
-    const apiError = toApiError(error);
-    return actionsForError(apiError.kind, { ...(apiError.requestId && { requestId: apiError.requestId }), canRetry });
+    return errorView(errorFacts(toApiError(error)), { canRetry }).actions;
   }
 
-  /**
-   * Logs the error, does what its kind implies (a 404 forgets the stale model list), and notifies.
-   * Resolves once the side effects are done; the notification's action runs whenever the user picks it.
-   */
-  async present(error: unknown, options: PresentOptions = {}): Promise<void> {
+  /** Logs the failure and applies its side effects; the caller shows it (a card) or `present` does. */
+  async record(error: unknown, options: PresentOptions = {}): Promise<ApiError> {
     const apiError = toApiError(error);
-    if (apiError.kind === 'cancelled') return;
+    if (apiError.kind === 'cancelled') return apiError;
     const env = options.env ?? this.environments.active().name;
     const requestId = apiError.requestId;
     this.log.error(`${options.source ?? 'request'} failed in ${env}: ${apiError.message}${requestId ? ` (request ${requestId})` : ''}`);
-    if (apiError.kind === 'modelNotFound') await this.models.onModelNotFound(env);
-    const actions = this.actionsFor(apiError, options.retry !== undefined);
-    const text = [apiError.message, this.#lastKnownBalance(apiError, env), requestId && `(request ${requestId})`].filter(Boolean).join(' ');
-    void vscode.window.showErrorMessage(text, ...actions.map((action) => action.label)).then(async (chosen) => {
-      const action = actions.find((candidate) => candidate.label === chosen);
-      if (action) await this.run(action.id, apiError, options);
+    if (apiError.kind === 'modelNotFound' && apiError.status === 404 && options.forgetsModel !== false) await this.models.onModelNotFound(env);
+    return apiError;
+  }
+
+  /**
+   * Records the error and notifies. Resolves once the side effects are done; the notification's
+   * action runs whenever the user picks it.
+   */
+  async present(error: unknown, options: PresentOptions = {}): Promise<void> {
+    const apiError = await this.record(error, options);
+    if (apiError.kind === 'cancelled') return;
+    const env = options.env ?? this.environments.active().name;
+    const view = errorView(errorFacts(apiError), { canRetry: options.retry !== undefined });
+    const text = [view.message, this.#lastKnownBalance(apiError, env), view.requestId && `(request ${view.requestId})`].filter(Boolean).join(' ');
+    void vscode.window.showErrorMessage(text, ...view.actions.map((action) => action.label)).then(async (chosen) => {
+      const action = view.actions.find((candidate) => candidate.label === chosen);
+      if (action) await this.run(action.id, view, options);
     });
   }
 
@@ -62,8 +74,8 @@ export class ErrorPresenter {
     return `Last known balance: ${formatCredits(balanceCredits)} credits${balanceAt ? ` (${describeAge(balanceAt)})` : ''}.`;
   }
 
-  async run(actionId: ErrorActionId, error: unknown, options: PresentOptions = {}): Promise<void> {
-    const apiError = toApiError(error);
+  /** Runs an action of an error's view; `error` is what the view was built from (its request id). */
+  async run(actionId: ErrorActionId, error: { requestId?: string }, options: Pick<PresentOptions, 'retry'> = {}): Promise<void> {
     switch (actionId) {
       case 'setApiKey':
         await vscode.commands.executeCommand('inference.setApiKey');
@@ -75,7 +87,7 @@ export class ErrorPresenter {
         await options.retry?.();
         return;
       case 'copyRequestId':
-        if (apiError.requestId) await vscode.env.clipboard.writeText(apiError.requestId);
+        if (error.requestId) await vscode.env.clipboard.writeText(error.requestId);
         return;
       case 'openLogs':
         this.log.show(true);

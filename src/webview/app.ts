@@ -5,10 +5,12 @@ import {
   type ChatEnvironmentView,
   type ChatMethod,
   type ChatRequests,
+  type ChatResponses,
   type ChatWebviewState,
   type ConversationView,
   type ErrorActionId,
   type HostToWebview,
+  type MessagePatchMessage,
   type MessageView,
   type SnapshotMessage,
 } from '../core/chatProtocol';
@@ -34,7 +36,7 @@ export class ChatApp {
   private readonly empty: HTMLElement;
   private readonly messages = new Map<string, MessageElement>();
   private conversation: ConversationView | undefined;
-  private streaming: { message: string; seq: number } | undefined;
+  private streaming: { messageId: string; seq: number } | undefined;
   private awaitingSnapshot = false;
   private stickToBottom = true;
   /** Where the last automatic scroll to the bottom put the list. */
@@ -80,32 +82,33 @@ export class ChatApp {
     switch (message.type) {
       case 'snapshot': return this.applySnapshot(message);
       case 'append': {
-        if (this.awaitingSnapshot || message.conversation !== this.conversation?.id) return;
-        if (this.streaming?.message !== message.message || message.seq !== this.streaming.seq + 1) {
+        if (this.awaitingSnapshot || message.conversationId !== this.conversation?.id) return;
+        if (this.streaming?.messageId !== message.messageId || message.seq !== this.streaming.seq + 1) {
           // A lost or reordered delta: ask for the truth instead of rendering a wrong answer.
           this.awaitingSnapshot = true;
           void this.call('requestSnapshot', {});
           return;
         }
         this.streaming.seq = message.seq;
-        this.messages.get(message.message)?.append(message.append);
+        this.messages.get(message.messageId)?.append(message.append);
         return;
       }
       case 'messageUpsert':
-        if (message.conversation === this.conversation?.id) this.upsert(message.message);
+        if (message.conversationId === this.conversation?.id) this.upsert(message.message);
+        return;
+      case 'messagePatch':
+        if (message.conversationId === this.conversation?.id) this.patch(message);
         return;
       case 'messageRemoved':
-        if (message.conversation !== this.conversation?.id) return;
-        this.messages.get(message.message)?.root.remove();
-        this.messages.delete(message.message);
-        this.conversation.messages = this.conversation.messages.filter((m) => m.id !== message.message);
+        if (message.conversationId !== this.conversation?.id) return;
+        this.messages.get(message.messageId)?.root.remove();
+        this.messages.delete(message.messageId);
+        this.conversation.messages = this.conversation.messages.filter((m) => m.id !== message.messageId);
         return this.refreshChrome();
       case 'conversationChanged':
         if (!this.conversation || message.conversation.id !== this.conversation.id) return;
         Object.assign(this.conversation, message.conversation);
         return this.applyEnvironment(message.environment);
-      case 'attachments':
-        return this.composer.setAttachments(message.attachments);
       case 'focusComposer':
         return this.composer.focus();
     }
@@ -132,13 +135,26 @@ export class ChatApp {
     this.composer.setModel(environment.effectiveModel);
   }
 
+  /** The end of an answer: status, meta and error change; the text is what the appends built. */
+  private patch(patch: MessagePatchMessage): void {
+    const current = this.conversation?.messages.find((m) => m.id === patch.messageId);
+    const element = this.messages.get(patch.messageId);
+    if (!current || !element) return;
+    const view: MessageView = { ...current, text: element.text };
+    for (const key of ['status', 'meta', 'error'] as const) {
+      if (patch[key] === undefined) delete view[key];
+      else (view as unknown as Record<string, unknown>)[key] = patch[key];
+    }
+    this.upsert(view);
+  }
+
   private upsert(view: MessageView): void {
     if (!this.conversation) return;
     const index = this.conversation.messages.findIndex((m) => m.id === view.id);
     if (index >= 0) this.conversation.messages[index] = view;
     else this.conversation.messages.push(view);
-    if (view.status === 'streaming' && this.streaming?.message !== view.id) this.streaming = { message: view.id, seq: 0 };
-    if (view.status !== 'streaming' && this.streaming?.message === view.id) {
+    if (view.status === 'streaming' && this.streaming?.messageId !== view.id) this.streaming = { messageId: view.id, seq: 0 };
+    if (view.status !== 'streaming' && this.streaming?.messageId === view.id) {
       this.streaming = undefined;
       if (view.status === 'stopped') this.live.announceNow('Answer stopped. The partial answer is kept.');
       else if (view.error) this.live.announceNow(`Request failed: ${view.error.message}`);
@@ -178,16 +194,24 @@ export class ChatApp {
 
   private async send(text: string, editing: boolean): Promise<boolean> {
     this.stickToBottom = true;
-    return this.call(editing ? 'editLast' : 'send', { text });
+    const reply = await this.call(editing ? 'editLast' : 'send', { text });
+    // The host took the pending attachments with the message: the chips left with it.
+    if (reply) this.composer.setAttachments(reply.result.attachments);
+    return reply !== undefined;
   }
 
-  private async call<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<boolean> {
+  private async updateAttachments<M extends 'attach' | 'removeAttachment'>(method: M, params: ChatRequests[M]): Promise<void> {
+    const reply = await this.call(method, params);
+    if (reply) this.composer.setAttachments(reply.result.attachments);
+  }
+
+  /** Undefined when the host refused the request (announced to screen readers; the host shows why). */
+  private async call<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<{ result: ChatResponses[M] } | undefined> {
     try {
-      await this.host.request(method, params);
-      return true;
+      return { result: await this.host.request(method, params) };
     } catch (error) {
       this.live.announceNow(error instanceof Error ? error.message : String(error));
-      return false;
+      return undefined;
     }
   }
 
@@ -214,9 +238,9 @@ export class ChatApp {
       case 'send': return void this.composer.submit();
       case 'stop': return void this.call('stop', {});
       case 'pickModel': return void this.call('pickModel', {});
-      case 'attachSelection': return void this.call('attach', { kind: 'selection' });
-      case 'attachFile': return void this.call('attach', { kind: 'file' });
-      case 'removeAttachment': return void this.call('removeAttachment', { id: button.dataset.attachmentId ?? '' });
+      case 'attachSelection': return void this.updateAttachments('attach', { kind: 'selection' });
+      case 'attachFile': return void this.updateAttachments('attach', { kind: 'file' });
+      case 'removeAttachment': return void this.updateAttachments('removeAttachment', { id: button.dataset.attachmentId ?? '' });
       case 'newConversation': case 'openHistory': case 'renameConversation': case 'exportMarkdown':
         return void this.call(action, {});
       case 'copyCode': return void (code && this.call('copyText', { text: code.code }));
@@ -233,7 +257,7 @@ export class ChatApp {
         return;
       }
       case 'errorAction':
-        if (messageId) void this.call('errorAction', { message: messageId, action: button.dataset.errorAction as ErrorActionId });
+        if (messageId) void this.call('errorAction', { messageId, action: button.dataset.errorAction as ErrorActionId });
         return;
     }
   }

@@ -3,6 +3,7 @@ import {
   CHAT_PROTOCOL_VERSION,
   type ChatMethod,
   type ChatRequests,
+  type ChatResponses,
   type ChatWebviewState,
   type HostToWebview,
   type WebviewToHost,
@@ -16,7 +17,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const INTERACTIVE_TIMEOUT_MS = 15 * 60_000;
 
 interface Pending {
-  resolve: () => void;
+  resolve: (result: unknown) => void;
   reject: (error: Error) => void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -32,15 +33,16 @@ export class HostConnection {
     this.post(state ? { v: CHAT_PROTOCOL_VERSION, type: 'ready', state } : { v: CHAT_PROTOCOL_VERSION, type: 'ready' });
   }
 
-  request<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<void> {
+  /** Resolves with the host's typed answer to the request. */
+  request<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<ChatResponses[M]> {
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<ChatResponses[M]>((resolve, reject) => {
       const timeout = INTERACTIVE.has(method) ? INTERACTIVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error(`The extension did not answer "${method}" in time.`));
       }, timeout);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve: (result) => resolve(result as ChatResponses[M]), reject, timer });
       this.post({ v: CHAT_PROTOCOL_VERSION, type: 'request', id, method, params } as WebviewToHost);
     });
   }
@@ -52,7 +54,7 @@ export class HostConnection {
     if (!pending) return true;
     this.pending.delete(message.id);
     clearTimeout(pending.timer);
-    if (message.ok) pending.resolve();
+    if (message.ok) pending.resolve(message.result);
     else pending.reject(new Error(message.error));
     return true;
   }

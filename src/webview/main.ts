@@ -1,4 +1,5 @@
-import { parseChatWebviewState, type ChatWebviewState, type HostToWebview } from '../core/chatProtocol';
+import { parseChatWebviewState } from '../core/chatMessageValidation';
+import type { ChatWebviewState, HostToWebview } from '../core/chatProtocol';
 import { ChatApp } from './app';
 import { HostConnection } from './hostConnection';
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
-import type { MessageView, SnapshotMessage } from '../../src/core/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chatProtocol';
 import { longAnswer, streamDeltas } from './corpus';
 import { openWebviewPage, REPO_ROOT, type PageDocument, type PageWindow } from './webviewPage';
 
@@ -33,7 +33,7 @@ const NAIVE_BUDGET_MS = arg('naive-budget-ms', 30_000);
 function snapshot(conversation: string, text: string, status: MessageView['status']): SnapshotMessage {
   const now = Date.now();
   return {
-    v: 1,
+    v: CHAT_PROTOCOL_VERSION,
     type: 'snapshot',
     conversation: {
       id: conversation,
@@ -44,7 +44,7 @@ function snapshot(conversation: string, text: string, status: MessageView['statu
         { id: 'a1', role: 'assistant', text, createdAt: now, status },
       ],
     },
-    streaming: status === 'streaming' ? { message: 'a1', seq: 0 } : undefined,
+    streaming: status === 'streaming' ? { messageId: 'a1', seq: 0 } : undefined,
     attachments: [],
     environment: { effectiveModel: 'bench-model', defaults: {} },
   };
@@ -57,13 +57,13 @@ function streamInPage(args: { start: SnapshotMessage; deltas: string[]; conversa
   const frames: number[] = [];
   let totalMs = 0;
   args.deltas.forEach((append, i) => {
-    const ms = window.__deliver({ v: 1, type: 'append', conversation: args.conversation, message: 'a1', seq: i + 1, append })
+    const ms = window.__deliver({ v: 2, type: 'append', conversationId: args.conversation, messageId: 'a1', seq: i + 1, append })
       + window.__pumpFrame();
     frames.push(ms);
     totalMs += ms;
   });
-  const done = { id: 'a1', role: 'assistant' as const, text: args.full, createdAt: 0, status: 'done' as const };
-  const last = window.__deliver({ v: 1, type: 'messageUpsert', conversation: args.conversation, message: done }) + window.__pumpFrame();
+  // The end of an answer is a patch without the text, as the host sends it.
+  const last = window.__deliver({ v: 2, type: 'messagePatch', conversationId: args.conversation, messageId: 'a1', status: 'done' }) + window.__pumpFrame();
   frames.push(last);
   totalMs += last;
   return { totalMs, frames, finalHtml: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { SnapshotMessage } from '../../src/core/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chatProtocol';
 import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 import { CORPUS_END, hostileCorpus, inspectMessages } from './hostileCorpus';
 
@@ -15,12 +15,12 @@ const HOSTILE = hostileCorpus('http://127.0.0.1:9');
 
 function snapshot(id: string, text: string, status: 'streaming' | 'done'): SnapshotMessage {
   return {
-    v: 1, type: 'snapshot',
+    v: CHAT_PROTOCOL_VERSION, type: 'snapshot',
     conversation: { id, title: 'Hostile', params: {}, messages: [
       { id: 'u', role: 'user', text: '<img src=x onerror="window.__pwned.push(\'user\')">', createdAt: 0 },
       { id: 'a', role: 'assistant', text: status === 'done' ? text : '', createdAt: 0, status },
     ] },
-    ...(status === 'streaming' && { streaming: { message: 'a', seq: 0 } }),
+    ...(status === 'streaming' && { streaming: { messageId: 'a', seq: 0 } }),
     attachments: [], environment: { defaults: {} },
   };
 }
@@ -49,9 +49,9 @@ describe('chat webview: hostile markdown corpus (real bundle, real CSP, Chromium
         window.__deliver(start);
         if (!streamed) return;
         for (let i = 0, seq = 1; i < text.length; i += 7, seq++) {
-          window.__deliver({ v: 1, type: 'append', conversation: 'streamed', message: 'a', seq, append: text.slice(i, i + 7) });
+          window.__deliver({ v: 2, type: 'append', conversationId: 'streamed', messageId: 'a', seq, append: text.slice(i, i + 7) });
         }
-        window.__deliver({ v: 1, type: 'messageUpsert', conversation: 'streamed', message: { id: 'a', role: 'assistant', text, createdAt: 0, status: 'done' } });
+        window.__deliver({ v: 2, type: 'messagePatch', conversationId: 'streamed', messageId: 'a', status: 'done' });
       }, { start: snapshot(id, HOSTILE, mode === 'as a finished answer' ? 'done' : 'streaming'), text: HOSTILE, streamed: id === 'streamed' });
       await page.waitForFunction((end) => (document.querySelector('[data-message-id="a"] .markdown')?.textContent ?? '').includes(end), CORPUS_END);
       await page.waitForTimeout(500); // let any error/load handlers that slipped through fire

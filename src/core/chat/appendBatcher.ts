@@ -3,7 +3,7 @@
  * token every millisecond must not cost the webview a message (and a render) per token.
  */
 export interface Append {
-  message: string;
+  messageId: string;
   seq: number;
   append: string;
 }
@@ -24,7 +24,7 @@ export class AppendBatcher {
   private seq = 0;
 
   constructor(
-    readonly message: string,
+    readonly messageId: string,
     private readonly emit: (append: Append) => void,
     private readonly intervalMs = 24,
     private readonly timer: Timer = realTimer,
@@ -48,7 +48,7 @@ export class AppendBatcher {
     if (!this.pending) return;
     const append = this.pending;
     this.pending = '';
-    this.emit({ message: this.message, seq: ++this.seq, append });
+    this.emit({ messageId: this.messageId, seq: ++this.seq, append });
   }
 
   /** Drops pending text without sending it: the next snapshot carries it (the webview was not there). */

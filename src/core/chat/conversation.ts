@@ -1,29 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AttachmentView, ChatParams, ConversationHeader, ConversationView, MessageView,
-} from '../chatProtocol';
+import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole } from '../chatProtocol';
+import type { ErrorFacts } from '../errorView';
 import type { ChatMessage } from '../types';
 
 /**
- * The conversation as the host keeps and saves it. It differs from what the webview sees only in
- * that attachments carry their content (the webview shows chips). No field may hold a secret.
+ * The conversation as the engine keeps it in memory. It is neither what the webview shows
+ * (conversationView.ts derives that, with error actions and without attachment content) nor what
+ * is saved (storedConversation.ts, versioned). No field may hold a secret.
  */
-export const CONVERSATION_VERSION = 1;
 
-export interface StoredAttachment extends AttachmentView {
+export interface Attachment {
+  id: string;
+  kind: AttachmentKind;
+  label: string;
+  detail?: string;
   content: string;
   languageId?: string;
 }
 
-export interface StoredMessage extends Omit<MessageView, 'attachments'> {
-  attachments?: StoredAttachment[];
+export interface ConversationMessage {
+  id: string;
+  role: ConversationRole;
+  text: string;
+  createdAt: number;
+  status?: AnswerStatus;
+  meta?: AnswerMeta;
+  /** Why the answer failed; the actions offered are derived when it is shown. */
+  error?: ErrorFacts;
+  attachments?: Attachment[];
 }
 
-export interface Conversation extends ConversationHeader {
-  v: typeof CONVERSATION_VERSION;
+export interface Conversation {
+  id: string;
+  title: string;
+  /** Per-conversation model; absent means the active environment's selected model. */
+  model?: string;
+  params: ChatParams;
   createdAt: number;
   updatedAt: number;
-  messages: StoredMessage[];
+  messages: ConversationMessage[];
 }
 
 export interface ConversationSummary {
@@ -40,7 +55,7 @@ export function newId(): string {
 }
 
 export function createConversation(now = Date.now()): Conversation {
-  return { v: CONVERSATION_VERSION, id: newId(), title: DEFAULT_TITLE, params: {}, createdAt: now, updatedAt: now, messages: [] };
+  return { id: newId(), title: DEFAULT_TITLE, params: {}, createdAt: now, updatedAt: now, messages: [] };
 }
 
 /** A title from the first user message: its first line, trimmed to a readable length. */
@@ -50,29 +65,8 @@ export function titleFrom(text: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }
 
-export function attachmentView(attachment: StoredAttachment): AttachmentView {
-  const view: AttachmentView = { id: attachment.id, kind: attachment.kind, label: attachment.label };
-  if (attachment.detail !== undefined) view.detail = attachment.detail;
-  return view;
-}
-
-export function messageView(message: StoredMessage): MessageView {
-  const { attachments, ...rest } = message;
-  return attachments?.length ? { ...rest, attachments: attachments.map(attachmentView) } : rest;
-}
-
-export function conversationView(conversation: Conversation): ConversationView {
-  return { ...conversationHeader(conversation), messages: conversation.messages.map(messageView) };
-}
-
-export function conversationHeader(conversation: Conversation): ConversationHeader {
-  const header: ConversationHeader = { id: conversation.id, title: conversation.title, params: { ...conversation.params } };
-  if (conversation.model !== undefined) header.model = conversation.model;
-  return header;
-}
-
 /** The user's text with its attached context, as the model receives it. */
-export function userContent(message: StoredMessage): string {
+export function userContent(message: ConversationMessage): string {
   if (!message.attachments?.length) return message.text;
   const context = message.attachments.map((a) => {
     const fence = a.content.includes('```') ? '````' : '```';

@@ -1,4 +1,4 @@
-import type { Conversation, StoredMessage } from './conversation';
+import type { Conversation, ConversationMessage } from './conversation';
 
 /** A conversation as a Markdown document: headings per turn, answers verbatim, metadata as a quiet line. */
 export function exportMarkdown(conversation: Conversation): string {
@@ -10,7 +10,7 @@ export function exportMarkdown(conversation: Conversation): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function messageLines(message: StoredMessage): string[] {
+function messageLines(message: ConversationMessage): string[] {
   if (message.role === 'user') {
     const attached = message.attachments?.length
       ? [`_Attached: ${message.attachments.map((a) => a.detail ?? a.label).join(', ')}_`, '']

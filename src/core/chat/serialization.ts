@@ -1,13 +1,100 @@
-import type { AnswerMeta, ChatParams, ErrorCardView } from '../chatProtocol';
-import { CONVERSATION_VERSION, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
+import type { AnswerMeta, AnswerStatus, ChatParams } from '../chatProtocol';
+import type { Usage } from '../types';
+import type { ErrorFacts } from '../errorView';
+import type { Attachment, Conversation, ConversationMessage } from './conversation';
 
 /**
- * History files are read back defensively: a file from another version or a hand-edited one must not
- * break the panel. An answer saved while it was streaming (the window died) comes back `interrupted`.
+ * The history file format: its own versioned type, converted explicitly to and from the engine's
+ * conversation, so that a change to the webview protocol never changes what is on disk, and view
+ * details (button labels, actions) never get there. Files are read back defensively: a file from
+ * another version or a hand-edited one must not break the panel.
+ *
+ * Version 1 (until protocol 2) saved the webview's view types: error cards with their action
+ * labels. Version 2 keeps only the facts of an error; the actions are derived when it is shown.
  */
-export function serializeConversation(conversation: Conversation): string {
-  return JSON.stringify(conversation);
+export const STORED_CONVERSATION_VERSION = 2;
+
+export interface StoredAttachment {
+  id: string;
+  kind: 'selection' | 'file';
+  label: string;
+  detail?: string;
+  content: string;
+  languageId?: string;
 }
+
+export interface StoredAnswerError {
+  kind: string;
+  message: string;
+  status?: number;
+  requestId?: string;
+}
+
+export interface StoredAnswerMeta {
+  model?: string;
+  requestId?: string;
+  startedAt?: number;
+  finishedAt?: number;
+  creditsSpent?: number;
+  finishReason?: string;
+  usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number };
+}
+
+export interface StoredMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  text: string;
+  createdAt: number;
+  /** `streaming` only in a file written while an answer streamed (the window died): read as `interrupted`. */
+  status?: 'streaming' | 'done' | 'stopped' | 'error' | 'interrupted';
+  meta?: StoredAnswerMeta;
+  error?: StoredAnswerError;
+  attachments?: StoredAttachment[];
+}
+
+export interface StoredConversation {
+  v: typeof STORED_CONVERSATION_VERSION;
+  id: string;
+  title: string;
+  model?: string;
+  params: { systemPrompt?: string; temperature?: number; top_p?: number; max_tokens?: number };
+  createdAt: number;
+  updatedAt: number;
+  messages: StoredMessage[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine -> disk
+
+export function toStoredConversation(conversation: Conversation): StoredConversation {
+  const stored: StoredConversation = {
+    v: STORED_CONVERSATION_VERSION,
+    id: conversation.id,
+    title: conversation.title,
+    params: { ...conversation.params },
+    createdAt: conversation.createdAt,
+    updatedAt: conversation.updatedAt,
+    messages: conversation.messages.map(toStoredMessage),
+  };
+  if (conversation.model !== undefined) stored.model = conversation.model;
+  return stored;
+}
+
+function toStoredMessage(message: ConversationMessage): StoredMessage {
+  const stored: StoredMessage = { id: message.id, role: message.role, text: message.text, createdAt: message.createdAt };
+  if (message.status !== undefined) stored.status = message.status;
+  if (message.meta !== undefined) stored.meta = { ...message.meta, ...(message.meta.usage && { usage: { ...message.meta.usage } }) };
+  if (message.error !== undefined) stored.error = { ...message.error };
+  if (message.attachments?.length) stored.attachments = message.attachments.map((a) => ({ ...a }));
+  return stored;
+}
+
+export function serializeConversation(conversation: Conversation): string {
+  return JSON.stringify(toStoredConversation(conversation));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Disk -> engine
 
 type Json = Record<string, unknown>;
 
@@ -21,46 +108,58 @@ function pick<T extends object>(source: Json, keys: readonly string[], test: (va
   return out as Partial<T>;
 }
 
-function parseParams(raw: unknown): ChatParams {
+function readParams(raw: unknown): ChatParams {
   if (!isObject(raw)) return {};
   return { ...pick<ChatParams>(raw, ['temperature', 'top_p', 'max_tokens'], num), ...pick<ChatParams>(raw, ['systemPrompt'], str) };
 }
 
-function parseMeta(raw: unknown): AnswerMeta | undefined {
+function readUsage(raw: unknown): Usage | undefined {
   if (!isObject(raw)) return undefined;
-  return { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'finishedAt', 'creditsSpent'], num) };
+  const usage = pick<Usage>(raw, ['promptTokens', 'completionTokens', 'totalTokens'], num);
+  return Object.keys(usage).length ? usage : undefined;
 }
 
-function parseError(raw: unknown): ErrorCardView | undefined {
+function readMeta(raw: unknown): AnswerMeta | undefined {
+  if (!isObject(raw)) return undefined;
+  const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'finishedAt', 'creditsSpent'], num) };
+  const usage = readUsage(raw.usage);
+  if (usage) meta.usage = usage;
+  return meta;
+}
+
+/** Only the facts: a version-1 file's `actions` (labels of the view at that time) are dropped here. */
+function readError(raw: unknown): ErrorFacts | undefined {
   if (!isObject(raw) || !str(raw.kind) || !str(raw.message)) return undefined;
-  const actions = Array.isArray(raw.actions) ? raw.actions.filter((a): a is ErrorCardView['actions'][number] => isObject(a) && str(a.id) && str(a.label)) : [];
-  return { kind: raw.kind, message: raw.message, actions, ...pick<ErrorCardView>(raw, ['requestId'], str), ...pick<ErrorCardView>(raw, ['status'], num) };
+  return { kind: raw.kind, message: raw.message, ...pick<ErrorFacts>(raw, ['requestId'], str), ...pick<ErrorFacts>(raw, ['status'], num) };
 }
 
-function parseAttachment(raw: unknown): StoredAttachment | undefined {
+function readAttachment(raw: unknown): Attachment | undefined {
   if (!isObject(raw) || !str(raw.id) || !str(raw.label) || !str(raw.content)) return undefined;
   if (raw.kind !== 'selection' && raw.kind !== 'file') return undefined;
-  return { id: raw.id, kind: raw.kind, label: raw.label, content: raw.content, ...pick<StoredAttachment>(raw, ['detail', 'languageId'], str) };
+  return { id: raw.id, kind: raw.kind, label: raw.label, content: raw.content, ...pick<Attachment>(raw, ['detail', 'languageId'], str) };
 }
 
-const STATUSES = new Set(['done', 'stopped', 'error', 'interrupted', 'streaming']);
+const STATUSES: ReadonlySet<string> = new Set<AnswerStatus>(['done', 'stopped', 'error', 'interrupted', 'streaming']);
 
-function parseMessage(raw: unknown): StoredMessage | undefined {
+function readMessage(raw: unknown): ConversationMessage | undefined {
   if (!isObject(raw) || !str(raw.id) || !str(raw.text) || (raw.role !== 'user' && raw.role !== 'assistant')) return undefined;
-  const message: StoredMessage = { id: raw.id, role: raw.role, text: raw.text, createdAt: num(raw.createdAt) ? raw.createdAt : 0 };
+  const message: ConversationMessage = { id: raw.id, role: raw.role, text: raw.text, createdAt: num(raw.createdAt) ? raw.createdAt : 0 };
   if (str(raw.status) && STATUSES.has(raw.status)) {
-    message.status = raw.status === 'streaming' ? 'interrupted' : (raw.status as StoredMessage['status']);
+    message.status = raw.status === 'streaming' ? 'interrupted' : (raw.status as AnswerStatus);
   }
-  const meta = parseMeta(raw.meta);
+  const meta = readMeta(raw.meta);
   if (meta) message.meta = meta;
-  const error = parseError(raw.error);
+  const error = readError(raw.error);
   if (error) message.error = error;
   if (Array.isArray(raw.attachments)) {
-    const attachments = raw.attachments.map(parseAttachment).filter((a): a is StoredAttachment => a !== undefined);
+    const attachments = raw.attachments.map(readAttachment).filter((a): a is Attachment => a !== undefined);
     if (attachments.length) message.attachments = attachments;
   }
   return message;
 }
+
+/** Versions 1 and 2 share their shape except for what readError drops; later versions are not guessed at. */
+const READABLE_VERSIONS: ReadonlySet<unknown> = new Set([1, STORED_CONVERSATION_VERSION]);
 
 export function parseConversation(text: string): Conversation | undefined {
   let raw: unknown;
@@ -69,15 +168,14 @@ export function parseConversation(text: string): Conversation | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(raw) || raw.v !== CONVERSATION_VERSION || !str(raw.id) || !Array.isArray(raw.messages)) return undefined;
+  if (!isObject(raw) || !READABLE_VERSIONS.has(raw.v) || !str(raw.id) || !Array.isArray(raw.messages)) return undefined;
   const conversation: Conversation = {
-    v: CONVERSATION_VERSION,
     id: raw.id,
     title: str(raw.title) && raw.title.trim() ? raw.title : 'Untitled chat',
-    params: parseParams(raw.params),
+    params: readParams(raw.params),
     createdAt: num(raw.createdAt) ? raw.createdAt : 0,
     updatedAt: num(raw.updatedAt) ? raw.updatedAt : 0,
-    messages: raw.messages.map(parseMessage).filter((m): m is StoredMessage => m !== undefined),
+    messages: raw.messages.map(readMessage).filter((m): m is ConversationMessage => m !== undefined),
   };
   if (str(raw.model) && raw.model) conversation.model = raw.model;
   return conversation;

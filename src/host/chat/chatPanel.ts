@@ -1,24 +1,27 @@
 import * as vscode from 'vscode';
-import { chatHtml } from '../../core/chat/webviewHtml';
+import { ChatEngine } from '../../core/chat/chatEngine';
 import type { Conversation } from '../../core/chat/conversation';
-import {
-  CHAT_PROTOCOL_VERSION, parseWebviewMessage, type ChatRequestMessage, type HostToWebview,
-} from '../../core/chatProtocol';
+import type { ChatView } from '../../core/chat/ports';
+import { chatHtml } from '../../core/chat/webviewHtml';
+import { parseWebviewMessage } from '../../core/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION, type ChatRequestMessage, type ChatResponseMessage, type HostToWebview } from '../../core/chatProtocol';
 import type { Services } from '../services';
-import { ChatSession, type ChatSink } from './chatSession';
+import { createChatBackend } from './chatBackend';
 import type { ChatHistoryStore } from './historyStore';
 
 export const CHAT_VIEW_TYPE = 'inference.chat';
 
-export type RequestHandler = (panel: ChatPanel, request: ChatRequestMessage) => Promise<void>;
+/** Runs one webview request; its result is the request's typed response. */
+export type RequestHandler = (panel: ChatPanel, request: ChatRequestMessage) => Promise<unknown>;
 
 /**
- * One chat webview panel. The host posts nothing until the webview says `ready`; every `ready`
- * (first load, reload, becoming visible again) is answered with a full snapshot, and appends are only
- * posted while the webview is ready and visible. Each request is answered exactly once.
+ * One chat webview panel: the VS Code side of a ChatEngine. The host posts nothing until the webview
+ * says `ready`; every `ready` (first load, reload, becoming visible again) is answered with a full
+ * snapshot, and other messages are only posted while the webview is ready and visible. Each request
+ * is answered exactly once.
  */
-export class ChatPanel implements ChatSink, vscode.Disposable {
-  readonly session: ChatSession;
+export class ChatPanel implements ChatView, vscode.Disposable {
+  readonly engine: ChatEngine;
   private isReady = false;
   private disposed = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -32,7 +35,7 @@ export class ChatPanel implements ChatSink, vscode.Disposable {
     store: ChatHistoryStore,
     private readonly handle: RequestHandler,
   ) {
-    this.session = new ChatSession(conversation, services, store, this);
+    this.engine = new ChatEngine(conversation, this, store, createChatBackend(services));
     const extensionUri = services.context.extensionUri;
     panel.webview.options = {
       enableScripts: true,
@@ -53,8 +56,8 @@ export class ChatPanel implements ChatSink, vscode.Disposable {
         if (!panel.visible) this.isReady = false;
       }),
       panel.onDidDispose(() => this.dispose()),
-      services.environments.onDidChange(() => this.refreshHeader()),
-      services.models.onDidChangeSelection(() => this.refreshHeader()),
+      services.environments.onDidChange(() => this.engine.announceHeader()),
+      services.models.onDidChangeSelection(() => this.engine.announceHeader()),
     );
   }
 
@@ -63,30 +66,17 @@ export class ChatPanel implements ChatSink, vscode.Disposable {
   }
 
   get conversation(): Conversation {
-    return this.session.conversation;
+    return this.engine.conversation;
   }
 
   post(message: HostToWebview): void {
-    if (message.type === 'conversationChanged') this.panel.title = message.conversation.title;
+    if (message.type === 'conversationChanged' || message.type === 'snapshot') this.panel.title = message.conversation.title;
     if (!this.ready) return;
     void this.panel.webview.postMessage(message);
   }
 
-  /** Shows another conversation in this panel. */
-  load(conversation: Conversation): void {
-    if (this.session.streaming) throw new Error('An answer is still streaming: stop it first.');
-    this.session.conversation = conversation;
-    this.session.pendingAttachments = [];
-    this.panel.title = conversation.title;
-    this.sendSnapshot();
-  }
-
   sendSnapshot(): void {
-    if (this.ready) void this.panel.webview.postMessage(this.session.snapshot());
-  }
-
-  private refreshHeader(): void {
-    this.session.announceHeader();
+    if (this.ready) this.post(this.engine.snapshot());
   }
 
   private onMessage(raw: unknown): void {
@@ -101,7 +91,7 @@ export class ChatPanel implements ChatSink, vscode.Disposable {
       return;
     }
     void this.handle(this, message).then(
-      () => this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: true }),
+      (result) => this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: true, result: result ?? null }),
       (error: unknown) => {
         const text = error instanceof Error ? error.message : String(error);
         this.services.log.warn(`Chat: ${message.method} failed: ${text}`);
@@ -111,7 +101,7 @@ export class ChatPanel implements ChatSink, vscode.Disposable {
     );
   }
 
-  private respond(message: HostToWebview): void {
+  private respond(message: ChatResponseMessage): void {
     // A response for a webview that was hidden meanwhile is lost with it; the reloaded one starts afresh.
     if (!this.disposed) void this.panel.webview.postMessage(message);
   }
@@ -119,7 +109,7 @@ export class ChatPanel implements ChatSink, vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.session.dispose();
+    void this.engine.dispose();
     this.onDisposeEmitter.fire();
     this.onDisposeEmitter.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();

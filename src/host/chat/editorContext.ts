@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { newId, type StoredAttachment } from '../../core/chat/conversation';
+import { newId, type Attachment } from '../../core/chat/conversation';
 import { selectionLineRange } from '../../core/chat/selectionLines';
+import type { AttachmentKind } from '../../core/chatProtocol';
 
 /** Larger context is refused rather than silently cut: the user decides what to send. */
 export const MAX_ATTACHMENT_CHARS = 200_000;
@@ -36,7 +37,7 @@ function displayPath(document: vscode.TextDocument): string {
 }
 
 /** The selection or the whole file of the editor, as a chip; throws a user-facing Error when there is none. */
-export function captureContext(editor: vscode.TextEditor | undefined, kind: 'selection' | 'file'): StoredAttachment {
+export function captureContext(editor: vscode.TextEditor | undefined, kind: AttachmentKind): Attachment {
   if (!editor) throw new Error('Open a file in an editor first: there is no editor to attach from.');
   const { document } = editor;
   const where = displayPath(document);

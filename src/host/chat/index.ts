@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createConversation, type Conversation } from '../../core/chat/conversation';
-import { parseChatWebviewState } from '../../core/chatProtocol';
+import { parseChatWebviewState } from '../../core/chatMessageValidation';
 import type { Services } from '../services';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import { EditorTracker } from './editorContext';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
+import type { ChatEngine } from '../../core/chat/chatEngine';
 import type { Services } from '../services';
-import type { ChatSession } from './chatSession';
 import type { ChatHistoryStore } from './historyStore';
 
 const USE_DEFAULT = '\u0000default';
@@ -9,11 +9,11 @@ const USE_DEFAULT = '\u0000default';
  * The model for this conversation only: the environment's selection stays as it is. Returns whether
  * the conversation's model changed.
  */
-export async function pickConversationModel(services: Services, session: ChatSession): Promise<boolean> {
+export async function pickConversationModel(services: Services, engine: ChatEngine): Promise<boolean> {
   const env = services.environments.active();
   const envModel = services.models.selectedChatModel(env.name);
   const ids = await services.models.list('chat', env.name);
-  const current = session.conversation.model;
+  const current = engine.conversation.model;
   const items: (vscode.QuickPickItem & { id: string })[] = [
     { id: USE_DEFAULT, label: '$(settings) Use the environment\'s model', description: envModel ?? '(none selected)', ...(current === undefined && { detail: 'current' }) },
     ...ids.map((id) => ({ id, label: id, ...(id === current && { description: '(current for this chat)' }) })),
@@ -26,9 +26,7 @@ export async function pickConversationModel(services: Services, session: ChatSes
     await services.models.pickChatModel(env.name);
   }
   if (next === current) return next === undefined;
-  if (next === undefined) delete session.conversation.model;
-  else session.conversation.model = next;
-  await session.persist();
+  await engine.setModel(next);
   return true;
 }
 

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import type { ApiError } from '../../core/errors';
+import { toApiError, type ApiError } from '../../core/errors';
 import { extensionForMimeType, fileNameFromPrompt } from '../../core/images/fileNames';
 import { creditsSpent } from '../../core/credits';
 import { buildSidecar, toImageRequest, type ImageInputs } from '../../core/images/imageJob';
 import type { ImageResult } from '../../core/types';
-import { toApiError } from '../errorPresenter';
 import type { Services } from '../services';
 import { writeImageWithSidecar, type WrittenImage } from './imageWriter';
 import { askForFolder, resolveSaveTarget, type ChooseFolder } from './saveTarget';

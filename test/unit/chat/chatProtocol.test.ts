@@ -1,6 +1,32 @@
 import * as assert from 'node:assert/strict';
 import { chatHtml, contentSecurityPolicy } from '../../../src/core/chat/webviewHtml';
-import { CHAT_PROTOCOL_VERSION, parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chatProtocol';
+import { parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequests } from '../../../src/core/chatProtocol';
+
+/**
+ * Every request the webview can send, with params that must pass and params that must not. Typed
+ * over ChatMethod: a new method without its cases here does not compile.
+ */
+const REQUEST_CASES: { [M in ChatMethod]: { valid: ChatRequests[M]; invalid: unknown[] } } = {
+  send: { valid: { text: 'hi' }, invalid: [{}, { text: 1 }] },
+  stop: { valid: {}, invalid: [{ now: true }] },
+  regenerate: { valid: {}, invalid: [{ x: 1 }] },
+  editLast: { valid: { text: 'x' }, invalid: [{ text: null }] },
+  copyText: { valid: { text: 'x' }, invalid: [{ text: ['x'] }] },
+  insertCode: { valid: { code: 'x' }, invalid: [{ text: 'x' }] },
+  openInNewFile: { valid: { code: 'x', language: 'ts' }, invalid: [{ code: 'x', language: 3 }, { language: 'ts' }] },
+  openLink: { valid: { href: 'https://x.test' }, invalid: [{ href: { toString: 'x' } }] },
+  pickModel: { valid: {}, invalid: [{ model: 'x' }] },
+  attach: { valid: { kind: 'file' }, invalid: [{ kind: 'evil' }, { kind: '' }, {}] },
+  removeAttachment: { valid: { id: 'a' }, invalid: [{ id: 1 }] },
+  errorAction: { valid: { messageId: 'm', action: 'copyRequestId' }, invalid: [{ messageId: 'm', action: 'runCommand' }, { messageId: 'm', action: 'toString' }, { action: 'retry' }] },
+  setParams: { valid: { params: { temperature: 0.2, systemPrompt: 'x' } }, invalid: [{ params: 'x' }, { params: { temperature: '0.2' } }, { params: { systemPrompt: 1 } }] },
+  newConversation: { valid: {}, invalid: [{ id: 'x' }] },
+  openHistory: { valid: {}, invalid: [{ id: 'x' }] },
+  renameConversation: { valid: {}, invalid: [{ title: 'x' }] },
+  exportMarkdown: { valid: {}, invalid: [{ path: '/etc' }] },
+  requestSnapshot: { valid: {}, invalid: [{ full: true }] },
+};
 
 describe('chat protocol', () => {
   const v = CHAT_PROTOCOL_VERSION;
@@ -23,7 +49,7 @@ describe('chat protocol', () => {
   });
 
   it('rejects wrong versions, unknown methods, missing ids and malformed params', () => {
-    assert.equal(parseWebviewMessage({ v: 2, type: 'ready' }), undefined);
+    assert.equal(parseWebviewMessage({ v: v + 1, type: 'ready' }), undefined);
     assert.equal(parseWebviewMessage({ v, type: 'request', id: 1, method: 'eval', params: {} }), undefined);
     assert.equal(parseWebviewMessage({ v, type: 'request', method: 'stop', params: {} }), undefined);
     assert.equal(parseWebviewMessage({ v, type: 'request', id: 1.5, method: 'stop', params: {} }), undefined);
@@ -31,6 +57,19 @@ describe('chat protocol', () => {
     assert.equal(parseWebviewMessage({ v, type: 'request', id: 1, method: 'openLink', params: null }), undefined);
     assert.equal(parseWebviewMessage({ v, type: 'request', id: 1, method: 'setParams', params: { params: 'x' } }), undefined);
     assert.equal(parseWebviewMessage('ready'), undefined);
+  });
+
+  it('validates every request against its declared params, enums included', () => {
+    for (const [method, { valid, invalid }] of Object.entries(REQUEST_CASES)) {
+      assert.ok(parseWebviewMessage({ v, type: 'request', id: 1, method, params: valid }), `${method} with ${JSON.stringify(valid)}`);
+      for (const params of invalid) {
+        assert.equal(parseWebviewMessage({ v, type: 'request', id: 1, method, params }), undefined, `${method} refuses ${JSON.stringify(params)}`);
+      }
+    }
+  });
+
+  it('passes on only the fields of the protocol', () => {
+    assert.deepEqual(parseWebviewMessage({ v, type: 'request', id: 2, method: 'stop', params: {}, command: 'workbench.action.terminal.new' }), { v, type: 'request', id: 2, method: 'stop', params: {} });
   });
 
   it('parses persisted state defensively', () => {

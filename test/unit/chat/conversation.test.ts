@@ -1,8 +1,11 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AppendBatcher, type Append, type Timer } from '../../../src/core/chat/appendBatcher';
-import { conversationView, createConversation, effectiveParams, requestMessages, titleFrom, type Conversation } from '../../../src/core/chat/conversation';
+import { createConversation, effectiveParams, requestMessages, titleFrom, type Conversation } from '../../../src/core/chat/conversation';
+import { conversationView } from '../../../src/core/chat/conversationView';
 import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
-import { parseConversation, serializeConversation } from '../../../src/core/chat/serialization';
+import { parseConversation, serializeConversation, STORED_CONVERSATION_VERSION } from '../../../src/core/chat/serialization';
 
 function manualTimer(): Timer & { fire(): void; pending: number } {
   let callbacks: (() => void)[] = [];
@@ -21,7 +24,7 @@ function sample(): Conversation {
     { id: 'u1', role: 'user', text: 'Explain this', createdAt: 1, attachments: [{ id: 'a', kind: 'selection', label: 'x.ts:1-2', detail: 'src/x.ts, lines 1-2', content: 'let a = 1;', languageId: 'typescript' }] },
     { id: 'a1', role: 'assistant', text: 'It declares', createdAt: 2, status: 'stopped', meta: { model: 'm-1', requestId: 'req-1', creditsSpent: 0.5 } },
     { id: 'u2', role: 'user', text: 'Again', createdAt: 3 },
-    { id: 'a2', role: 'assistant', text: '', createdAt: 4, status: 'error', error: { kind: 'rateLimited', message: 'Slow down', actions: [{ id: 'retry', label: 'Retry' }] } },
+    { id: 'a2', role: 'assistant', text: '', createdAt: 4, status: 'error', error: { kind: 'rateLimited', message: 'Slow down', status: 429 } },
   );
   return c;
 }
@@ -38,7 +41,7 @@ describe('chat append batcher', () => {
     timer.fire();
     batcher.push('d');
     batcher.flush();
-    assert.deepEqual(sent, [{ message: 'm', seq: 1, append: 'abc' }, { message: 'm', seq: 2, append: 'd' }]);
+    assert.deepEqual(sent, [{ messageId: 'm', seq: 1, append: 'abc' }, { messageId: 'm', seq: 2, append: 'd' }]);
     assert.equal(timer.pending, 0, 'flush cancels the timer');
   });
 
@@ -102,7 +105,7 @@ describe('chat history serialisation', () => {
 
   it('rejects other versions and garbage, and drops malformed messages', () => {
     assert.equal(parseConversation('{'), undefined);
-    assert.equal(parseConversation(JSON.stringify({ ...sample(), v: 2 })), undefined);
+    assert.equal(parseConversation(JSON.stringify({ ...JSON.parse(serializeConversation(sample())), v: 3 })), undefined);
     const raw = JSON.parse(serializeConversation(sample()));
     raw.messages.push({ role: 'system', text: 'x', id: 'bad' }, 'nope');
     raw.apiKey = 'sk-should-not-survive';
@@ -120,5 +123,30 @@ describe('chat markdown export', () => {
     assert.match(md, /## Assistant\n\nIt declares\n\n_\(stopped by the user; partial answer\)_/);
     assert.match(md, /model m-1 · request req-1 · 0.5 credits/);
     assert.match(md, /> \*\*Error:\*\* Slow down/);
+  });
+});
+
+describe('chat history migration', () => {
+  const fixture = (name: string) => readFileSync(join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'chat', 'fixtures', name), 'utf8');
+
+  it('reads a version-1 file as the extension wrote it before protocol 2, and saves it as version 2 without view labels', () => {
+    const v1 = fixture('conversation-v1.json');
+    const conversation = parseConversation(v1);
+    assert.ok(conversation, 'the old file is read');
+    assert.equal(conversation.title, 'Explain this');
+    assert.equal(conversation.model, 'emu-chat-small');
+    assert.deepEqual(conversation.params, { temperature: 0.3, max_tokens: 200 });
+    assert.equal(conversation.messages.length, 6);
+    assert.equal(conversation.messages[0].attachments?.[0].content, 'let a = 1;');
+    assert.equal(conversation.messages[1].meta?.creditsSpent, 0.0042);
+    assert.deepEqual(conversation.messages[3].error, { kind: 'rateLimited', message: 'Rate limit reached for this key (HTTP 429).', status: 429, requestId: 'req_2' });
+    assert.equal(conversation.messages[5].status, 'interrupted', 'an answer saved mid-stream');
+
+    const v2 = serializeConversation(conversation);
+    assert.equal(JSON.parse(v2).v, STORED_CONVERSATION_VERSION);
+    assert.doesNotMatch(v2, /"actions"|"label":"Retry"|Copy Request ID/, 'no button label is written back');
+    assert.deepEqual(parseConversation(v2), conversation, 'version 2 reads back the same conversation');
+    // The card shown for the migrated error gets today's actions.
+    assert.deepEqual(conversationView(conversation).messages[3].error?.actions.map((a) => a.id), ['retry', 'copyRequestId', 'openLogs']);
   });
 });

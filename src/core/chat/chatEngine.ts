@@ -1,0 +1,211 @@
+import {
+  hostMessage, type AttachmentView, type ChatEnvironmentView, type ChatParams, type SnapshotMessage,
+} from '../chatProtocol';
+import type { ErrorFacts } from '../errorView';
+import { DEFAULT_TITLE, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
+import { attachmentView, conversationHeader, conversationView, messageView } from './conversationView';
+import { sanitizeParams } from './params';
+import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
+import { StreamingAnswer, type AnswerOutput } from './streamingAnswer';
+
+/**
+ * One conversation shown in one view, and its answer in flight: the chat's state machine, free of
+ * VS Code. Idle → (send | regenerate | editLast) → streaming → (done | stopped | error | interrupted)
+ * → idle. Edits that would change the conversation under a streaming answer are refused; a rename
+ * or new parameters are not edits of the messages and are allowed at any time.
+ */
+export class ChatEngine {
+  private current: Conversation;
+  private active: StreamingAnswer | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private pendingAttachments: Attachment[] = [];
+  private readonly now: () => number;
+  private readonly appendIntervalMs: number;
+  private readonly output: AnswerOutput;
+
+  constructor(
+    conversation: Conversation,
+    private readonly view: ChatView,
+    private readonly saver: ConversationSaver,
+    private readonly backend: ChatBackend,
+    options: ChatEngineOptions = {},
+  ) {
+    this.current = conversation;
+    this.now = options.now ?? Date.now;
+    this.appendIntervalMs = options.appendIntervalMs ?? 24;
+    this.output = {
+      view, saver,
+      upsert: (conversation, message) => this.upsert(message, conversation),
+      patch: (conversation, message) => this.patch(message, conversation),
+      ended: () => {
+        this.active = undefined;
+      },
+    };
+  }
+
+  get conversation(): Conversation {
+    return this.current;
+  }
+
+  get streaming(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** Resolves when the answer in flight (if any) has ended, with its spend, and been saved. */
+  whenIdle(): Promise<void> {
+    return this.running;
+  }
+
+  /** Shows another conversation; refused while an answer streams. */
+  load(conversation: Conversation): void {
+    this.assertIdle();
+    this.current = conversation;
+    this.pendingAttachments = [];
+    this.view.post(this.snapshot());
+  }
+
+  environmentView(): ChatEnvironmentView {
+    const env = this.backend.environment();
+    const effectiveModel = this.current.model ?? env.selectedModel;
+    return { environmentLabel: env.label, defaults: this.backend.chatDefaults(), ...(effectiveModel && { effectiveModel }) };
+  }
+
+  snapshot(): SnapshotMessage {
+    return hostMessage('snapshot', {
+      conversation: conversationView(this.current),
+      attachments: this.attachmentViews(),
+      environment: this.environmentView(),
+      ...(this.active && { streaming: this.active.snapshotPosition() }),
+    });
+  }
+
+  /** Header, title, model or the environment changed. */
+  announceHeader(): void {
+    this.view.post(hostMessage('conversationChanged', { conversation: conversationHeader(this.current), environment: this.environmentView() }));
+  }
+
+  async send(text: string): Promise<{ attachments: AttachmentView[] }> {
+    this.assertIdle();
+    const message: ConversationMessage = { id: newId(), role: 'user', text, createdAt: this.now() };
+    if (this.pendingAttachments.length) message.attachments = this.pendingAttachments;
+    this.pendingAttachments = [];
+    this.current.messages.push(message);
+    if (this.current.title === DEFAULT_TITLE) {
+      this.current.title = titleFrom(text);
+      this.announceHeader();
+    }
+    this.upsert(message);
+    await this.persist();
+    this.answer();
+    return { attachments: [] };
+  }
+
+  async regenerate(): Promise<void> {
+    this.assertIdle();
+    const last = this.current.messages.at(-1);
+    if (last?.role === 'assistant') this.remove(last.id);
+    if (this.current.messages.at(-1)?.role !== 'user') throw new Error('There is no question to answer again.');
+    await this.persist();
+    this.answer();
+  }
+
+  /** Replaces the last user message and drops what came after it, then answers again. */
+  async editLast(text: string): Promise<{ attachments: AttachmentView[] }> {
+    this.assertIdle();
+    const index = this.current.messages.findLastIndex((m) => m.role === 'user');
+    if (index < 0) return this.send(text);
+    for (const later of this.current.messages.slice(index + 1)) this.remove(later.id);
+    const message = this.current.messages[index];
+    message.text = text;
+    this.upsert(message);
+    await this.persist();
+    this.answer();
+    return { attachments: this.attachmentViews() };
+  }
+
+  stop(): void {
+    this.active?.stop();
+  }
+
+  rename(title: string): Promise<void> {
+    this.current.title = title.trim() || DEFAULT_TITLE;
+    this.announceHeader();
+    return this.persist();
+  }
+
+  /** The conversation's own model; undefined goes back to the environment's selection. */
+  async setModel(model: string | undefined): Promise<void> {
+    if (model === undefined) delete this.current.model;
+    else this.current.model = model;
+    this.announceHeader();
+    await this.persist();
+  }
+
+  setParams(raw: { [K in keyof ChatParams]?: unknown }): Promise<void> {
+    this.current.params = sanitizeParams(raw);
+    this.announceHeader();
+    return this.persist();
+  }
+
+  /** Adds context for the next message; one chip per kind and label (attaching again replaces it). */
+  attach(attachment: Attachment): AttachmentView[] {
+    this.pendingAttachments = [...this.pendingAttachments.filter((a) => a.kind !== attachment.kind || a.label !== attachment.label), attachment];
+    return this.attachmentViews();
+  }
+
+  removeAttachment(id: string): AttachmentView[] {
+    this.pendingAttachments = this.pendingAttachments.filter((a) => a.id !== id);
+    return this.attachmentViews();
+  }
+
+  /** The error an answer keeps, for its card's actions. */
+  errorOf(messageId: string): ErrorFacts | undefined {
+    return this.current.messages.find((m) => m.id === messageId)?.error;
+  }
+
+  isLastMessage(messageId: string): boolean {
+    return this.current.messages.at(-1)?.id === messageId;
+  }
+
+  persist(): Promise<void> {
+    this.current.updatedAt = this.now();
+    return this.saver.save(this.current);
+  }
+
+  /** Stops the answer in flight and waits until what it received is saved. */
+  async dispose(): Promise<void> {
+    this.stop();
+    await this.running;
+  }
+
+  private answer(): void {
+    const answer = new StreamingAnswer(this.current, this.backend, this.output, this.now, this.appendIntervalMs);
+    this.active = answer;
+    this.running = answer.run();
+  }
+
+  private attachmentViews(): AttachmentView[] {
+    return this.pendingAttachments.map(attachmentView);
+  }
+
+  private assertIdle(): void {
+    if (this.active) throw new Error('An answer is still streaming: stop it first.');
+  }
+
+  private upsert(message: ConversationMessage, conversation = this.current): void {
+    this.view.post(hostMessage('messageUpsert', { conversationId: conversation.id, message: messageView(message) }));
+  }
+
+  /** The end-of-answer fields, without the text the view already has from the appends. */
+  private patch(message: ConversationMessage, conversation: Conversation): void {
+    const { status, meta, error } = messageView(message);
+    this.view.post(hostMessage('messagePatch', {
+      conversationId: conversation.id, messageId: message.id, ...(status && { status }), ...(meta && { meta }), ...(error && { error }),
+    }));
+  }
+
+  private remove(id: string): void {
+    this.current.messages = this.current.messages.filter((m) => m.id !== id);
+    this.view.post(hostMessage('messageRemoved', { conversationId: this.current.id, messageId: id }));
+  }
+}

@@ -1,0 +1,31 @@
+import type { AttachmentView, ConversationHeader, ConversationView, MessageView } from '../chatProtocol';
+import { errorView } from '../errorView';
+import type { Attachment, Conversation, ConversationMessage } from './conversation';
+
+/** What the webview shows of a conversation: attachments as chips (no content), errors with their actions. */
+
+export function attachmentView(attachment: Attachment): AttachmentView {
+  const view: AttachmentView = { id: attachment.id, kind: attachment.kind, label: attachment.label };
+  if (attachment.detail !== undefined) view.detail = attachment.detail;
+  return view;
+}
+
+export function messageView(message: ConversationMessage): MessageView {
+  const view: MessageView = { id: message.id, role: message.role, text: message.text, createdAt: message.createdAt };
+  if (message.status !== undefined) view.status = message.status;
+  if (message.meta !== undefined) view.meta = { ...message.meta };
+  // A failed answer can always be answered again: Retry is offered wherever retrying can help.
+  if (message.error !== undefined) view.error = errorView(message.error, { canRetry: true });
+  if (message.attachments?.length) view.attachments = message.attachments.map(attachmentView);
+  return view;
+}
+
+export function conversationHeader(conversation: Conversation): ConversationHeader {
+  const header: ConversationHeader = { id: conversation.id, title: conversation.title, params: { ...conversation.params } };
+  if (conversation.model !== undefined) header.model = conversation.model;
+  return header;
+}
+
+export function conversationView(conversation: Conversation): ConversationView {
+  return { ...conversationHeader(conversation), messages: conversation.messages.map(messageView) };
+}

@@ -1,0 +1,69 @@
+import type { ChatParams, HostToWebview } from '../chatProtocol';
+import type { ErrorFacts } from '../errorView';
+import type { ChatRequest, ChatStreamEvent } from '../types';
+import type { Conversation } from './conversation';
+
+/**
+ * What the chat engine needs from the world, as small interfaces: the host implements them with
+ * VS Code and the HTTP client; the engine's unit tests with fakes.
+ */
+
+/** Where the engine's messages go: the panel, which drops them while the webview is not ready. */
+export interface ChatView {
+  readonly ready: boolean;
+  post(message: HostToWebview): void;
+}
+
+export interface ConversationSaver {
+  /** Saves now (a finished turn, a rename). */
+  save(conversation: Conversation): Promise<void>;
+  /** Saves soon: called on every streamed delta, coalesced by the saver. */
+  saveSoon(conversation: Conversation): void;
+}
+
+/** The environment a new answer goes to. */
+export interface ChatEnvironment {
+  name: string;
+  label: string;
+  /** The environment's selected chat model, used when the conversation names none. */
+  selectedModel?: string;
+}
+
+/** A balance and when the service reported it (epoch ms). */
+export interface BalanceReading {
+  credits: number;
+  at: number;
+}
+
+/** What the engine tells the host about a failure, so that it can log it and apply its side effects. */
+export interface FailureContext {
+  env: string;
+  /** The answer used the environment's selected model (not a per-conversation one). */
+  usedEnvironmentModel: boolean;
+}
+
+export interface ChatBackend {
+  environment(): ChatEnvironment;
+  /** The chat parameters from the settings (a conversation's overrides win). */
+  chatDefaults(): ChatParams;
+  /**
+   * Opens a streamed answer. Rejects before the first event when the call cannot start (no key,
+   * refused, rate limited beyond the retries the backend makes); aborting the signal ends it.
+   */
+  openStream(env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>>;
+  /** The last balance known for the environment, if any. */
+  balance(env: string): number | undefined;
+  /**
+   * A fresh reading of the balance after an answer was billed; undefined when none can be had
+   * (turned off, the read failed). The engine itself checks that it is newer than the answer.
+   */
+  readSettledBalance(env: string): Promise<BalanceReading | undefined>;
+  /** Logs the failure, applies what its kind implies, and says what the answer keeps of it. */
+  describeFailure(error: unknown, context: FailureContext): Promise<ErrorFacts>;
+}
+
+export interface ChatEngineOptions {
+  now?: () => number;
+  /** Interval of the append batcher (ms); tests make it 0 or drive it with their own timer. */
+  appendIntervalMs?: number;
+}

@@ -1,0 +1,151 @@
+import { hostMessage } from '../chatProtocol';
+import { creditsSpent } from '../credits';
+import { ApiError, toApiError } from '../errors';
+import { errorFacts } from '../errorView';
+import type { ChatRequest, ChatStreamEvent } from '../types';
+import { AppendBatcher } from './appendBatcher';
+import { effectiveParams, newId, requestMessages, type Conversation, type ConversationMessage } from './conversation';
+import type { ChatBackend, ChatEnvironment, ChatView, ConversationSaver } from './ports';
+
+/** How a streamed answer reaches the view and the disk; the engine provides it. */
+export interface AnswerOutput {
+  readonly view: ChatView;
+  readonly saver: ConversationSaver;
+  upsert(conversation: Conversation, message: ConversationMessage): void;
+  /** Posts the fields that changed (status, meta, error) without the text. */
+  patch(conversation: Conversation, message: ConversationMessage): void;
+  /** Called once the stream is over, before the final patch and save: the engine is idle again. */
+  ended(): void;
+}
+
+/**
+ * One assistant answer, start to end: it is appended to the conversation, the stream's text is
+ * added to it (the conversation is the truth, saved soon after every delta) and batched to the
+ * view, the end becomes a patch without the text, and the spend comes only from a balance the
+ * service reported after the answer.
+ */
+export class StreamingAnswer {
+  readonly message: ConversationMessage;
+  private readonly abort = new AbortController();
+  private readonly batcher: AppendBatcher;
+  private readonly env: ChatEnvironment;
+
+  constructor(
+    private readonly conversation: Conversation,
+    private readonly backend: ChatBackend,
+    private readonly output: AnswerOutput,
+    private readonly now: () => number,
+    appendIntervalMs: number,
+  ) {
+    this.env = backend.environment();
+    const model = conversation.model ?? this.env.selectedModel;
+    const startedAt = now();
+    this.message = { id: newId(), role: 'assistant', text: '', createdAt: startedAt, status: 'streaming', meta: { startedAt, ...(model && { model }) } };
+    this.batcher = new AppendBatcher(this.message.id, (a) => {
+      if (output.view.ready) output.view.post(hostMessage('append', { conversationId: conversation.id, ...a }));
+    }, appendIntervalMs);
+  }
+
+  /** Where the stream stands for a snapshot: the text so far goes in the snapshot, not in appends. */
+  snapshotPosition(): { messageId: string; seq: number } {
+    this.batcher.discardPending();
+    return { messageId: this.message.id, seq: this.batcher.lastSeq };
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+
+  async run(): Promise<void> {
+    const { conversation, message, env } = this;
+    conversation.messages.push(message);
+    this.output.upsert(conversation, message);
+    const balanceBefore = this.backend.balance(env.name);
+    try {
+      const events = await this.backend.openStream(env.name, this.request(), this.abort.signal);
+      let complete = false;
+      for await (const event of events) complete = this.onEvent(event) ?? complete;
+      message.status = complete ? 'done' : 'interrupted';
+    } catch (error) {
+      if (this.abort.signal.aborted) {
+        message.status = 'stopped';
+      } else {
+        message.status = 'error';
+        const context = { env: env.name, usedEnvironmentModel: conversation.model === undefined };
+        message.error = await this.backend.describeFailure(error, context).catch(() => errorFacts(toApiError(error)));
+      }
+    } finally {
+      this.batcher.flush();
+      this.batcher.dispose();
+      this.output.ended();
+      message.meta = { ...message.meta, finishedAt: this.now() };
+      this.output.patch(this.conversation, message);
+      await this.save();
+    }
+    if (message.meta?.requestId && balanceBefore !== undefined) await this.recordSpend(balanceBefore);
+  }
+
+  private request(): ChatRequest {
+    const model = this.message.meta?.model;
+    if (!model) throw new ApiError('modelNotFound', 'No chat model is selected for this environment. Pick one to start chatting.');
+    const params = effectiveParams(this.conversation, this.backend.chatDefaults());
+    const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, this.conversation.messages.length - 1) };
+    if (params.temperature !== undefined) request.temperature = params.temperature;
+    if (params.top_p !== undefined) request.top_p = params.top_p;
+    if (params.max_tokens !== undefined) request.max_tokens = params.max_tokens;
+    return request;
+  }
+
+  /** Returns `complete` for the final event, undefined otherwise. */
+  private onEvent(event: ChatStreamEvent): boolean | undefined {
+    const { message } = this;
+    switch (event.type) {
+      case 'response': {
+        const { meta } = event;
+        // No spend from this header: a stream's balance header leaves before the answer is billed.
+        message.meta = { ...message.meta, ...(meta.modelId && { model: meta.modelId }), ...(meta.requestId && { requestId: meta.requestId }) };
+        this.batcher.flush();
+        this.output.patch(this.conversation, message);
+        return undefined;
+      }
+      case 'delta':
+        message.text += event.text;
+        this.batcher.push(event.text);
+        this.output.saver.saveSoon(this.touch());
+        return undefined;
+      case 'finish':
+        message.meta = { ...message.meta, finishReason: event.reason };
+        return undefined;
+      case 'usage':
+        message.meta = { ...message.meta, usage: { ...event.usage } };
+        return undefined;
+      case 'end':
+        return event.complete;
+    }
+  }
+
+  /**
+   * What the answer cost, from the settled balance: a streaming response reports the balance before
+   * the answer is billed (only a reserve is taken then), so the spend needs a reading taken after it.
+   */
+  private async recordSpend(balanceBefore: number): Promise<void> {
+    const answeredAt = this.now();
+    const settled = await this.backend.readSettledBalance(this.env.name);
+    // An older reading is still the stream's pre-billing one; a higher one means a top-up or
+    // another window's activity in between, which makes the difference meaningless.
+    if (!settled || settled.at < answeredAt || settled.credits > balanceBefore) return;
+    if (!this.conversation.messages.includes(this.message)) return;
+    this.message.meta = { ...this.message.meta, creditsSpent: creditsSpent(balanceBefore, settled.credits) };
+    this.output.patch(this.conversation, this.message);
+    await this.save();
+  }
+
+  private touch(): Conversation {
+    this.conversation.updatedAt = this.now();
+    return this.conversation;
+  }
+
+  private save(): Promise<void> {
+    return this.output.saver.save(this.touch());
+  }
+}

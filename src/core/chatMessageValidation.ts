@@ -1,0 +1,75 @@
+import { ERROR_ACTION_IDS } from './errorActions';
+import {
+  ATTACHMENT_KINDS, CHAT_PROTOCOL_VERSION, CHAT_STATE_VERSION,
+  type ChatMethod, type ChatRequestMessage, type ChatWebviewState, type WebviewToHost,
+} from './chatProtocol';
+
+/**
+ * The host's gate for everything the webview posts. The webview runs model output, so its messages
+ * are untrusted input: each method's params are checked against their declared types and enums,
+ * and the table below is typed over every method, so a new request cannot skip validation.
+ */
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const optional = (test: (value: unknown) => boolean) => (value: unknown) => value === undefined || test(value);
+const isFiniteNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const oneOf = (allowed: readonly string[]) => (value: unknown) => isString(value) && allowed.includes(value);
+const noParams = (params: Json) => Object.keys(params).length === 0;
+
+function isChatParams(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  return optional(isString)(value.systemPrompt) && optional(isFiniteNumber)(value.temperature)
+    && optional(isFiniteNumber)(value.top_p) && optional(isFiniteNumber)(value.max_tokens);
+}
+
+export const REQUEST_PARAM_VALIDATORS: { readonly [M in ChatMethod]: (params: Json) => boolean } = {
+  send: (p) => isString(p.text),
+  stop: noParams,
+  regenerate: noParams,
+  editLast: (p) => isString(p.text),
+  copyText: (p) => isString(p.text),
+  insertCode: (p) => isString(p.code),
+  openInNewFile: (p) => isString(p.code) && optional(isString)(p.language),
+  openLink: (p) => isString(p.href),
+  pickModel: noParams,
+  attach: (p) => oneOf(ATTACHMENT_KINDS)(p.kind),
+  removeAttachment: (p) => isString(p.id),
+  errorAction: (p) => isString(p.messageId) && oneOf(ERROR_ACTION_IDS)(p.action),
+  setParams: (p) => isChatParams(p.params),
+  newConversation: noParams,
+  openHistory: noParams,
+  renameConversation: noParams,
+  exportMarkdown: noParams,
+  requestSnapshot: noParams,
+};
+
+const METHODS = Object.keys(REQUEST_PARAM_VALIDATORS) as ChatMethod[];
+
+/** Restores persisted state written by any version; unknown versions and shapes become `undefined`. */
+export function parseChatWebviewState(raw: unknown): ChatWebviewState | undefined {
+  if (!isRecord(raw) || raw.v !== CHAT_STATE_VERSION) return undefined;
+  const state: ChatWebviewState = { v: CHAT_STATE_VERSION };
+  if (typeof raw.conversationId === 'string' && raw.conversationId) state.conversationId = raw.conversationId;
+  if (typeof raw.draft === 'string') state.draft = raw.draft;
+  return state;
+}
+
+/** A wrong version, an unknown method or params of the wrong shape are dropped (and logged by the caller). */
+export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
+  if (!isRecord(raw) || raw.v !== CHAT_PROTOCOL_VERSION) return undefined;
+  if (raw.type === 'ready') {
+    const state = parseChatWebviewState(raw.state);
+    return state ? { v: CHAT_PROTOCOL_VERSION, type: 'ready', state } : { v: CHAT_PROTOCOL_VERSION, type: 'ready' };
+  }
+  if (raw.type !== 'request' || typeof raw.id !== 'number' || !Number.isInteger(raw.id)) return undefined;
+  const method = raw.method;
+  if (!isString(method) || !(METHODS as string[]).includes(method)) return undefined;
+  if (!isRecord(raw.params) || !REQUEST_PARAM_VALIDATORS[method as ChatMethod](raw.params)) return undefined;
+  return { v: CHAT_PROTOCOL_VERSION, type: 'request', id: raw.id, method, params: raw.params } as ChatRequestMessage;
+}

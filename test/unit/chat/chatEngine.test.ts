@@ -1,0 +1,246 @@
+import * as assert from 'node:assert/strict';
+import { ChatEngine } from '../../../src/core/chat/chatEngine';
+import { createConversation, type Conversation } from '../../../src/core/chat/conversation';
+import { ApiError } from '../../../src/core/errors';
+import { waitFor } from '../../harness/wait';
+import { FakeBackend, FakeSaver, FakeView, ScriptedStream } from '../fakes/chatEngine';
+
+/** The chat state machine with fakes for the view, the disk and the service: no VS Code, no network. */
+describe('chat engine', () => {
+  let view: FakeView;
+  let saver: FakeSaver;
+  let backend: FakeBackend;
+  let clock: number;
+  let engine: ChatEngine;
+
+  const start = (conversation: Conversation = createConversation(0)) => {
+    engine = new ChatEngine(conversation, view, saver, backend, { now: () => clock, appendIntervalMs: 0 });
+    return engine;
+  };
+  const answer = () => engine.conversation.messages.at(-1)!;
+  const appendedText = (messageId: string) => view.of('append').filter((a) => a.messageId === messageId).map((a) => a.append).join('');
+  const patches = (messageId: string) => view.of('messagePatch').filter((p) => p.messageId === messageId);
+  const streamed = (stream: ScriptedStream, what: string, probe: () => boolean) => waitFor(what, probe, { timeoutMs: 2000, intervalMs: 1 }).then(() => stream);
+
+  beforeEach(() => {
+    view = new FakeView();
+    saver = new FakeSaver();
+    backend = new FakeBackend();
+    clock = 1000;
+    start();
+  });
+
+  it('sends: shows and saves the question, titles the chat, streams the answer and ends it with a patch without the text', async () => {
+    backend.streams.push(new ScriptedStream().answer(['Hel', 'lo ', 'there'], { requestId: 'req-7', modelId: 'm-resolved' }));
+    const reply = await engine.send('Hello\nsecond line');
+    assert.deepEqual(reply, { attachments: [] });
+    assert.equal(engine.conversation.title, 'Hello');
+    assert.equal(view.of('conversationChanged').at(-1)?.conversation.title, 'Hello');
+    assert.equal(saver.last().messages.length, 1, 'the question is saved before the answer starts');
+    await engine.whenIdle();
+
+    const { id } = answer();
+    assert.equal(answer().text, 'Hello there');
+    assert.equal(answer().status, 'done');
+    assert.deepEqual(backend.requests[0].messages, [{ role: 'user', content: 'Hello\nsecond line' }]);
+    assert.equal(backend.requests[0].model, 'm-env', 'the environment model, without a conversation model');
+    assert.equal(appendedText(id), 'Hello there');
+    assert.deepEqual(view.of('append').map((a) => a.seq), view.of('append').map((_, i) => i + 1), 'consecutive seq numbers');
+    const last = patches(id).at(-1)!;
+    assert.equal(last.status, 'done');
+    assert.equal(last.meta?.requestId, 'req-7');
+    assert.equal(last.meta?.model, 'm-resolved');
+    assert.equal(last.meta?.finishReason, 'stop');
+    assert.ok(!('text' in last), 'the end of the answer does not resend its text');
+    assert.equal(view.of('messageUpsert').filter((u) => u.message.id === id).length, 1, 'the answer is upserted once, when it starts');
+    assert.equal((saver.last().messages[1] as { text: string }).text, 'Hello there');
+    assert.ok(saver.soon >= 3, 'every delta asks for a save soon');
+    assert.equal(engine.streaming, false);
+  });
+
+  it('stops mid-stream: the stream is aborted, the partial answer is kept, shown as stopped and saved', async () => {
+    const stream = new ScriptedStream().push({ type: 'response', meta: { status: 200, receivedAt: 0 } }, { type: 'delta', text: 'partial ' });
+    backend.streams.push(stream);
+    await engine.send('Say a lot');
+    await streamed(stream, 'the first delta', () => answer().text === 'partial ');
+    assert.equal(engine.streaming, true);
+    engine.stop();
+    await engine.whenIdle();
+    assert.equal(stream.sawAbort, true);
+    assert.equal(answer().status, 'stopped');
+    assert.equal(answer().text, 'partial ');
+    assert.equal(patches(answer().id).at(-1)?.status, 'stopped');
+    assert.equal((saver.last().messages[1] as { status: string }).status, 'stopped');
+    assert.equal(backend.failures.length, 0, 'a stop is not a failure');
+  });
+
+  it('fails before the first delta: an error card with its actions, the question kept', async () => {
+    backend.openError = new ApiError('unauthorized', 'The API key was refused (HTTP 401).', { status: 401, meta: { status: 401, receivedAt: 0, requestId: 'req-401' } });
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(engine.conversation.messages[0].text, 'Question');
+    assert.equal(answer().status, 'error');
+    assert.deepEqual(answer().error, { kind: 'unauthorized', message: 'The API key was refused (HTTP 401).', status: 401, requestId: 'req-401' });
+    const card = patches(answer().id).at(-1)?.error;
+    assert.deepEqual(card?.actions.map((a) => a.label), ['Set API Key', 'Copy Request ID', 'Open Logs']);
+    assert.deepEqual(backend.failures[0].context, { env: 'production', usedEnvironmentModel: true });
+    assert.doesNotMatch(saver.saved.at(-1)!, /Set API Key|Open Logs|"actions"/, 'button labels never reach the disk');
+  });
+
+  it('fails after the first delta: the text received so far is kept beside the error, with Retry', async () => {
+    backend.streams.push(new ScriptedStream().push(
+      { type: 'response', meta: { status: 200, receivedAt: 0 } },
+      { type: 'delta', text: 'Half an ans' },
+      { fail: new ApiError('network', 'Could not reach the service while receiving the response (ECONNRESET).') },
+    ));
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(answer().text, 'Half an ans');
+    assert.equal(answer().status, 'error');
+    assert.equal(appendedText(answer().id), 'Half an ans');
+    assert.ok(patches(answer().id).at(-1)?.error?.actions.some((a) => a.id === 'retry'));
+  });
+
+  it('marks an answer that ended without [DONE] or a finish reason as interrupted', async () => {
+    backend.streams.push(new ScriptedStream().answer(['cut'], {}, { complete: false }));
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(answer().status, 'interrupted');
+  });
+
+  it('regenerates: the last answer is removed and the same question asked again', async () => {
+    await engine.send('Question');
+    await engine.whenIdle();
+    const first = answer().id;
+    backend.streams.push(new ScriptedStream().answer(['Second opinion']));
+    await engine.regenerate();
+    await engine.whenIdle();
+    assert.deepEqual(view.of('messageRemoved').map((r) => r.messageId), [first]);
+    assert.equal(engine.conversation.messages.length, 2);
+    assert.equal(answer().text, 'Second opinion');
+    assert.deepEqual(backend.requests[1].messages, backend.requests[0].messages);
+  });
+
+  it('edits the last question: the text is replaced, later answers dropped, and answered again', async () => {
+    await engine.send('Frist question');
+    await engine.whenIdle();
+    const question = engine.conversation.messages[0].id;
+    await engine.editLast('First question');
+    await engine.whenIdle();
+    assert.equal(engine.conversation.messages.length, 2);
+    assert.equal(engine.conversation.messages[0].id, question, 'the same message, edited');
+    assert.deepEqual(backend.requests.at(-1)?.messages, [{ role: 'user', content: 'First question' }]);
+    assert.equal(view.of('messageUpsert').filter((u) => u.message.id === question).at(-1)?.message.text, 'First question');
+  });
+
+  it('refuses edits while an answer streams, but renames and saves the new title meanwhile', async () => {
+    const stream = new ScriptedStream().push({ type: 'delta', text: 'streaming ' });
+    backend.streams.push(stream);
+    await engine.send('Question');
+    await streamed(stream, 'the first delta', () => answer().text.length > 0);
+    await assert.rejects(engine.send('Another'), /still streaming/);
+    await assert.rejects(engine.regenerate(), /still streaming/);
+    await assert.rejects(engine.editLast('x'), /still streaming/);
+    assert.throws(() => engine.load(createConversation()), /still streaming/);
+    await engine.rename('  Renamed  ');
+    assert.equal(view.of('conversationChanged').at(-1)?.conversation.title, 'Renamed');
+    assert.equal(saver.last().title, 'Renamed');
+    stream.push({ type: 'delta', text: 'on' }, { type: 'end', complete: true });
+    await engine.whenIdle();
+    assert.equal(saver.last().title, 'Renamed', 'the answer\'s final save keeps the new title');
+    assert.equal(answer().text, 'streaming on');
+  });
+
+  it('shows the spend only from a balance read after the answer, and only when it went down', async () => {
+    const ask = async (settled: { credits: number; at: number } | undefined) => {
+      backend.settled = settled;
+      await engine.send('Question');
+      clock += 10;
+      await engine.whenIdle();
+      return answer().meta?.creditsSpent;
+    };
+    clock = 5000;
+    assert.equal(await ask({ credits: 99.25, at: 6000 }), 0.75, 'a newer, lower balance gives the spend');
+    assert.equal(patches(answer().id).at(-1)?.meta?.creditsSpent, 0.75);
+    assert.equal((saver.last().messages.at(-1)!.meta as { creditsSpent: number }).creditsSpent, 0.75);
+    assert.equal(await ask({ credits: 90, at: 10 }), undefined, 'an older reading is the stream\'s pre-billing balance');
+    assert.equal(await ask({ credits: 150, at: 99_999 }), undefined, 'a higher balance (a top-up) gives no spend');
+    assert.equal(await ask(undefined), undefined, 'no reading, no spend');
+    backend.currentBalance = undefined;
+    const reads = backend.settledReads;
+    assert.equal(await ask({ credits: 1, at: 99_999 }), undefined, 'no balance before, no spend');
+    assert.equal(backend.settledReads, reads, 'and no extra read');
+  });
+
+  it('keeps the token usage the stream reported in the answer\'s meta', async () => {
+    backend.streams.push(new ScriptedStream().push(
+      { type: 'response', meta: { status: 200, receivedAt: 0 } },
+      { type: 'delta', text: 'Hi' },
+      { type: 'usage', usage: { promptTokens: 12, completionTokens: 3, totalTokens: 15 } },
+      { type: 'end', complete: true },
+    ));
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.deepEqual(patches(answer().id).at(-1)?.meta?.usage, { promptTokens: 12, completionTokens: 3, totalTokens: 15 });
+    assert.deepEqual((saver.last().messages[1].meta as { usage: unknown }).usage, { promptTokens: 12, completionTokens: 3, totalTokens: 15 });
+  });
+
+  it('answers "no model" as an error card without asking the service', async () => {
+    backend.env = { name: 'production', label: 'Production' };
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(backend.requests.length, 0);
+    assert.equal(answer().error?.kind, 'modelNotFound');
+    assert.equal(patches(answer().id).at(-1)?.error?.actions[0].label, 'Pick Model');
+  });
+
+  it('uses the conversation\'s own model and parameters over the environment\'s', async () => {
+    backend.defaults = { systemPrompt: 'Be brief', temperature: 0.9 };
+    await engine.setModel('m-own');
+    await engine.setParams({ temperature: 0.2, top_p: 7, max_tokens: 5 });
+    await engine.send('Question');
+    await engine.whenIdle();
+    const request = backend.requests[0];
+    assert.equal(request.model, 'm-own');
+    assert.deepEqual([request.temperature, request.top_p, request.max_tokens], [0.2, undefined, 5], 'out-of-range values count as not set');
+    assert.deepEqual(request.messages[0], { role: 'system', content: 'Be brief' });
+    backend.openError = new ApiError('modelNotFound', 'unknown model', { status: 404 });
+    await engine.send('Again');
+    await engine.whenIdle();
+    assert.equal(backend.failures[0].context.usedEnvironmentModel, false, 'a 404 for the conversation\'s model does not forget the environment\'s');
+  });
+
+  it('takes pending attachments with the next question and answers the attach requests with the chips', async () => {
+    const chips = engine.attach({ id: 'a1', kind: 'selection', label: 'x.ts:1', content: 'let a;' });
+    assert.deepEqual(chips, [{ id: 'a1', kind: 'selection', label: 'x.ts:1' }]);
+    assert.deepEqual(engine.attach({ id: 'a2', kind: 'selection', label: 'x.ts:1', content: 'let b;' }).map((c) => c.id), ['a2'], 'the same selection replaces its chip');
+    engine.attach({ id: 'a3', kind: 'file', label: 'x.ts', content: 'all' });
+    assert.deepEqual(engine.removeAttachment('a3').map((c) => c.id), ['a2']);
+    await engine.send('Explain');
+    await engine.whenIdle();
+    assert.match(backend.requests[0].messages[0].content, /let b;/);
+    assert.deepEqual(engine.snapshot().attachments, []);
+  });
+
+  it('gives a snapshot mid-stream that says where the appends stand', async () => {
+    const stream = new ScriptedStream().push({ type: 'delta', text: 'abc' });
+    backend.streams.push(stream);
+    await engine.send('Question');
+    await streamed(stream, 'the delta to be sent', () => view.of('append').length === 1);
+    const snapshot = engine.snapshot();
+    assert.deepEqual(snapshot.streaming, { messageId: answer().id, seq: 1 });
+    assert.equal(snapshot.conversation.messages.at(-1)?.text, 'abc');
+    engine.stop();
+    await engine.whenIdle();
+  });
+
+  it('waits on dispose until the stopped answer is saved', async () => {
+    const stream = new ScriptedStream().push({ type: 'delta', text: 'unsaved?' });
+    backend.streams.push(stream);
+    await engine.send('Question');
+    await streamed(stream, 'the delta', () => answer().text.length > 0);
+    await engine.dispose();
+    assert.equal((saver.last().messages[1] as { status: string; text: string }).status, 'stopped');
+    assert.equal((saver.last().messages[1] as { text: string }).text, 'unsaved?');
+  });
+});

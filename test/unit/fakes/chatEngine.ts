@@ -1,0 +1,125 @@
+import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ConversationSaver, FailureContext } from '../../../src/core/chat/ports';
+import type { Conversation } from '../../../src/core/chat/conversation';
+import { serializeConversation } from '../../../src/core/chat/serialization';
+import type { ChatParams, HostToWebview } from '../../../src/core/chatProtocol';
+import { ApiError, toApiError } from '../../../src/core/errors';
+import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
+import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/types';
+
+/** Fakes of the chat engine's ports (core/chat/ports.ts), for its state machine tests. */
+
+export class FakeView implements ChatView {
+  ready = true;
+  readonly posted: HostToWebview[] = [];
+  post(message: HostToWebview): void {
+    if (this.ready) this.posted.push(message);
+  }
+  of<T extends HostToWebview['type']>(type: T): Extract<HostToWebview, { type: T }>[] {
+    return this.posted.filter((m): m is Extract<HostToWebview, { type: T }> => m.type === type);
+  }
+}
+
+export class FakeSaver implements ConversationSaver {
+  /** Each save as the file text it would write. */
+  readonly saved: string[] = [];
+  soon = 0;
+  async save(conversation: Conversation): Promise<void> {
+    this.saved.push(serializeConversation(conversation));
+  }
+  saveSoon(): void {
+    this.soon++;
+  }
+  last(): Record<string, unknown> & { title: string; messages: Record<string, unknown>[] } {
+    const text = this.saved.at(-1);
+    if (!text) throw new Error('nothing was saved');
+    return JSON.parse(text) as ReturnType<FakeSaver['last']>;
+  }
+}
+
+type Step = ChatStreamEvent | { fail: unknown };
+
+/** A stream the test feeds event by event; aborting its signal fails it as the real client does. */
+export class ScriptedStream {
+  private readonly steps: Step[] = [];
+  private wake: (() => void) | undefined;
+  sawAbort = false;
+
+  push(...steps: Step[]): this {
+    this.steps.push(...steps);
+    this.wake?.();
+    return this;
+  }
+
+  /** A whole answer: metadata, the pieces of text, a finish reason and the end. */
+  answer(pieces: string[], meta: Partial<ResponseMeta> = {}, end: { complete?: boolean; reason?: string } = {}): this {
+    this.push({ type: 'response', meta: { status: 200, receivedAt: 0, requestId: 'req-1', modelId: 'm-resolved', ...meta } });
+    for (const text of pieces) this.push({ type: 'delta', text });
+    if (end.complete !== false) this.push({ type: 'finish', reason: end.reason ?? 'stop' });
+    return this.push({ type: 'end', complete: end.complete !== false });
+  }
+
+  async *events(signal: AbortSignal): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    const onAbort = () => this.wake?.();
+    signal.addEventListener('abort', onAbort);
+    try {
+      for (;;) {
+        if (signal.aborted) {
+          this.sawAbort = true;
+          throw new ApiError('cancelled', 'The request was cancelled.');
+        }
+        const step = this.steps.shift();
+        if (!step) {
+          await new Promise<void>((resolve) => { this.wake = resolve; });
+          continue;
+        }
+        if ('fail' in step) throw step.fail;
+        yield step;
+        if (step.type === 'end') return;
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+export class FakeBackend implements ChatBackend {
+  env: ChatEnvironment = { name: 'production', label: 'Production', selectedModel: 'm-env' };
+  defaults: ChatParams = {};
+  /** Handed out in order by openStream; when empty, a short complete answer. */
+  readonly streams: ScriptedStream[] = [];
+  /** When set, the next openStream rejects with it (nothing streamed). */
+  openError: unknown;
+  readonly requests: ChatRequest[] = [];
+  currentBalance: number | undefined = 100;
+  settled: BalanceReading | undefined;
+  settledReads = 0;
+  readonly failures: { error: unknown; context: FailureContext }[] = [];
+
+  environment(): ChatEnvironment {
+    return this.env;
+  }
+  chatDefaults(): ChatParams {
+    return this.defaults;
+  }
+  async openStream(_env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    this.requests.push(request);
+    if (this.openError !== undefined) {
+      const error = this.openError;
+      this.openError = undefined;
+      throw error;
+    }
+    const stream = this.streams.shift() ?? new ScriptedStream().answer(['A short answer.']);
+    return stream.events(signal);
+  }
+  balance(): number | undefined {
+    return this.currentBalance;
+  }
+  async readSettledBalance(): Promise<BalanceReading | undefined> {
+    this.settledReads++;
+    return this.settled;
+  }
+  async describeFailure(error: unknown, context: FailureContext): Promise<ErrorFacts> {
+    this.failures.push({ error, context });
+    return errorFacts(toApiError(error));
+  }
+}
