@@ -2,6 +2,36 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Import zones: the layers of README's Development map, checked on every import. ESLint's own
+ * no-restricted-imports (through typescript-eslint's variant, which also sees `import type`) is
+ * enough here: the zones are folders and imports are relative paths, so a regular expression per
+ * folder depth says exactly "leaves this folder". No plugin or module resolver is needed.
+ */
+const VSCODE = { name: 'vscode', allowTypeImports: false };
+
+/** An import that climbs `depth` folders or more (`../` repeated), i.e. leaves a zone whose files sit `depth` levels deep in it. */
+const climbs = (depth) => `^(\\.\\./){${depth}}`;
+
+const NEVER_TEST = {
+  regex: '^(\\.\\./)+test/',
+  message: 'src never imports test code: tests depend on the product, not the other way round.',
+};
+
+/** src/core: plain Node. It imports nothing outside src/core, so it cannot reach VS Code through a host file. */
+const coreZone = (depth) => ({
+  files: [`src/core/${'*/'.repeat(depth - 1)}*.ts`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': ['error', {
+      paths: [{ ...VSCODE, message: 'src/core must not depend on the vscode API: it unit-tests in plain Node.' }],
+      patterns: [{
+        regex: climbs(depth),
+        message: 'src/core imports nothing outside src/core (no host, webview, extension or test): the host adapts the core, never the reverse.',
+      }],
+    }],
+  },
+});
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -15,11 +45,24 @@ export default tseslint.config(
     },
   },
   {
-    // The core is plain Node: it must unit-test without VS Code, so it may only import types from it.
-    files: ['src/core/**/*.ts', 'src/webview/**/*.ts'],
+    // The host and extension.ts may use everything in src, but never test code.
+    files: ['src/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NEVER_TEST] }] },
+  },
+  coreZone(1),
+  coreZone(2),
+  coreZone(3),
+  {
+    // The webview runs in the browser: it imports its own files, browser packages, and from the
+    // core only the protocol and the pure validation helpers, never vscode, the host or test code.
+    files: ['src/webview/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/core and src/webview must not depend on the vscode API.', allowTypeImports: false }],
+        paths: [{ ...VSCODE, message: 'The webview runs in the browser and talks to the host only through the chat protocol.' }],
+        patterns: [{
+          regex: '^\\.\\./(?!core/(chatProtocol|chatMessageValidation|credits)$)',
+          message: 'src/webview imports from outside itself only core/chatProtocol and the pure helpers core/chatMessageValidation and core/credits.',
+        }],
       }],
     },
   },

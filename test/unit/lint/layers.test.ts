@@ -1,0 +1,32 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { ESLint } from 'eslint';
+
+/** The import zones of eslint.config.mjs, checked on code that crosses each boundary. */
+describe('lint: layer boundaries', function () {
+  this.timeout(60_000);
+  const root = path.resolve(__dirname, '..', '..', '..', '..');
+  const eslint = new ESLint({ cwd: root });
+  const problems = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.line);
+  };
+  const lines = (...imports: string[]) => `${imports.join('\n')}\nexport const used = [${imports.map((_, i) => `i${i}`).join(', ')}];\n`;
+  const named = (source: string, index: number) => `import * as i${index} from '${source}';`;
+
+  it('keeps src/core free of everything outside it, at any depth', async () => {
+    assert.deepEqual(await problems('src/core/zz.ts', lines(named('../host/config', 0), named('vscode', 1), named('./errors', 2), named('../webview/app', 3))), [1, 2, 4]);
+    assert.deepEqual(await problems('src/core/chat/zz.ts', lines(named('../../host/services', 0), named('../errors', 1), named('../../../test/harness/wait', 2))), [1, 3]);
+    assert.deepEqual(await problems('src/core/chat/zz.ts', 'import type * as v from \'vscode\';\nexport type V = typeof v;\n'), [1], 'not even types from vscode');
+  });
+
+  it('lets the webview import only the protocol and pure core helpers', async () => {
+    const code = lines(named('../core/chatProtocol', 0), named('../core/chatMessageValidation', 1), named('../core/errors', 2), named('../host/config', 3), named('./dom', 4), named('vscode', 5));
+    assert.deepEqual(await problems('src/webview/zz.ts', code), [3, 4, 6]);
+  });
+
+  it('never lets src import test code', async () => {
+    assert.deepEqual(await problems('src/host/zz.ts', lines(named('../../test/harness/wait', 0), named('../core/errors', 1))), [1]);
+    assert.deepEqual(await problems('src/extension2.ts', lines(named('../test/harness/wait', 0))), [1]);
+  });
+});
