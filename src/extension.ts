@@ -11,6 +11,9 @@ export interface TestApi {
   statusBar: AccountStatusBar;
 }
 
+/** Owners whose disposal saves data: deactivate() waits for them (VS Code does not wait for subscriptions). */
+let savingOnExit: { dispose(): Promise<void> }[] = [];
+
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
   const log = vscode.window.createOutputChannel('Inference Client', { log: true });
   context.subscriptions.push(log);
@@ -18,7 +21,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     const services = createServices(context, log);
     const statusBar = new AccountStatusBar(services);
     context.subscriptions.push(registerAccountCommands(services), statusBar);
-    context.subscriptions.push(registerChat(services));
+    const chat = registerChat(services);
+    savingOnExit = [chat];
+    context.subscriptions.push(chat);
     context.subscriptions.push(registerImages(services));
     await importKeysFromEnvironment(services);
     void offerFirstRunSetup(services);
@@ -35,6 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   }
 }
 
-export function deactivate(): void {
-  // Every registration is owned by context.subscriptions.
+export async function deactivate(): Promise<void> {
+  // Every registration is owned by context.subscriptions; these are disposed first and awaited.
+  await Promise.all(savingOnExit.splice(0).map((owner) => owner.dispose()));
 }

@@ -17,7 +17,7 @@ export function checkApiKeyFormat(key: string | undefined, expectedPrefix = ''):
   return undefined;
 }
 
-/** For log lines that must say which key was used without revealing it. */
-export function describeKey(key: string): string {
-  return `key …${key.slice(-4)} (${key.length} chars)`;
+/** `INFERENCE_API_KEY_<ENV>`: the environment variable automation uses to hand a key to the extension. */
+export function apiKeyVariableName(env: string): string {
+  return `INFERENCE_API_KEY_${env.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }

@@ -1,7 +1,7 @@
 import type { ApiErrorKind } from './errors';
 
 /** What a user can do about a failed call; shared by notifications and the chat panel's error cards. */
-export const ERROR_ACTION_IDS = ['setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings'] as const;
+export const ERROR_ACTION_IDS = ['setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings', 'manageTrust'] as const;
 export type ErrorActionId = (typeof ERROR_ACTION_IDS)[number];
 
 export interface ErrorAction {
@@ -16,9 +16,16 @@ const LABELS: Record<ErrorActionId, string> = {
   copyRequestId: 'Copy Request ID',
   openLogs: 'Open Logs',
   openSettings: 'Open Settings',
+  manageTrust: 'Manage Workspace Trust',
 };
 
-const PRIMARY: Partial<Record<ApiErrorKind, ErrorActionId>> = {
+/**
+ * Failures that are not the service's: the image could not be saved, or saving was refused before
+ * anything was requested (untrusted workspace, image folder setting).
+ */
+export type LocalFailureKind = 'saveFailed' | 'untrustedWorkspace' | 'imageFolder' | 'workspaceRefused';
+
+const PRIMARY: Partial<Record<ApiErrorKind | LocalFailureKind, ErrorActionId>> = {
   missingKey: 'setApiKey',
   invalidKey: 'setApiKey',
   unauthorized: 'setApiKey',
@@ -26,6 +33,8 @@ const PRIMARY: Partial<Record<ApiErrorKind, ErrorActionId>> = {
   modelNotFound: 'pickModel',
   notConfigured: 'openSettings',
   notFound: 'openSettings',
+  untrustedWorkspace: 'manageTrust',
+  imageFolder: 'openSettings',
 };
 
 /**
@@ -39,7 +48,7 @@ const OFFER_RETRY: ReadonlySet<string> = new Set<string>([...RETRYABLE_KINDS, 'm
 
 export function actionsForError(kind: string, options: { requestId?: string; canRetry?: boolean } = {}): ErrorAction[] {
   const ids: ErrorActionId[] = [];
-  const primary = PRIMARY[kind as ApiErrorKind];
+  const primary = PRIMARY[kind as ApiErrorKind | LocalFailureKind];
   if (primary) ids.push(primary);
   if (options.canRetry && OFFER_RETRY.has(kind)) ids.push('retry');
   if (options.requestId) ids.push('copyRequestId');

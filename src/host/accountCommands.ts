@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { checkApiKeyFormat } from '../core/apiKey';
+import { apiKeyVariableName, checkApiKeyFormat } from '../core/apiKey';
 import { isApiError, toApiError } from '../core/errors';
-import { apiKeyVariableName } from './apiKeyStore';
 import type { Environment } from './environments';
 import type { Services } from './services';
 
@@ -57,9 +56,8 @@ export async function setApiKey(services: Services, envName?: string, providedKe
     const hadKey = await services.keys.has(env.name);
     const kept = hadKey ? ' The previous key was kept.' : ' No key was saved.';
     if (['unauthorized', 'invalidKey', 'notFound', 'notConfigured'].includes(error.kind)) {
-      services.log.warn(`Key for ${env.name} not saved: ${error.message}`);
-      void services.errors.present(error, { source: 'key check', env: env.name });
-      void vscode.window.showWarningMessage(`The key was not saved for ${env.label}.${kept}`);
+      // One notification says both what the service said and what happened to the key.
+      void services.errors.present(error, { source: `key check (not saved for ${env.name})`, env: env.name, detail: `The key was not saved for ${env.label}.${kept}` });
       return false;
     }
     const choice = await vscode.window.showWarningMessage(

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ResponseMeta } from '../core/types';
+import { Disposable } from './disposable';
 
 /** What the service last told us about an environment's account, kept across restarts. */
 export interface AccountSnapshot {
@@ -14,12 +15,13 @@ export interface AccountSnapshot {
 const STATE_KEY = (env: string) => `inference.account.${env}`;
 
 /** Records the metadata of every response per environment, so the status bar and history can show it. */
-export class AccountState implements vscode.Disposable {
+export class AccountState extends Disposable {
   readonly #memento: vscode.Memento;
-  readonly #onDidChange = new vscode.EventEmitter<string>();
+  readonly #onDidChange = this.register(new vscode.EventEmitter<string>());
   readonly onDidChange = this.#onDidChange.event;
 
   constructor(memento: vscode.Memento) {
+    super();
     this.#memento = memento;
   }
 
@@ -41,9 +43,5 @@ export class AccountState implements vscode.Disposable {
     if (meta.modelId !== undefined) next.lastModelId = meta.modelId;
     void this.#memento.update(STATE_KEY(env), next);
     this.#onDidChange.fire(env);
-  }
-
-  dispose(): void {
-    this.#onDidChange.dispose();
   }
 }

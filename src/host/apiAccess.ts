@@ -7,6 +7,7 @@ import type { ResponseMeta } from '../core/types';
 import type { AccountState } from './accountState';
 import type { ApiKeyStore } from './apiKeyStore';
 import { affectsSetting, readSetting } from './config';
+import { Disposable } from './disposable';
 import type { Environments } from './environments';
 
 /** Retry-After values beyond this are not waited out automatically: the user decides. */
@@ -28,9 +29,8 @@ function connectionSettings(): ConnectionSettings {
 }
 
 /** Hands out clients for an environment, wired so that every response updates the account state and the log. */
-export class ApiAccess implements vscode.Disposable {
+export class ApiAccess extends Disposable {
   #dispatcher: Dispatcher | undefined;
-  readonly #subscription: vscode.Disposable;
 
   constructor(
     private readonly environments: Environments,
@@ -38,12 +38,14 @@ export class ApiAccess implements vscode.Disposable {
     private readonly account: AccountState,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.#subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+    super();
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsSetting(event, 'inference.timeouts.connectSeconds', 'inference.timeouts.responseSeconds', 'inference.timeouts.idleSeconds')
         || event.affectsConfiguration('http')) {
         this.#resetConnections();
       }
-    });
+    }));
+    this.register({ dispose: () => this.#resetConnections() });
   }
 
   /** A client for the named (default: active) environment. Throws ApiError notConfigured / missingKey / invalidKey. */
@@ -132,10 +134,5 @@ export class ApiAccess implements vscode.Disposable {
     this.#dispatcher = undefined;
     // Let requests in flight finish on the old pool.
     void old?.close().catch(() => undefined);
-  }
-
-  dispose(): void {
-    this.#subscription.dispose();
-    this.#resetConnections();
   }
 }

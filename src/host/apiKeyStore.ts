@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable } from './disposable';
 
 const NAMESPACE = 'inference.apiKey.';
 
@@ -6,18 +7,18 @@ const NAMESPACE = 'inference.apiKey.';
  * API keys in VS Code's SecretStorage, one per environment. Secrets are shared by all windows,
  * so a change made in another window arrives through onDidChange.
  */
-export class ApiKeyStore implements vscode.Disposable {
+export class ApiKeyStore extends Disposable {
   readonly #secrets: vscode.SecretStorage;
-  readonly #onDidChange = new vscode.EventEmitter<string>();
-  readonly #subscription: vscode.Disposable;
+  readonly #onDidChange = this.register(new vscode.EventEmitter<string>());
   /** Fires with the environment name whose key was set or cleared, in this window or another. */
   readonly onDidChange = this.#onDidChange.event;
 
   constructor(secrets: vscode.SecretStorage) {
+    super();
     this.#secrets = secrets;
-    this.#subscription = secrets.onDidChange((event) => {
+    this.register(secrets.onDidChange((event) => {
       if (event.key.startsWith(NAMESPACE)) this.#onDidChange.fire(event.key.slice(NAMESPACE.length));
-    });
+    }));
   }
 
   async get(env: string): Promise<string | undefined> {
@@ -38,14 +39,4 @@ export class ApiKeyStore implements vscode.Disposable {
   async clear(env: string): Promise<void> {
     await this.#secrets.delete(NAMESPACE + env);
   }
-
-  dispose(): void {
-    this.#subscription.dispose();
-    this.#onDidChange.dispose();
-  }
-}
-
-/** `INFERENCE_API_KEY_<ENV>`: the environment variable automation uses to hand a key to the extension. */
-export function apiKeyVariableName(env: string): string {
-  return `INFERENCE_API_KEY_${env.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }

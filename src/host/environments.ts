@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { affectsSetting, readSetting, writeSetting, type EnvironmentSettings } from './config';
+import { Disposable } from './disposable';
 
 export interface Environment extends EnvironmentSettings {
   name: string;
@@ -17,16 +18,16 @@ function toEnvironment(name: string, settings: EnvironmentSettings | undefined):
 }
 
 /** The environments the user can switch between, and which one is active. */
-export class Environments implements vscode.Disposable {
-  readonly #onDidChange = new vscode.EventEmitter<void>();
-  readonly #subscription: vscode.Disposable;
+export class Environments extends Disposable {
+  readonly #onDidChange = this.register(new vscode.EventEmitter<void>());
   /** Fires when the active environment or any environment's settings change. */
   readonly onDidChange = this.#onDidChange.event;
 
   constructor() {
-    this.#subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+    super();
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsSetting(event, 'inference.environments', 'inference.activeEnvironment')) this.#onDidChange.fire();
-    });
+    }));
   }
 
   all(): Environment[] {
@@ -47,10 +48,5 @@ export class Environments implements vscode.Disposable {
   async activate(name: string): Promise<void> {
     if (!this.get(name)) throw new Error(`There is no environment named "${name}" in the "inference.environments" setting.`);
     await writeSetting('inference.activeEnvironment', name);
-  }
-
-  dispose(): void {
-    this.#subscription.dispose();
-    this.#onDidChange.dispose();
   }
 }

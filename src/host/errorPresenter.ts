@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { ErrorAction, ErrorActionId } from '../core/errorActions';
 import { toApiError, type ApiError } from '../core/errors';
-import { errorFacts, errorView } from '../core/errorView';
+import { errorFacts, errorView, type ErrorFacts } from '../core/errorView';
 import type { AccountState } from './accountState';
 import type { Environments } from './environments';
 import type { ModelService } from './modelService';
-import { describeAge, formatCredits } from './format';
+import { formatCredits } from '../core/credits';
+import { describeAge } from './format';
 
 export interface PresentOptions {
   /** Offered as "Retry" where retrying can help. */
@@ -19,6 +20,8 @@ export interface PresentOptions {
    * the call named a model of its own (a conversation's).
    */
   forgetsModel?: boolean;
+  /** A sentence added to the notification (what happened to the user's input, for example). */
+  detail?: string;
 }
 
 /**
@@ -58,8 +61,13 @@ export class ErrorPresenter {
     const apiError = await this.record(error, options);
     if (apiError.kind === 'cancelled') return;
     const env = options.env ?? this.environments.active().name;
-    const view = errorView(errorFacts(apiError), { canRetry: options.retry !== undefined });
-    const text = [view.message, this.#lastKnownBalance(apiError, env), view.requestId && `(request ${view.requestId})`].filter(Boolean).join(' ');
+    this.show(errorFacts(apiError), { ...options, detail: [this.#lastKnownBalance(apiError, env), options.detail].filter(Boolean).join(' ') });
+  }
+
+  /** The notification of a failure's view: its message, request id and actions, as a card shows them. */
+  show(facts: ErrorFacts, options: PresentOptions = {}): void {
+    const view = errorView(facts, { canRetry: options.retry !== undefined });
+    const text = [view.message, options.detail, view.requestId && `(request ${view.requestId})`].filter(Boolean).join(' ');
     void vscode.window.showErrorMessage(text, ...view.actions.map((action) => action.label)).then(async (chosen) => {
       const action = view.actions.find((candidate) => candidate.label === chosen);
       if (action) await this.run(action.id, view, options);
@@ -75,7 +83,7 @@ export class ErrorPresenter {
   }
 
   /** Runs an action of an error's view; `error` is what the view was built from (its request id). */
-  async run(actionId: ErrorActionId, error: { requestId?: string }, options: Pick<PresentOptions, 'retry'> = {}): Promise<void> {
+  async run(actionId: ErrorActionId, error: { kind: string; requestId?: string }, options: Pick<PresentOptions, 'retry'> = {}): Promise<void> {
     switch (actionId) {
       case 'setApiKey':
         await vscode.commands.executeCommand('inference.setApiKey');
@@ -93,7 +101,10 @@ export class ErrorPresenter {
         this.log.show(true);
         return;
       case 'openSettings':
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'inference.environments');
+        await vscode.commands.executeCommand('workbench.action.openSettings', error.kind === 'imageFolder' ? 'inference.images.folder' : 'inference.environments');
+        return;
+      case 'manageTrust':
+        await vscode.commands.executeCommand('workbench.trust.manage');
         return;
     }
   }

@@ -1,8 +1,4 @@
-/** How credits and ages read in the UI, in one place so that notifications and the status bar agree. */
-
-export function formatCredits(value: number): string {
-  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
-}
+/** How ages read in the UI, in one place so that notifications and the status bar agree. */
 
 export function describeAge(timestamp: number, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - timestamp) / 1000));

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ModelType } from '../core/types';
 import type { ApiAccess } from './apiAccess';
 import { readSetting } from './config';
+import { Disposable } from './disposable';
 import type { Environments } from './environments';
 
 interface CachedModels {
@@ -9,25 +10,26 @@ interface CachedModels {
   fetchedAt: number;
 }
 
-type ModelKind = 'chat' | 'image';
+type ModelKind = Extract<ModelType, 'chat' | 'image'>;
 
 const CACHE_KEY = (env: string, kind: ModelKind) => `inference.models.${env}.${kind}`;
 const SELECTED_KEY = (env: string, kind: ModelKind) => `inference.selectedModel.${env}.${kind}`;
-const API_TYPE: Record<ModelKind, ModelType> = { chat: 'chat', image: 'image' };
 
 /**
  * Model ids come only from GET /models of the environment (never guessed), cached per environment
  * for `inference.modelCacheMinutes`; the chosen model is remembered per environment.
  */
-export class ModelService implements vscode.Disposable {
-  readonly #onDidChangeSelection = new vscode.EventEmitter<string>();
+export class ModelService extends Disposable {
+  readonly #onDidChangeSelection = this.register(new vscode.EventEmitter<string>());
   readonly onDidChangeSelection = this.#onDidChangeSelection.event;
 
   constructor(
     private readonly memento: vscode.Memento,
     private readonly environments: Environments,
     private readonly api: ApiAccess,
-  ) {}
+  ) {
+    super();
+  }
 
   cached(env: string, kind: ModelKind): CachedModels | undefined {
     return this.memento.get<CachedModels>(CACHE_KEY(env, kind));
@@ -39,7 +41,7 @@ export class ModelService implements vscode.Disposable {
     const lifetimeMs = readSetting('inference.modelCacheMinutes') * 60_000;
     if (!options.refresh && cached && Date.now() - cached.fetchedAt < lifetimeMs) return cached.ids;
     const client = await this.api.client(envName);
-    const { models } = await this.api.withRateLimitRetry('model list', () => client.listModels({ type: API_TYPE[kind], ...(options.signal && { signal: options.signal }) }), options.signal);
+    const { models } = await this.api.withRateLimitRetry('model list', () => client.listModels({ type: kind, ...(options.signal && { signal: options.signal }) }), options.signal);
     const ids = [...new Set(models.map((model) => model.id))];
     await this.memento.update(CACHE_KEY(envName, kind), { ids, fetchedAt: Date.now() } satisfies CachedModels);
     return ids;
@@ -124,9 +126,5 @@ export class ModelService implements vscode.Disposable {
     } finally {
       picker.dispose();
     }
-  }
-
-  dispose(): void {
-    this.#onDidChangeSelection.dispose();
   }
 }

@@ -1,37 +1,37 @@
 import * as vscode from 'vscode';
 import type { Services } from './services';
 import { readSetting } from './config';
-import { describeAge, formatCredits } from './format';
+import { formatCredits } from '../core/credits';
+import { Disposable } from './disposable';
+import { describeAge } from './format';
 
 
 /**
  * Two status-bar items: the active environment with its chat model (click: pick a model) and the wallet
  * balance (click: the account menu). Both follow every response, environment switch and model choice.
  */
-export class AccountStatusBar implements vscode.Disposable {
+export class AccountStatusBar extends Disposable {
   readonly #model: vscode.StatusBarItem;
   readonly #balance: vscode.StatusBarItem;
-  readonly #disposables: vscode.Disposable[] = [];
-  readonly #ageTimer: NodeJS.Timeout;
 
   constructor(private readonly services: Services) {
-    this.#balance = vscode.window.createStatusBarItem('inference.balance', vscode.StatusBarAlignment.Right, 100);
+    super();
+    this.#balance = this.register(vscode.window.createStatusBarItem('inference.balance', vscode.StatusBarAlignment.Right, 100));
     this.#balance.name = 'Inference: Credit Balance';
     this.#balance.command = 'inference.showAccountMenu';
-    this.#model = vscode.window.createStatusBarItem('inference.model', vscode.StatusBarAlignment.Right, 101);
+    this.#model = this.register(vscode.window.createStatusBarItem('inference.model', vscode.StatusBarAlignment.Right, 101));
     this.#model.name = 'Inference: Environment and Model';
     this.#model.command = 'inference.pickModel';
     const refresh = () => this.update();
-    this.#disposables.push(
-      services.account.onDidChange(refresh),
-      services.environments.onDidChange(refresh),
-      services.models.onDidChangeSelection(refresh),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('inference.balanceWarningThreshold')) refresh();
-      }),
-    );
+    this.register(services.account.onDidChange(refresh));
+    this.register(services.environments.onDidChange(refresh));
+    this.register(services.models.onDidChangeSelection(refresh));
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('inference.balanceWarningThreshold')) refresh();
+    }));
     // The tooltip states the balance's age; keep it honest while the window stays open.
-    this.#ageTimer = setInterval(refresh, 60_000);
+    const ageTimer = setInterval(refresh, 60_000);
+    this.register({ dispose: () => clearInterval(ageTimer) });
     this.update();
     this.#model.show();
     this.#balance.show();
@@ -75,12 +75,5 @@ export class AccountStatusBar implements vscode.Disposable {
       tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
       warning: this.#balance.backgroundColor !== undefined,
     };
-  }
-
-  dispose(): void {
-    clearInterval(this.#ageTimer);
-    for (const disposable of this.#disposables) disposable.dispose();
-    this.#model.dispose();
-    this.#balance.dispose();
   }
 }

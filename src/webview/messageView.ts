@@ -1,4 +1,5 @@
 import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chatProtocol';
+import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { actionButton, codicon, el } from './dom';
 import type { FrameScheduler } from './frames';
 import type { MarkdownIt } from 'markdown-it';
@@ -115,15 +116,11 @@ function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
   const time = new Date(meta?.finishedAt ?? createdAt);
   parts.push(el('time', { text: time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }), attrs: { datetime: time.toISOString() } }));
   if (meta?.model) parts.push(el('span', { className: 'meta-model', text: meta.model }));
-  if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: `${formatCredits(meta.creditsSpent)} credits` }));
+  if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: `${formatCredits(meta.creditsSpent, SPEND_DIGITS)} credits` }));
   if (meta?.requestId) {
     parts.push(el('span', { className: 'meta-request', text: `id ${meta.requestId.slice(0, 8)}`, attrs: { title: `Request ID ${meta.requestId}` } }));
   }
   return parts;
-}
-
-function formatCredits(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, '');
 }
 
 function attachmentList(attachments: AttachmentView[] | undefined): HTMLElement {

@@ -1,3 +1,4 @@
+import { apiKeyVariableName } from '../../src/core/apiKey';
 import type { Emulator, EnvironmentName } from '../emulator';
 
 /** User settings that point the extension at the emulator's two environments. */
@@ -13,7 +14,7 @@ export function emulatorSettings(emulator: Emulator): Record<string, unknown> {
 export function apiKeyEnvironment(keys: Partial<Record<string, string>>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, key] of Object.entries(keys)) {
-    if (key) env[`INFERENCE_API_KEY_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = key;
+    if (key) env[apiKeyVariableName(name)] = key;
   }
   return env;
 }

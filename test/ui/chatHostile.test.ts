@@ -140,6 +140,11 @@ describe('chat panel: hostile markdown through the real webview', () => {
     // Chromium reports even a request the CSP then refuses: only the probe may appear, and fail.
     assert.deepEqual(requests.filter((url) => url.startsWith(canary.origin)), [`${canary.origin}/csp-probe`], 'no payload even asked for the canary');
     assert.deepEqual(canary.hits, [], 'the canary received no request, not even the probe');
+    // The page never submits anything: the frame VS Code built for it may not submit forms either.
+    const sandbox = await (await ui.page.locator('iframe.webview.ready').first().elementHandle())?.contentFrame()
+      .then((host) => host?.locator('iframe#active-frame').getAttribute('sandbox'));
+    assert.ok(sandbox !== undefined && sandbox !== null, 'the content frame is sandboxed');
+    assert.doesNotMatch(sandbox, /allow-forms/, `no allow-forms in "${sandbox}"`);
     await ui.screenshot('01-hostile-corpus-rendered');
   });
 });

@@ -1,3 +1,4 @@
+import { formatCredits, SPEND_DIGITS } from '../credits';
 import type { Conversation, ConversationMessage } from './conversation';
 
 /** A conversation as a Markdown document: headings per turn, answers verbatim, metadata as a quiet line. */
@@ -27,7 +28,7 @@ function messageLines(message: ConversationMessage): string[] {
     meta?.model && `model ${meta.model}`,
     meta?.requestId && `request ${meta.requestId}`,
     meta?.finishedAt && new Date(meta.finishedAt).toISOString(),
-    meta?.creditsSpent !== undefined && `${meta.creditsSpent} credits`,
+    meta?.creditsSpent !== undefined && `${formatCredits(meta.creditsSpent, SPEND_DIGITS)} credits`,
   ].filter(Boolean);
   if (facts.length) out.push(`<sub>${facts.join(' · ')}</sub>`);
   return out;

@@ -5,11 +5,18 @@ import type { ChatView } from '../../core/chat/ports';
 import { chatHtml } from '../../core/chat/webviewHtml';
 import { parseWebviewMessage } from '../../core/chatMessageValidation';
 import { CHAT_PROTOCOL_VERSION, type ChatRequestMessage, type ChatResponseMessage, type HostToWebview } from '../../core/chatProtocol';
+import { Disposable } from '../disposable';
 import type { Services } from '../services';
 import { createChatBackend } from './chatBackend';
 import type { ChatHistoryStore } from './historyStore';
 
 export const CHAT_VIEW_TYPE = 'inference.chat';
+
+/**
+ * What the chat page may do: run its own script, nothing else. No forms (the page never submits
+ * anything; requests go through the typed protocol) and no command: links in model output.
+ */
+export const CHAT_WEBVIEW_OPTIONS = { enableScripts: true, enableForms: false, enableCommandUris: false } as const;
 
 /** Runs one webview request; its result is the request's typed response. */
 export type RequestHandler = (panel: ChatPanel, request: ChatRequestMessage) => Promise<unknown>;
@@ -20,12 +27,10 @@ export type RequestHandler = (panel: ChatPanel, request: ChatRequestMessage) => 
  * snapshot, and other messages are only posted while the webview is ready and visible. Each request
  * is answered exactly once.
  */
-export class ChatPanel implements ChatView, vscode.Disposable {
+export class ChatPanel extends Disposable implements ChatView {
   readonly engine: ChatEngine;
   private isReady = false;
-  private disposed = false;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
+  private readonly onDisposeEmitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this.onDisposeEmitter.event;
 
   constructor(
@@ -35,11 +40,12 @@ export class ChatPanel implements ChatView, vscode.Disposable {
     store: ChatHistoryStore,
     private readonly handle: RequestHandler,
   ) {
-    this.engine = new ChatEngine(conversation, this, store, createChatBackend(services));
+    super();
+    // Disposing the engine stops an answer in flight and waits until it is saved.
+    this.engine = this.register(new ChatEngine(conversation, this, store, createChatBackend(services)));
     const extensionUri = services.context.extensionUri;
     panel.webview.options = {
-      enableScripts: true,
-      enableCommandUris: false,
+      ...CHAT_WEBVIEW_OPTIONS,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
     };
     panel.title = conversation.title;
@@ -49,20 +55,18 @@ export class ChatPanel implements ChatView, vscode.Disposable {
       scriptUri: asset('dist', 'webview', 'main.js'),
       styleUris: [asset('dist', 'webview', 'codicon.css'), asset('media', 'chat.css')],
     });
-    this.disposables.push(
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
-      panel.onDidChangeViewState(() => {
-        // Hidden webviews are torn down (no retainContextWhenHidden); the reloaded one sends `ready`.
-        if (!panel.visible) this.isReady = false;
-      }),
-      panel.onDidDispose(() => this.dispose()),
-      services.environments.onDidChange(() => this.engine.announceHeader()),
-      services.models.onDidChangeSelection(() => this.engine.announceHeader()),
-    );
+    this.register(panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
+    this.register(panel.onDidChangeViewState(() => {
+      // Hidden webviews are torn down (no retainContextWhenHidden); the reloaded one sends `ready`.
+      if (!panel.visible) this.isReady = false;
+    }));
+    this.register(panel.onDidDispose(() => void this.dispose()));
+    this.register(services.environments.onDidChange(() => this.engine.announceHeader()));
+    this.register(services.models.onDidChangeSelection(() => this.engine.announceHeader()));
   }
 
   get ready(): boolean {
-    return !this.disposed && this.isReady && this.panel.visible;
+    return !this.isDisposed && this.isReady && this.panel.visible;
   }
 
   get conversation(): Conversation {
@@ -93,25 +97,21 @@ export class ChatPanel implements ChatView, vscode.Disposable {
     void this.handle(this, message).then(
       (result) => this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: true, result: result ?? null }),
       (error: unknown) => {
-        const text = error instanceof Error ? error.message : String(error);
-        this.services.log.warn(`Chat: ${message.method} failed: ${text}`);
-        this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: false, error: text });
-        void vscode.window.showWarningMessage(text);
+        this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) });
+        // Shown (and logged) like every other failure: with the action that fixes it.
+        void this.services.errors.present(error, { source: `chat ${message.method}` });
       },
     );
   }
 
   private respond(message: ChatResponseMessage): void {
     // A response for a webview that was hidden meanwhile is lost with it; the reloaded one starts afresh.
-    if (!this.disposed) void this.panel.webview.postMessage(message);
+    if (!this.isDisposed) void this.panel.webview.postMessage(message);
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    void this.engine.dispose();
-    this.onDisposeEmitter.fire();
-    this.onDisposeEmitter.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
+  /** Resolves when the answer that was streaming (if any) is saved. */
+  override dispose(): Promise<void> {
+    if (!this.isDisposed) this.onDisposeEmitter.fire();
+    return super.dispose();
   }
 }

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { newId, type Attachment } from '../../core/chat/conversation';
 import { selectionLineRange } from '../../core/chat/selectionLines';
+import { Disposable } from '../disposable';
 import type { AttachmentKind } from '../../core/chatProtocol';
 
 /** Larger context is refused rather than silently cut: the user decides what to send. */
@@ -11,11 +12,15 @@ export const MAX_ATTACHMENT_CHARS = 200_000;
  * The text editor the user last worked in. While the chat panel has focus there is no active text
  * editor, so attachments and "Insert at Cursor" use the last one that was active.
  */
-export class EditorTracker implements vscode.Disposable {
+export class EditorTracker extends Disposable {
   private last: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
-  private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
-    if (editor) this.last = editor;
-  });
+
+  constructor() {
+    super();
+    this.register(vscode.window.onDidChangeActiveTextEditor((editor) => {
+      if (editor) this.last = editor;
+    }));
+  }
 
   editor(): vscode.TextEditor | undefined {
     const active = vscode.window.activeTextEditor;
@@ -25,10 +30,6 @@ export class EditorTracker implements vscode.Disposable {
       return vscode.window.visibleTextEditors.find((e) => e.document === this.last?.document) ?? this.last;
     }
     return undefined;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
   }
 }
 

@@ -1,10 +1,14 @@
 import * as vscode from 'vscode';
+import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import type { Services } from '../services';
 import { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';
 import { ImageHistory } from './imageHistory';
 import { askForInputs, askWithLastSettings, type AnsweredInputs } from './imageQuestions';
 
 export { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';
+
+/** Nothing was requested: why, as the kind of failure whose action fixes it. */
+const REFUSAL_KINDS = { trust: 'untrustedWorkspace', settings: 'imageFolder', none: 'workspaceRefused' } as const;
 
 /** What a command run ended with; `undefined` when the user cancelled a question. */
 export type ImageCommandResult = GenerationOutcome | undefined;
@@ -16,7 +20,7 @@ async function showOutcome(services: Services, history: ImageHistory, env: strin
       history.setFailedPrompt(env, undefined);
       await history.remember(env, inputs, answered.seedTyped);
       const names = outcome.images.map((image) => vscode.workspace.asRelativePath(image.image)).join(', ');
-      const cost = outcome.creditsSpent === undefined ? '' : ` (${outcome.creditsSpent} credits)`;
+      const cost = outcome.creditsSpent === undefined ? '' : ` (${formatCredits(outcome.creditsSpent, SPEND_DIGITS)} credits)`;
       vscode.window.setStatusBarMessage(`$(file-media) Saved ${names}${cost}`, 10_000);
       return;
     }
@@ -29,22 +33,17 @@ async function showOutcome(services: Services, history: ImageHistory, env: strin
         retry: () => runGeneration(services, history, env, answered),
       });
       return;
-    case 'saveFailed': {
-      const requestId = outcome.result.meta.requestId;
-      const choice = await vscode.window.showErrorMessage(
-        `The image was generated${requestId ? ` (request ${requestId})` : ''} but could not be saved: ${outcome.message}`,
-        'Open Logs',
-      );
-      if (choice === 'Open Logs') services.log.show(true);
+    case 'saveFailed':
+      // Logged by generateImage; the credits are spent, so the request id matters for support.
+      services.errors.show({
+        kind: 'saveFailed',
+        message: `The image was generated but could not be saved: ${outcome.message}`,
+        ...(outcome.result.meta.requestId && { requestId: outcome.result.meta.requestId }),
+      });
       return;
-    }
-    case 'refused': {
-      const action = outcome.fix === 'trust' ? 'Manage Workspace Trust' : outcome.fix === 'settings' ? 'Open Settings' : undefined;
-      const choice = await vscode.window.showWarningMessage(outcome.reason, ...(action ? [action] : []));
-      if (choice === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
-      if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'inference.images.folder');
+    case 'refused':
+      services.errors.show({ kind: REFUSAL_KINDS[outcome.fix ?? 'none'], message: outcome.reason });
       return;
-    }
     case 'noFolder':
     case 'cancelled':
       return;

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { waitFor } from '../../harness/wait';
 import { importKeysFromEnvironment, setApiKey } from '../../../src/host/accountCommands';
-import { eventually, useConfiguredEmulator } from '../support/emulatorSetup';
+import { useConfiguredEmulator } from '../support/emulatorSetup';
 
 describe('Keys and environments (real extension host, emulator back end)', () => {
   const fixture = useConfiguredEmulator();
@@ -61,7 +62,7 @@ describe('Keys and environments (real extension host, emulator back end)', () =>
     const client = await services().api.client();
     assert.equal(client.baseUrl, fixture().emulator.environments.preview.baseUrl);
     assert.deepEqual(await services().models.list('chat', undefined, { refresh: true }), fixture().emulator.environments.preview.chatModels);
-    await eventually(() => fixture().api.statusBar.snapshot().model.includes('preview') || undefined, 3000, 'status bar shows preview');
+    await waitFor('status bar shows preview', () => fixture().api.statusBar.snapshot().model.includes('preview') || undefined, { timeoutMs: 3000, intervalMs: 20 });
     await assert.rejects(services().environments.activate('nowhere'), /no environment named "nowhere"/);
   });
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { waitFor } from '../../harness/wait';
 import { isApiError } from '../../../src/core/errors';
-import { eventually, useConfiguredEmulator } from '../support/emulatorSetup';
+import { useConfiguredEmulator } from '../support/emulatorSetup';
 
 describe('Models, balance and shared error handling (real extension host, emulator back end)', () => {
   const fixture = useConfiguredEmulator();
@@ -29,12 +30,12 @@ describe('Models, balance and shared error handling (real extension host, emulat
     const [first, second] = emulator().environments.production.chatModels;
     await services().models.select('chat', second, 'production');
     const picked = services().models.pickChatModel('production');
-    await eventually(async () => (services().models.cached('production', 'chat') ? true : undefined), 5000, 'picker loaded');
+    await waitFor('picker loaded', async () => (services().models.cached('production', 'chat') ? true : undefined), { timeoutMs: 5000, intervalMs: 20 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal(await picked, second, 'the current model is the active item');
     assert.notEqual(first, second);
-    await eventually(() => fixture().api.statusBar.snapshot().model.includes(second) || undefined, 3000, 'status bar shows the model');
+    await waitFor('status bar shows the model', () => fixture().api.statusBar.snapshot().model.includes(second) || undefined, { timeoutMs: 3000, intervalMs: 20 });
   });
 
   it('a 404 for the chosen model forgets the cached list and the choice, so the picker is offered again', async () => {
@@ -60,7 +61,7 @@ describe('Models, balance and shared error handling (real extension host, emulat
     assert.equal(snapshot.rateLimitRequests, 60);
     assert.equal(snapshot.lastRequestId, emulator().requests.at(-1)?.id);
     assert.deepEqual(services().context.globalState.get('inference.account.production'), snapshot, 'persisted in globalState');
-    await eventually(() => statusBar.snapshot().balance.includes(balance.toLocaleString('en-US', { maximumFractionDigits: 2 })) || undefined, 3000, 'status bar balance');
+    await waitFor('status bar balance', () => statusBar.snapshot().balance.includes(balance.toLocaleString('en-US', { maximumFractionDigits: 2 })) || undefined, { timeoutMs: 3000, intervalMs: 20 });
     const { tooltip } = statusBar.snapshot();
     assert.match(tooltip, /production/);
     assert.match(tooltip, /60 requests\/min/);
@@ -72,7 +73,7 @@ describe('Models, balance and shared error handling (real extension host, emulat
     await vscode.workspace.getConfiguration().update('inference.balanceWarningThreshold', 5000, vscode.ConfigurationTarget.Global);
     try {
       await (await services().api.client('production')).listModels({ type: 'chat' });
-      await eventually(() => fixture().api.statusBar.snapshot().warning || undefined, 3000, 'warning look');
+      await waitFor('warning look', () => fixture().api.statusBar.snapshot().warning || undefined, { timeoutMs: 3000, intervalMs: 20 });
       emulator().setBalance('production', 0);
       const client = await services().api.client('production');
       await client.chat({ model: emulator().environments.production.chatModels[0], messages: [{ role: 'user', content: 'hi' }] }).catch(() => undefined);

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { waitFor } from '../../harness/wait';
 import type { ApiError } from '../../../src/core/errors';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
 import { generateImage, type GenerationOutcome } from '../../../src/host/images';
-import { eventually } from '../support/emulatorSetup';
 import { useImageFixture } from './support';
 
 const INPUTS: ImageInputs = { prompt: 'a failing fox', model: 'auto', seed: 9, responseFormat: 'b64_json' };
@@ -20,11 +20,11 @@ describe('Generate Image: failures write nothing (real extension host, emulator 
     fixture().emulator.injectFault('production', { fault: 'hang', path: '/images/generations' });
     const cancel = new vscode.CancellationTokenSource();
     const running = generateImage(fixture.services(), INPUTS, { token: cancel.token });
-    await eventually(() => fixture.imageRequests()[0], 10_000, 'the request to reach the emulator');
+    await waitFor('the request to reach the emulator', () => fixture.imageRequests()[0], { timeoutMs: 10_000, intervalMs: 20 });
     cancel.cancel();
     const outcome = await running;
     assert.equal(outcome.status, 'cancelled');
-    await eventually(() => fixture.imageRequests()[0]?.clientClosedAt, 5000, 'the connection to be closed by the client');
+    await waitFor('the connection to be closed by the client', () => fixture.imageRequests()[0]?.clientClosedAt, { timeoutMs: 5000, intervalMs: 20 });
     assert.deepEqual(fixture.workspaceFiles(), []);
     assert.equal(vscode.window.tabGroups.all.flatMap((group) => group.tabs).length, 0);
     cancel.dispose();

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { waitFor } from '../../harness/wait';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
 import { generateImage } from '../../../src/host/images';
-import { eventually } from '../support/emulatorSetup';
 import { assertEmulatorPng, assertSaved, readSidecar, setSetting, useImageFixture } from './support';
 
 function imagePreviewTab(): vscode.Tab | undefined {
@@ -36,7 +36,7 @@ describe('Generate Image: success paths (real extension host, emulator back end)
       assert.equal(sidecar.requestId, request[0].id);
       assert.deepEqual([sidecar.width, sidecar.height, sidecar.imageWidth, sidecar.imageHeight], [768, 1024, 768, 1024]);
 
-      const tab = await eventually(imagePreviewTab, 10_000, 'an image preview tab');
+      const tab = await waitFor('an image preview tab', imagePreviewTab, { timeoutMs: 10_000, intervalMs: 20 });
       const input = tab.input as vscode.TabInputCustom;
       assert.equal(input.viewType, 'imagePreview.previewEditor');
       assert.equal(input.uri.toString(), saved.image.toString());

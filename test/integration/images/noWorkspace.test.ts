@@ -3,10 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { waitFor } from '../../harness/wait';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
 import { generateImage, type GenerationOutcome } from '../../../src/host/images';
 import { NO_WORKSPACE } from '../tags';
-import { eventually, useConfiguredEmulator } from '../support/emulatorSetup';
+import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { MemoryFileSystem } from './memoryFileSystem';
 import { assertEmulatorPng, assertSaved } from './support';
 
@@ -53,7 +54,7 @@ describe(`Generate Image without a workspace folder ${NO_WORKSPACE}`, () => {
     const readonly = new MemoryFileSystem(true);
     disposables.push(vscode.workspace.registerFileSystemProvider('inference-images-ro', readonly, { isReadonly: true }));
     // The registration reaches the extension host's file system info after a round trip to the window.
-    await eventually(() => vscode.workspace.fs.isWritableFileSystem('inference-images-ro') === false || undefined, 5000, 'the read-only scheme to be known');
+    await waitFor('the read-only scheme to be known', () => vscode.workspace.fs.isWritableFileSystem('inference-images-ro') === false || undefined, { timeoutMs: 5000, intervalMs: 20 });
     const outcome = await generateImage(services(), INPUTS, { chooseFolder: async () => vscode.Uri.parse('inference-images-ro:/photos') });
     assert.equal(outcome.status, 'refused');
     assert.match((outcome as Extract<GenerationOutcome, { status: 'refused' }>).reason, /read-only.*Nothing was generated or saved/s);

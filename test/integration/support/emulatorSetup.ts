@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator';
+import { EXTENSION_ID } from '../manifest';
 
-export const EXTENSION_ID = 'inference-client.inference-client';
 
 /** The extension under test, activated, with the test API it returns in ExtensionMode.Test. */
 export async function extensionApi(): Promise<TestApi> {
@@ -52,13 +52,3 @@ export function useConfiguredEmulator(options?: EmulatorOptions): () => Emulator
   };
 }
 
-/** Polls until the probe returns a value, failing after the timeout: every wait in these tests is bounded. */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -5,6 +5,7 @@ import net from 'node:net';
 import { ApiError } from '../../../src/core/errors';
 import { createDispatcher } from '../../../src/core/http';
 import type { FaultName } from '../../emulator';
+import { waitFor } from '../../harness/wait';
 import { drain, HELLO, useEmulator } from './support';
 
 describe('InferenceClient streaming faults', () => {
@@ -68,16 +69,6 @@ describe('InferenceClient cancellation', () => {
   const { emulator, client } = useEmulator({ tokensPerSecond: 60 });
   const request = () => ({ model: emulator().environments.production.chatModels[0], messages: HELLO });
 
-  async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) assert.fail('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  }
-
   it('aborting mid-stream closes the connection within 100 ms, keeps the partial text, and spends less', async () => {
     const controller = new AbortController();
     let text = '';
@@ -98,7 +89,7 @@ describe('InferenceClient cancellation', () => {
     assert.equal(caught.kind, 'cancelled');
     assert.ok(text.length > 20, 'partial text kept');
     const record = emulator().requests.at(-1);
-    const closedAt = await waitFor(() => emulator().requests.at(-1)?.clientClosedAt, 1000);
+    const closedAt = await waitFor('the client to close the connection', () => emulator().requests.at(-1)?.clientClosedAt, { timeoutMs: 1000, intervalMs: 2 });
     assert.ok(closedAt - abortedAt <= 100, `server saw the close ${closedAt - abortedAt} ms after abort`);
     const spentAborted = 1000 - emulator().balance('production');
 
@@ -113,7 +104,7 @@ describe('InferenceClient cancellation', () => {
     for await (const event of client().streamChat(request())) {
       if (event.type === 'delta') break;
     }
-    const closedAt = await waitFor(() => emulator().requests.at(-1)?.clientClosedAt, 1000);
+    const closedAt = await waitFor('the client to close the connection', () => emulator().requests.at(-1)?.clientClosedAt, { timeoutMs: 1000, intervalMs: 2 });
     assert.ok(closedAt > 0);
   });
 

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { request as undiciRequest } from 'undici';
-import { bearer, chatBody, parseSse, rawRequest, sseChunks, streamedText, useEmulator, waitFor } from './helpers';
+import { bearer, chatBody, parseSse, rawRequest, sseChunks, streamedText, useEmulator } from './helpers';
+import { waitFor } from '../../harness/wait';
 
 interface Completion {
   object: string;
@@ -154,7 +155,7 @@ describe('emulator: chat pacing and client aborts', () => {
       }
     });
     const record = emu().requests.at(-1);
-    await waitFor(() => record?.finishedAt !== undefined);
+    await waitFor('the request to finish', () => record?.finishedAt !== undefined, { timeoutMs: 3000, intervalMs: 10 });
     assert.ok(record?.clientClosedAt !== undefined, 'the log saw the client leave');
     const bytesAtClose = record?.bytesSent;
     await new Promise((r) => setTimeout(r, 150));
@@ -172,11 +173,11 @@ describe('emulator: chat pacing and client aborts', () => {
       headers: { ...bearer(emu().keys.production.full), 'content-type': 'application/json' },
       body: JSON.stringify(chatBody('emu-chat-small')),
     });
-    await waitFor(() => emu().requests.length === 1);
+    await waitFor('the request to be logged', () => emu().requests.length === 1, { timeoutMs: 3000, intervalMs: 10 });
     controller.abort();
     await assert.rejects(pending);
     const record = emu().requests[0];
-    await waitFor(() => record.finishedAt !== undefined);
+    await waitFor('the request to finish', () => record.finishedAt !== undefined, { timeoutMs: 3000, intervalMs: 10 });
     assert.equal(record.status, 0, 'no answer was sent');
     assert.ok(record.clientClosedAt !== undefined);
     const promptTokens = 5; // "Tell me about emulators" = 4 words + 1 per message
@@ -191,7 +192,7 @@ describe('emulator: chat pacing and client aborts', () => {
       req.write('{"model":');
       setTimeout(() => { req.destroy(); resolve(); }, 30);
     });
-    await waitFor(() => emu().requests[0]?.finishedAt !== undefined);
+    await waitFor('the request to finish', () => emu().requests[0]?.finishedAt !== undefined, { timeoutMs: 3000, intervalMs: 10 });
     const res = await rawRequest(url(), { headers: bearer(emu().keys.production.full), body: chatBody('emu-chat-small', { max_tokens: 3 }) });
     assert.equal(res.status, 200, 'still serving');
     assert.equal(emu().requests[0].clientClosedAt !== undefined, true);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startEmulator } from '../../emulator';
-import { bearer, chatBody, rawRequest, useEmulator, waitFor } from './helpers';
+import { bearer, chatBody, rawRequest, useEmulator } from './helpers';
+import { waitFor } from '../../harness/wait';
 
 interface State {
   environment: string;
@@ -104,7 +105,7 @@ describe('emulator: shutdown', () => {
     emu.injectFault('production', { fault: 'hang', path: '/models' });
     const hanging = rawRequest(`${base}/models`, { headers });
     const streaming = rawRequest(`${base}/chat/completions`, { headers, body: chatBody('emu-chat-small', { stream: true }) });
-    await waitFor(() => emu.requests.length === 2 && emu.requests.every((r) => r.status !== 0 || r.faults !== undefined));
+    await waitFor('both requests to be logged', () => emu.requests.length === 2 && emu.requests.every((r) => r.status !== 0 || r.faults !== undefined), { timeoutMs: 3000, intervalMs: 10 });
     const started = Date.now();
     await emu.close();
     assert.ok(Date.now() - started < 500, 'close does not wait for open requests');
@@ -125,7 +126,7 @@ describe('emulator: CLI', () => {
     let out = '';
     cli.stdout.on('data', (c: Buffer) => { out += c.toString('utf8'); });
     const exited = new Promise<number | null>((resolve) => cli.on('exit', (code) => resolve(code)));
-    await waitFor(() => out.includes('\n'), 5000);
+    await waitFor('the first line of output', () => out.includes('\n'), { timeoutMs: 5000, intervalMs: 10 });
     const info = JSON.parse(out.split('\n')[0]) as { environments: Record<string, { baseUrl: string }>; keys: Record<string, { full: string }> };
     const res = await rawRequest(`${info.environments.preview.baseUrl}/models`, { headers: bearer(info.keys.preview.full) });
     assert.equal(res.status, 200);

@@ -89,10 +89,3 @@ export function useEmulator(options?: EmulatorOptions): () => Emulator {
   };
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('waitFor timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
