@@ -66,6 +66,8 @@ describe('account UI: picker, key input, balance and errors', () => {
     assert.match(text, /Set API Key/);
     assert.match(text, /Copy Request ID/);
     await ui.waitForNotification(/previous key was kept/);
+    const aboutTheKey = (await ui.notifications()).filter((m) => /refused|not saved|kept/i.test(m));
+    assert.equal(aboutTheKey.length, 1, `one notification for one refused key: ${JSON.stringify(aboutTheKey)}`);
     await ui.screenshot('06-key-refused-401');
     await ui.clearNotifications();
   });
