@@ -25,7 +25,8 @@ const noParams = (params: Json) => Object.keys(params).length === 0;
 function isChatParams(value: unknown): boolean {
   if (!isRecord(value)) return false;
   return optional(isString)(value.systemPrompt) && optional(isFiniteNumber)(value.temperature)
-    && optional(isFiniteNumber)(value.top_p) && optional(isFiniteNumber)(value.max_tokens);
+    && optional(isFiniteNumber)(value.top_p) && optional(isFiniteNumber)(value.max_tokens)
+    && optional(isRecord)(value.service_parameters);
 }
 
 export const REQUEST_PARAM_VALIDATORS: { readonly [M in ChatMethod]: (params: Json) => boolean } = {

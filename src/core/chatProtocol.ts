@@ -31,6 +31,8 @@ export interface AnswerMeta {
   model?: string;
   requestId?: string;
   startedAt?: number;
+  /** When the first text arrived: with startedAt, the time to first token. */
+  firstDeltaAt?: number;
   finishedAt?: number;
   /** Balance before minus the settled balance after, only when both are known. */
   creditsSpent?: number;
@@ -76,7 +78,12 @@ export interface ChatParams {
   temperature?: number;
   top_p?: number;
   max_tokens?: number;
+  /** The contract's `service_parameters`: a JSON object passed through untouched. */
+  service_parameters?: ServiceParameters;
 }
+
+/** Contents are the service's to define: validated only as a JSON object. */
+export type ServiceParameters = Record<string, unknown>;
 
 export interface ConversationHeader {
   id: string;

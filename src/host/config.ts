@@ -28,6 +28,10 @@ export interface SettingTypes {
   'inference.chat.topP': number | null;
   'inference.chat.maxTokens': number | null;
   'inference.chat.refreshBalanceAfterAnswer': boolean;
+  /** Environment name → the contract's `service_parameters` object for chat in that environment. */
+  'inference.serviceParameters.byEnvironment': Record<string, unknown>;
+  /** Model id → `service_parameters` for that model (wins over the environment's, key by key). */
+  'inference.serviceParameters.byModel': Record<string, unknown>;
 }
 
 export type SettingId = keyof SettingTypes;
@@ -52,6 +56,8 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.chat.topP': null,
   'inference.chat.maxTokens': null,
   'inference.chat.refreshBalanceAfterAnswer': true,
+  'inference.serviceParameters.byEnvironment': {},
+  'inference.serviceParameters.byModel': {},
 };
 
 /** The one typed way to read settings; falls back to the documented default when a value has the wrong type. */

@@ -1,3 +1,4 @@
+import { describeLinkTarget } from '../core/chat/linkTarget';
 import type { WebviewApi } from 'vscode-webview';
 import {
   CHAT_PROTOCOL_VERSION,
@@ -72,6 +73,8 @@ export class ChatApp {
       this.autoScrollTop = this.list.scrollTop;
     });
     root.addEventListener('click', (event) => this.onClick(event), true);
+    // The real target of a link (punycode host, a user name before the host) shows on hover, before any click.
+    root.addEventListener('mouseover', (event) => showLinkTarget(event.target));
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.streaming && event.target !== this.composer.input) void this.call('stop', {});
     });
@@ -219,8 +222,10 @@ export class ChatApp {
     const target = event.target instanceof Element ? event.target : null;
     const link = target?.closest('a');
     if (link) {
-      // Never let the webview navigate: the host opens http/https links after this explicit click.
+      // Never let the webview navigate, and keep the click from VS Code's webview shell too: it opens
+      // any clicked link itself (a second open, and mailto without asking). The host decides, once.
       event.preventDefault();
+      event.stopPropagation();
       const href = link.getAttribute('href');
       if (href) void this.call('openLink', { href });
       return;
@@ -266,4 +271,10 @@ export class ChatApp {
     this.state = { ...this.state, ...patch, v: CHAT_STATE_VERSION };
     this.api.setState(this.state);
   }
+}
+
+function showLinkTarget(target: EventTarget | null): void {
+  const link = target instanceof Element ? target.closest('a') : null;
+  const href = link?.getAttribute('href');
+  if (link && href && !link.title) link.title = describeLinkTarget(href);
 }

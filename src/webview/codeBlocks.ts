@@ -38,5 +38,7 @@ export function codeLanguage(pre: Element): string | undefined {
 export function codeBlockOf(target: Element): { code: string; language?: string } | undefined {
   const pre = target.closest('.code-block')?.querySelector('pre');
   if (!pre) return undefined;
-  return { code: pre.querySelector('code')?.textContent ?? pre.textContent ?? '', language: codeLanguage(pre) };
+  const text = pre.querySelector('code')?.textContent ?? pre.textContent ?? '';
+  // The renderer ends every fence with a line break that is not part of the code the model wrote.
+  return { code: text.endsWith('\n') ? text.slice(0, -1) : text, language: codeLanguage(pre) };
 }

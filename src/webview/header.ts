@@ -18,6 +18,8 @@ export class ConversationHeaderView {
   private readonly title: HTMLElement;
   private readonly params: HTMLDetailsElement;
   private readonly systemPrompt: HTMLTextAreaElement;
+  private readonly serviceParameters: HTMLTextAreaElement;
+  private readonly paramError: HTMLElement;
   private readonly numeric = new Map<NumericParam, HTMLInputElement>();
 
   constructor(onApply: (params: ChatParams) => void) {
@@ -29,8 +31,18 @@ export class ConversationHeaderView {
       this.numeric.set(spec.key, input);
       fields.push(el('label', { text: spec.label }, [input]));
     }
+    this.serviceParameters = el('textarea', {
+      className: 'param-service', attrs: { rows: '2', spellcheck: 'false', 'aria-label': 'Service parameters for this conversation, a JSON object' },
+    });
+    fields.push(el('label', { className: 'param-service-label', text: 'Service parameters (JSON object, sent as service_parameters)' }, [this.serviceParameters]));
+    this.paramError = el('div', { className: 'param-error', attrs: { role: 'alert' } });
+    this.paramError.hidden = true;
+    fields.push(this.paramError);
     const apply = el('button', { className: 'primary-button', text: 'Apply to this conversation', attrs: { type: 'button' } });
-    apply.addEventListener('click', () => onApply(this.readParams()));
+    apply.addEventListener('click', () => {
+      const params = this.readParams();
+      if (params) onApply(params);
+    });
     this.params = el('details', { className: 'params' }, [
       el('summary', { text: 'Parameters' }),
       el('div', { className: 'params-grid' }, [...fields, apply]),
@@ -54,6 +66,10 @@ export class ConversationHeaderView {
     const { params } = conversation;
     this.systemPrompt.value = params.systemPrompt ?? '';
     this.systemPrompt.placeholder = environment.defaults.systemPrompt || '(none)';
+    this.serviceParameters.value = params.service_parameters ? JSON.stringify(params.service_parameters) : '';
+    const inherited = environment.defaults.service_parameters;
+    this.serviceParameters.placeholder = inherited ? `from settings: ${JSON.stringify(inherited)}` : '(none)';
+    this.paramError.hidden = true;
     for (const [key, input] of this.numeric) {
       const value = params[key];
       input.value = value === undefined ? '' : String(value);
@@ -62,13 +78,37 @@ export class ConversationHeaderView {
     }
   }
 
-  private readParams(): ChatParams {
+  /** Undefined, with the reason shown beside the field, when the service parameters are not a JSON object. */
+  private readParams(): ChatParams | undefined {
     const params: ChatParams = {};
     if (this.systemPrompt.value.trim()) params.systemPrompt = this.systemPrompt.value;
+    const serviceText = this.serviceParameters.value.trim();
+    if (serviceText) {
+      const parsed = parseJsonObject(serviceText);
+      if (typeof parsed === 'string') {
+        this.paramError.textContent = `Service parameters: ${parsed}`;
+        this.paramError.hidden = false;
+        this.serviceParameters.focus();
+        return undefined;
+      }
+      params.service_parameters = parsed;
+    }
+    this.paramError.hidden = true;
     for (const [key, input] of this.numeric) {
       const value = input.value.trim() === '' ? NaN : Number(input.value);
       if (Number.isFinite(value)) params[key] = value;
     }
     return params;
   }
+}
+
+/** The object, or why the text is not a JSON object. */
+function parseJsonObject(text: string): Record<string, unknown> | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `not valid JSON (${error instanceof Error ? error.message : String(error)}).`;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : 'a JSON object is needed, like {"key": "value"}.';
 }

@@ -1,3 +1,4 @@
+import { answerDetails } from '../core/chat/answerDetails';
 import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { actionButton, codicon, el } from './dom';
@@ -117,6 +118,9 @@ function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
   parts.push(el('time', { text: time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }), attrs: { datetime: time.toISOString() } }));
   if (meta?.model) parts.push(el('span', { className: 'meta-model', text: meta.model }));
   if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: `${formatCredits(meta.creditsSpent, SPEND_DIGITS)} credits` }));
+  for (const detail of answerDetails(meta)) {
+    parts.push(el('span', { className: `meta-${detail.kind}`, text: detail.text, attrs: { title: detail.title } }));
+  }
   if (meta?.requestId) {
     parts.push(el('span', { className: 'meta-request', text: `id ${meta.requestId.slice(0, 8)}`, attrs: { title: `Request ID ${meta.requestId}` } }));
   }

@@ -67,7 +67,7 @@ export class ChatEngine {
   environmentView(): ChatEnvironmentView {
     const env = this.backend.environment();
     const effectiveModel = this.current.model ?? env.selectedModel;
-    return { environmentLabel: env.label, defaults: this.backend.chatDefaults(), ...(effectiveModel && { effectiveModel }) };
+    return { environmentLabel: env.label, defaults: this.backend.chatDefaults(effectiveModel), ...(effectiveModel && { effectiveModel }) };
   }
 
   snapshot(): SnapshotMessage {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole } from '../chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatMessage } from '../types';
+import { mergeServiceParameters } from './params';
 
 /**
  * The conversation as the engine keeps it in memory. It is neither what the webview shows
@@ -95,6 +96,9 @@ export function effectiveParams(conversation: Conversation, defaults: ChatParams
   for (const [key, value] of Object.entries(conversation.params) as [keyof ChatParams, ChatParams[keyof ChatParams]][]) {
     if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
   }
+  const serviceParameters = mergeServiceParameters(defaults.service_parameters, conversation.params.service_parameters);
+  if (serviceParameters) merged.service_parameters = serviceParameters;
+  else delete merged.service_parameters;
   return merged;
 }
 

@@ -44,8 +44,11 @@ export interface FailureContext {
 
 export interface ChatBackend {
   environment(): ChatEnvironment;
-  /** The chat parameters from the settings (a conversation's overrides win). */
-  chatDefaults(): ChatParams;
+  /**
+   * The chat parameters from the settings for answers by `model` (a conversation's overrides win):
+   * service parameters of the environment and of the model are merged in.
+   */
+  chatDefaults(model?: string): ChatParams;
   /**
    * Opens a streamed answer. Rejects before the first event when the call cannot start (no key,
    * refused, rate limited beyond the retries the backend makes); aborting the signal ends it.

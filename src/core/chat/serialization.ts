@@ -2,6 +2,7 @@ import type { AnswerMeta, AnswerStatus, ChatParams } from '../chatProtocol';
 import type { Usage } from '../types';
 import type { ErrorFacts } from '../errorView';
 import type { Attachment, Conversation, ConversationMessage } from './conversation';
+import { asServiceParameters } from './params';
 
 /**
  * The history file format: its own versioned type, converted explicitly to and from the engine's
@@ -34,6 +35,7 @@ export interface StoredAnswerMeta {
   model?: string;
   requestId?: string;
   startedAt?: number;
+  firstDeltaAt?: number;
   finishedAt?: number;
   creditsSpent?: number;
   finishReason?: string;
@@ -57,7 +59,7 @@ export interface StoredConversation {
   id: string;
   title: string;
   model?: string;
-  params: { systemPrompt?: string; temperature?: number; top_p?: number; max_tokens?: number };
+  params: { systemPrompt?: string; temperature?: number; top_p?: number; max_tokens?: number; service_parameters?: Record<string, unknown> };
   createdAt: number;
   updatedAt: number;
   messages: StoredMessage[];
@@ -110,7 +112,10 @@ function pick<T extends object>(source: Json, keys: readonly string[], test: (va
 
 function readParams(raw: unknown): ChatParams {
   if (!isObject(raw)) return {};
-  return { ...pick<ChatParams>(raw, ['temperature', 'top_p', 'max_tokens'], num), ...pick<ChatParams>(raw, ['systemPrompt'], str) };
+  const params: ChatParams = { ...pick<ChatParams>(raw, ['temperature', 'top_p', 'max_tokens'], num), ...pick<ChatParams>(raw, ['systemPrompt'], str) };
+  const serviceParameters = asServiceParameters(raw.service_parameters);
+  if (serviceParameters) params.service_parameters = serviceParameters;
+  return params;
 }
 
 function readUsage(raw: unknown): Usage | undefined {
@@ -121,7 +126,7 @@ function readUsage(raw: unknown): Usage | undefined {
 
 function readMeta(raw: unknown): AnswerMeta | undefined {
   if (!isObject(raw)) return undefined;
-  const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'finishedAt', 'creditsSpent'], num) };
+  const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'firstDeltaAt', 'finishedAt', 'creditsSpent'], num) };
   const usage = readUsage(raw.usage);
   if (usage) meta.usage = usage;
   return meta;

@@ -88,11 +88,12 @@ export class StreamingAnswer {
   private request(): ChatRequest {
     const model = this.message.meta?.model;
     if (!model) throw new ApiError('modelNotFound', 'No chat model is selected for this environment. Pick one to start chatting.');
-    const params = effectiveParams(this.conversation, this.backend.chatDefaults());
+    const params = effectiveParams(this.conversation, this.backend.chatDefaults(model));
     const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, this.conversation.messages.length - 1) };
     if (params.temperature !== undefined) request.temperature = params.temperature;
     if (params.top_p !== undefined) request.top_p = params.top_p;
     if (params.max_tokens !== undefined) request.max_tokens = params.max_tokens;
+    if (params.service_parameters) request.service_parameters = params.service_parameters;
     return request;
   }
 
@@ -109,6 +110,7 @@ export class StreamingAnswer {
         return undefined;
       }
       case 'delta':
+        if (message.meta?.firstDeltaAt === undefined) message.meta = { ...message.meta, firstDeltaAt: this.now() };
         message.text += event.text;
         this.batcher.push(event.text);
         this.output.saver.saveSoon(this.touch());

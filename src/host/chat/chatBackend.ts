@@ -13,7 +13,7 @@ export function createChatBackend(services: Services): ChatBackend {
       const selectedModel = services.models.selectedChatModel(env.name);
       return { name: env.name, label: env.label, ...(selectedModel && { selectedModel }) };
     },
-    chatDefaults,
+    chatDefaults: (model) => chatDefaults(services.environments.active().name, model),
     async openStream(env, request, signal) {
       const client = await services.api.client(env);
       // A 429 arrives before the first event, so only opening the stream is retried.

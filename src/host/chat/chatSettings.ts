@@ -1,13 +1,22 @@
 import type { ChatParams } from '../../core/chatProtocol';
-import { sanitizeParams } from '../../core/chat/params';
+import { asServiceParameters, mergeServiceParameters, sanitizeParams } from '../../core/chat/params';
 import { readSetting } from '../config';
 
-/** The chat parameters from settings. */
-export function chatDefaults(): ChatParams {
+/** Service parameters set for one key (environment name or model id) of a by-key setting. */
+function serviceParametersFor(byKey: Record<string, unknown>, key: string | undefined): Record<string, unknown> | undefined {
+  return key !== undefined && Object.hasOwn(byKey, key) ? asServiceParameters(byKey[key]) : undefined;
+}
+
+/** The chat parameters from settings, for answers in `env` by `model`. */
+export function chatDefaults(env: string, model?: string): ChatParams {
   return sanitizeParams({
     systemPrompt: readSetting('inference.chat.systemPrompt'),
     temperature: readSetting('inference.chat.temperature'),
     top_p: readSetting('inference.chat.topP'),
     max_tokens: readSetting('inference.chat.maxTokens'),
+    service_parameters: mergeServiceParameters(
+      serviceParametersFor(readSetting('inference.serviceParameters.byEnvironment'), env),
+      serviceParametersFor(readSetting('inference.serviceParameters.byModel'), model),
+    ),
   });
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { inspectLink } from '../../core/chat/linkTarget';
 import { newId, type Attachment } from '../../core/chat/conversation';
 import { selectionLineRange } from '../../core/chat/selectionLines';
 import { Disposable } from '../disposable';
@@ -82,14 +83,20 @@ export async function openInNewFile(code: string, language?: string): Promise<vo
   await vscode.window.showTextDocument(document, { preview: false });
 }
 
-/** Opens only http(s) links, and only after the click the webview reported. */
-export async function openLink(href: string): Promise<void> {
-  let uri: vscode.Uri;
-  try {
-    uri = vscode.Uri.parse(href, true);
-  } catch {
-    throw new Error('Not a valid link.');
-  }
-  if (uri.scheme !== 'http' && uri.scheme !== 'https') throw new Error(`Links with the "${uri.scheme}:" scheme are not opened.`);
-  await vscode.env.openExternal(uri);
+/**
+ * Opens a link from a model's answer only after the user saw where it really goes: the host, not the
+ * webview, decides (http, https and mailto), and a modal names the real target with any reason to
+ * look twice. Returns whether it was opened.
+ */
+export async function openLink(href: string): Promise<boolean> {
+  const inspection = inspectLink(href);
+  if (!inspection.ok) throw new Error(inspection.reason);
+  const { target } = inspection;
+  const question = target.scheme === 'mailto' ? `Write an e-mail to ${target.destination}?` : `Open ${target.destination} in your browser?`;
+  const detail = [target.href, ...target.warnings.map((warning) => `⚠ ${warning}`)].join('\n\n');
+  const open = target.scheme === 'mailto' ? 'Open Mail App' : 'Open Link';
+  const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, open, 'Copy Link');
+  if (choice === 'Copy Link') await vscode.env.clipboard.writeText(target.href);
+  if (choice !== open) return false;
+  return vscode.env.openExternal(vscode.Uri.parse(target.href, true));
 }

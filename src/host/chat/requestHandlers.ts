@@ -28,7 +28,9 @@ export function createRequestHandler(
     },
     insertCode: (_panel, { code }) => insertAtCursor(editors.editor(), code),
     openInNewFile: (_panel, { code, language }) => openInNewFile(code, language),
-    openLink: (_panel, { href }) => openLink(href),
+    openLink: async (_panel, { href }) => {
+      await openLink(href);
+    },
     pickModel: async (panel) => {
       if (await pickConversationModel(services, panel.engine)) panel.engine.announceHeader();
     },

@@ -243,4 +243,36 @@ describe('chat engine', () => {
     assert.equal((saver.last().messages[1] as { status: string; text: string }).status, 'stopped');
     assert.equal((saver.last().messages[1] as { text: string }).text, 'unsaved?');
   });
+
+  it('sends service parameters: the settings\' for the answering model, with the conversation\'s winning key by key', async () => {
+    backend.defaults = { service_parameters: { region: 'eu', tier: 'batch' } };
+    engine.conversation.params = { service_parameters: { tier: 'priority', trace: true } };
+    engine.conversation.model = 'm-own';
+    await engine.send('hi');
+    await engine.whenIdle();
+    assert.deepEqual(backend.requests[0].service_parameters, { region: 'eu', tier: 'priority', trace: true });
+    assert.equal(backend.defaultsAskedFor.at(-1), 'm-own', 'the defaults are those of the model that answers');
+  });
+
+  it('sends no service parameters when none are set', async () => {
+    await engine.send('hi');
+    await engine.whenIdle();
+    assert.equal('service_parameters' in backend.requests[0], false);
+  });
+
+  it('records when the first text arrived, once', async () => {
+    const stream = new ScriptedStream();
+    backend.streams.push(stream);
+    clock = 1000;
+    await engine.send('hi');
+    clock = 1400;
+    stream.push({ type: 'response', meta: { status: 200, receivedAt: 1400 } }, { type: 'delta', text: 'a' });
+    await streamed(stream, 'the first delta', () => answer().text === 'a');
+    clock = 1900;
+    stream.push({ type: 'delta', text: 'b' }, { type: 'finish', reason: 'stop' }, { type: 'end', complete: true });
+    await engine.whenIdle();
+    assert.equal(answer().meta?.startedAt, 1000);
+    assert.equal(answer().meta?.firstDeltaAt, 1400);
+    assert.equal(patches(answer().id).at(-1)?.meta?.firstDeltaAt, 1400);
+  });
 });

@@ -98,7 +98,10 @@ export class FakeBackend implements ChatBackend {
   environment(): ChatEnvironment {
     return this.env;
   }
-  chatDefaults(): ChatParams {
+  /** The models chatDefaults was asked for, in order. */
+  readonly defaultsAskedFor: (string | undefined)[] = [];
+  chatDefaults(model?: string): ChatParams {
+    this.defaultsAskedFor.push(model);
     return this.defaults;
   }
   async openStream(_env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
