@@ -118,12 +118,15 @@ export interface SnapshotMessage extends Versioned {
   environment: ChatEnvironmentView;
 }
 
+/**
+ * Text for the answer that is streaming, the one whose upsert said `streaming` (or the snapshot's
+ * `streaming`): no ids, because the webview knows them and the wrapper would outweigh the text.
+ * `seq` counts from 1 for each answer; a gap makes the webview ask for a snapshot.
+ */
 export interface AppendMessage extends Versioned {
   type: 'append';
-  conversationId: string;
-  messageId: string;
   seq: number;
-  append: string;
+  text: string;
 }
 
 /** The fields of a message that change after it was shown, sent without its text. */

@@ -85,15 +85,15 @@ export class ChatApp {
     switch (message.type) {
       case 'snapshot': return this.applySnapshot(message);
       case 'append': {
-        if (this.awaitingSnapshot || message.conversationId !== this.conversation?.id) return;
-        if (this.streaming?.messageId !== message.messageId || message.seq !== this.streaming.seq + 1) {
+        if (this.awaitingSnapshot) return;
+        if (!this.streaming || message.seq !== this.streaming.seq + 1) {
           // A lost or reordered delta: ask for the truth instead of rendering a wrong answer.
           this.awaitingSnapshot = true;
           void this.call('requestSnapshot', {});
           return;
         }
         this.streaming.seq = message.seq;
-        this.messages.get(message.messageId)?.append(message.append);
+        this.messages.get(this.streaming.messageId)?.append(message.text);
         return;
       }
       case 'messageUpsert':

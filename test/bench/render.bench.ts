@@ -57,7 +57,7 @@ function streamInPage(args: { start: SnapshotMessage; deltas: string[]; conversa
   const frames: number[] = [];
   let totalMs = 0;
   args.deltas.forEach((append, i) => {
-    const ms = window.__deliver({ v: 2, type: 'append', conversationId: args.conversation, messageId: 'a1', seq: i + 1, append })
+    const ms = window.__deliver({ v: 2, type: 'append', seq: i + 1, text: append })
       + window.__pumpFrame();
     frames.push(ms);
     totalMs += ms;

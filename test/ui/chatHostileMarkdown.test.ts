@@ -49,7 +49,7 @@ describe('chat webview: hostile markdown corpus (real bundle, real CSP, Chromium
         window.__deliver(start);
         if (!streamed) return;
         for (let i = 0, seq = 1; i < text.length; i += 7, seq++) {
-          window.__deliver({ v: 2, type: 'append', conversationId: 'streamed', messageId: 'a', seq, append: text.slice(i, i + 7) });
+          window.__deliver({ v: 2, type: 'append', seq, text: text.slice(i, i + 7) });
         }
         window.__deliver({ v: 2, type: 'messagePatch', conversationId: 'streamed', messageId: 'a', status: 'done' });
       }, { start: snapshot(id, HOSTILE, mode === 'as a finished answer' ? 'done' : 'streaming'), text: HOSTILE, streamed: id === 'streamed' });

@@ -5,6 +5,7 @@ import type { ErrorFacts } from '../errorView';
 import { DEFAULT_TITLE, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
 import { attachmentView, conversationHeader, conversationView, messageView } from './conversationView';
 import { sanitizeParams } from './params';
+import type { AppendPacing } from './appendBatcher';
 import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
 import { StreamingAnswer, type AnswerOutput } from './streamingAnswer';
 
@@ -20,7 +21,7 @@ export class ChatEngine {
   private running: Promise<void> = Promise.resolve();
   private pendingAttachments: Attachment[] = [];
   private readonly now: () => number;
-  private readonly appendIntervalMs: number;
+  private readonly appendPacing: Partial<AppendPacing>;
   private readonly output: AnswerOutput;
 
   constructor(
@@ -32,7 +33,7 @@ export class ChatEngine {
   ) {
     this.current = conversation;
     this.now = options.now ?? Date.now;
-    this.appendIntervalMs = options.appendIntervalMs ?? 24;
+    this.appendPacing = options.appendPacing ?? {};
     this.output = {
       view, saver,
       upsert: (conversation, message) => this.upsert(message, conversation),
@@ -179,7 +180,7 @@ export class ChatEngine {
   }
 
   private answer(): void {
-    const answer = new StreamingAnswer(this.current, this.backend, this.output, this.now, this.appendIntervalMs);
+    const answer = new StreamingAnswer(this.current, this.backend, this.output, this.now, this.appendPacing);
     this.active = answer;
     this.running = answer.run();
   }

@@ -1,6 +1,7 @@
 import type { ChatParams, HostToWebview } from '../chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
+import type { AppendPacing } from './appendBatcher';
 import type { Conversation } from './conversation';
 
 /**
@@ -67,6 +68,6 @@ export interface ChatBackend {
 
 export interface ChatEngineOptions {
   now?: () => number;
-  /** Interval of the append batcher (ms); tests make it 0 or drive it with their own timer. */
-  appendIntervalMs?: number;
+  /** How the append batcher sizes appends; tests make it send every delta at once. */
+  appendPacing?: Partial<AppendPacing>;
 }

@@ -3,7 +3,7 @@ import { creditsSpent } from '../credits';
 import { ApiError, toApiError } from '../errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
-import { AppendBatcher } from './appendBatcher';
+import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, newId, requestMessages, type Conversation, type ConversationMessage } from './conversation';
 import type { ChatBackend, ChatEnvironment, ChatView, ConversationSaver } from './ports';
 
@@ -35,15 +35,17 @@ export class StreamingAnswer {
     private readonly backend: ChatBackend,
     private readonly output: AnswerOutput,
     private readonly now: () => number,
-    appendIntervalMs: number,
+    appendPacing: Partial<AppendPacing>,
   ) {
     this.env = backend.environment();
     const model = conversation.model ?? this.env.selectedModel;
     const startedAt = now();
     this.message = { id: newId(), role: 'assistant', text: '', createdAt: startedAt, status: 'streaming', meta: { startedAt, ...(model && { model }) } };
-    this.batcher = new AppendBatcher(this.message.id, (a) => {
-      if (output.view.ready) output.view.post(hostMessage('append', { conversationId: conversation.id, ...a }));
-    }, appendIntervalMs);
+    // The webview knows which message streams (from its upsert) and which conversation it shows: an
+    // append carries only its order and text.
+    this.batcher = new AppendBatcher((append) => {
+      if (output.view.ready) output.view.post(hostMessage('append', append));
+    }, appendPacing);
   }
 
   /** Where the stream stands for a snapshot: the text so far goes in the snapshot, not in appends. */

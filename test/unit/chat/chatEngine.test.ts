@@ -14,11 +14,11 @@ describe('chat engine', () => {
   let engine: ChatEngine;
 
   const start = (conversation: Conversation = createConversation(0)) => {
-    engine = new ChatEngine(conversation, view, saver, backend, { now: () => clock, appendIntervalMs: 0 });
+    engine = new ChatEngine(conversation, view, saver, backend, { now: () => clock, appendPacing: { flushChars: 1 } });
     return engine;
   };
   const answer = () => engine.conversation.messages.at(-1)!;
-  const appendedText = (messageId: string) => view.of('append').filter((a) => a.messageId === messageId).map((a) => a.append).join('');
+  const appendedText = (_messageId: string) => view.of('append').map((a) => a.text).join('');
   const patches = (messageId: string) => view.of('messagePatch').filter((p) => p.messageId === messageId);
   const streamed = (stream: ScriptedStream, what: string, probe: () => boolean) => waitFor(what, probe, { timeoutMs: 2000, intervalMs: 1 }).then(() => stream);
 

@@ -30,33 +30,38 @@ function sample(): Conversation {
 }
 
 describe('chat append batcher', () => {
-  it('coalesces deltas into one append per interval with consecutive seq numbers', () => {
+  it('sends the first text at once, then coalesces until enough text or the longest wait, with consecutive seq numbers', () => {
     const timer = manualTimer();
     const sent: Append[] = [];
-    const batcher = new AppendBatcher('m', (a) => sent.push(a), 16, timer);
+    const batcher = new AppendBatcher((a) => sent.push(a), { maxWaitMs: 200, flushChars: 8 }, timer);
+    batcher.push('Hi');
+    assert.deepEqual(sent, [{ seq: 1, text: 'Hi' }], 'the first text is not held back');
     batcher.push('a');
     batcher.push('b');
-    batcher.push('c');
-    assert.equal(sent.length, 0);
+    assert.equal(sent.length, 1);
+    assert.equal(timer.pending, 1, 'one timer for the pending text');
     timer.fire();
+    assert.deepEqual(sent.at(-1), { seq: 2, text: 'ab' }, 'the longest wait sends what gathered');
+    batcher.push('12345');
+    batcher.push('678');
+    assert.deepEqual(sent.at(-1), { seq: 3, text: '12345678' }, 'enough text goes without waiting');
+    assert.equal(timer.pending, 0, 'flush cancels the timer');
     batcher.push('d');
     batcher.flush();
-    assert.deepEqual(sent, [{ messageId: 'm', seq: 1, append: 'abc' }, { messageId: 'm', seq: 2, append: 'd' }]);
-    assert.equal(timer.pending, 0, 'flush cancels the timer');
+    assert.deepEqual(sent.at(-1), { seq: 4, text: 'd' });
   });
 
   it('drops pending text on discard (the snapshot carries it) without reusing seq numbers', () => {
     const timer = manualTimer();
     const sent: Append[] = [];
-    const batcher = new AppendBatcher('m', (a) => sent.push(a), 16, timer);
+    const batcher = new AppendBatcher((a) => sent.push(a), {}, timer);
     batcher.push('x');
-    batcher.flush();
     batcher.push('lost-to-snapshot');
     batcher.discardPending();
     assert.equal(batcher.lastSeq, 1);
     batcher.push('y');
     batcher.flush();
-    assert.deepEqual(sent.map((a) => [a.seq, a.append]), [[1, 'x'], [2, 'y']]);
+    assert.deepEqual(sent.map((a) => [a.seq, a.text]), [[1, 'x'], [2, 'y']]);
   });
 });
 
