@@ -3,6 +3,7 @@ import { checkApiKeyFormat } from './apiKey';
 import { parseChatEventStream, normaliseUsage } from './chatStream';
 import { ApiError, describeErrorBody, errorFromResponse, errorFromTransport, type Endpoint } from './errors';
 import { createDispatcher, resolveTimeouts, type Timeouts } from './http';
+import { readImageResultBody } from './imageBody';
 import { decodeImageItem } from './imageData';
 import { capStream, readBodyCapped, resolveLimits, tooLarge, type ResponseLimits } from './limits';
 import { isAllowedProtocol } from './loopback';
@@ -147,7 +148,8 @@ export class InferenceClient {
 
   async generateImage(imageRequest: ImageRequest, options: RequestOptions = {}): Promise<ImageResult> {
     const payload = { ...imageRequest, response_format: imageRequest.response_format ?? 'b64_json' };
-    const { meta, body } = await this.#json('images', 'POST', '/images/generations', payload, options.signal);
+    const { meta, response } = await this.#send('images', 'POST', '/images/generations', payload, options.signal, 'application/json');
+    const body = await this.#readImageResult(response, meta, options.signal);
     const record = body as { data?: unknown; created?: unknown };
     if (!Array.isArray(record.data) || record.data.length === 0) {
       throw new ApiError('malformedResponse', 'The image result has no images in "data".', { meta, status: meta.status });
@@ -185,6 +187,27 @@ export class InferenceClient {
   /** Response-derived text with the key and anything like a credential removed. */
   #redact(text: string): string {
     return redactSecrets(text, this.#secrets);
+  }
+
+  /** Like #readJson, but base64 payloads are decoded as they arrive instead of being held as text. */
+  async #readImageResult(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {
+    const declared = Number.parseInt(header(response.headers, 'content-length'), 10);
+    try {
+      return await readImageResultBody(response.body as AsyncIterable<Uint8Array>, {
+        maxBodyBytes: this.#limits.jsonBytes,
+        maxDecodedBytes: this.#limits.imageBytes,
+        declaredLength: Number.isSafeInteger(declared) ? declared : undefined,
+        onBodyTooLarge: () => tooLarge('a response', this.#limits.jsonBytes, meta),
+        onDecodedTooLarge: () => tooLarge('an image', this.#limits.imageBytes, meta),
+        onNotBase64: () => new ApiError('malformedResponse', 'The service returned image data that is not valid base64.', { meta, status: meta.status }),
+      });
+    } catch (error) {
+      response.body.on('error', () => undefined).destroy();
+      if (error instanceof SyntaxError) {
+        throw new ApiError('malformedResponse', 'The service answered with something that is not the expected JSON.', { meta, status: meta.status });
+      }
+      throw errorFromTransport(error, signal, meta);
+    }
   }
 
   async #readJson(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {

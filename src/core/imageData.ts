@@ -1,4 +1,5 @@
 import { ApiError } from './errors';
+import { DecodedString } from './imageBody';
 import { DEFAULT_LIMITS, tooLarge } from './limits';
 import type { GeneratedImage, ResponseMeta } from './types';
 
@@ -79,7 +80,14 @@ function describeStart(bytes: Uint8Array): string {
 export function decodeImageItem(item: unknown, meta: ResponseMeta, maxBytes: number = DEFAULT_LIMITS.imageBytes): GeneratedImage {
   const record = (item ?? {}) as Record<string, unknown>;
   let bytes: Uint8Array;
-  if (typeof record.b64_json === 'string') {
+  if (record.b64_json instanceof DecodedString || record.url instanceof DecodedString) {
+    // Decoded while the body arrived (imageBody.ts); a url must have had a data URL header.
+    const decoded = (record.b64_json ?? record.url) as DecodedString;
+    if (record.url === decoded && !decoded.header) {
+      throw malformed('The service returned an image URL that is not a data URL; this client does not download hosted links.', meta);
+    }
+    bytes = decoded.bytes;
+  } else if (typeof record.b64_json === 'string') {
     bytes = decodeBase64(record.b64_json, meta, maxBytes);
   } else if (typeof record.url === 'string') {
     const comma = record.url.indexOf(',');
