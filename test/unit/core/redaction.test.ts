@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
+import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
+import { createConversation } from '../../../src/core/chat/conversation';
+import { parseConversation, serializeConversation } from '../../../src/core/chat/serialization';
 import { InferenceClient } from '../../../src/core/client';
 import { ApiError } from '../../../src/core/errors';
 import { keySecrets, redactSecrets } from '../../../src/core/redact';
@@ -63,13 +66,24 @@ describe('redaction of credentials from response-derived text', () => {
       assert.equal(emulator().requests.filter((r) => r.errorCode === 'echoed_authorization').length, calls.length, 'the emulator did echo each time');
     });
 
-    it('keeps the partial answer and redacts a stream error that echoes the header', async () => {
+    it('keeps the partial answer and redacts a stream error that echoes the header, so the saved card and the export hold no key', async () => {
       emulator().injectFault('production', { fault: 'echo-authorization-mid-stream' });
       const outcome = await drain(client().streamChat({ model: emulator().environments.production.chatModels[0], messages: HELLO }));
       assert.ok(outcome.text.length > 0, 'partial answer kept');
       assert.ok(outcome.error instanceof ApiError && outcome.error.kind === 'streamError');
       assert.match(outcome.error.message, /\[redacted\]/);
       assertNoKey(everyRendering(outcome.error), key());
+      // What the chat keeps of it: the answer so far and an error card made of the error's fields.
+      const conversation = createConversation();
+      const { kind, message, status, requestId } = outcome.error;
+      conversation.messages.push(
+        { id: 'q', role: 'user', text: 'Hello there', createdAt: 1 },
+        { id: 'a', role: 'assistant', text: outcome.text, createdAt: 2, status: 'error', error: { kind, message, actions: [], ...(status !== undefined && { status }), ...(requestId && { requestId }) } },
+      );
+      const saved = serializeConversation(conversation);
+      const exported = exportMarkdown(parseConversation(saved) ?? conversation);
+      assert.match(exported, /\*\*Error:\*\* .*Bearer \[redacted\]/);
+      assertNoKey(`${saved}\n${exported}`, key());
     });
   });
 
