@@ -37,6 +37,12 @@ function header(headers: ResponseData['headers'], name: string): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 }
 
+/** The Content-Length the response declared, when it is a usable number. */
+function declaredLength(headers: ResponseData['headers']): number | undefined {
+  const value = Number.parseInt(header(headers, 'content-length'), 10);
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
 async function readCapped(body: ResponseData['body'], limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -191,32 +197,32 @@ export class InferenceClient {
 
   /** Like #readJson, but base64 payloads are decoded as they arrive instead of being held as text. */
   async #readImageResult(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {
-    const declared = Number.parseInt(header(response.headers, 'content-length'), 10);
+    let parsed: unknown;
     try {
-      return await readImageResultBody(response.body as AsyncIterable<Uint8Array>, {
+      parsed = await readImageResultBody(response.body as AsyncIterable<Uint8Array>, {
         maxBodyBytes: this.#limits.jsonBytes,
         maxDecodedBytes: this.#limits.imageBytes,
-        declaredLength: Number.isSafeInteger(declared) ? declared : undefined,
+        declaredLength: declaredLength(response.headers),
         onBodyTooLarge: () => tooLarge('a response', this.#limits.jsonBytes, meta),
         onDecodedTooLarge: () => tooLarge('an image', this.#limits.imageBytes, meta),
         onNotBase64: () => new ApiError('malformedResponse', 'The service returned image data that is not valid base64.', { meta, status: meta.status }),
       });
     } catch (error) {
       response.body.on('error', () => undefined).destroy();
-      if (error instanceof SyntaxError) {
-        throw new ApiError('malformedResponse', 'The service answered with something that is not the expected JSON.', { meta, status: meta.status });
-      }
-      throw errorFromTransport(error, signal, meta);
+      if (!(error instanceof SyntaxError)) throw errorFromTransport(error, signal, meta);
     }
+    if (parsed === null || typeof parsed !== 'object') {
+      throw new ApiError('malformedResponse', 'The service answered with something that is not the expected JSON.', { meta, status: meta.status });
+    }
+    return parsed;
   }
 
   async #readJson(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {
     const limit = this.#limits.jsonBytes;
-    const declared = Number.parseInt(header(response.headers, 'content-length'), 10);
     let text: string;
     try {
       // One buffer, decoded once; it is dropped as soon as the text exists.
-      text = (await readBodyCapped(response.body as AsyncIterable<Uint8Array>, limit, Number.isSafeInteger(declared) ? declared : undefined, () => tooLarge('a response', limit, meta))).toString('utf8');
+      text = (await readBodyCapped(response.body as AsyncIterable<Uint8Array>, limit, declaredLength(response.headers), () => tooLarge('a response', limit, meta))).toString('utf8');
     } catch (error) {
       // Stop reading at once; the error that destroying reports is the one thrown here.
       response.body.on('error', () => undefined).destroy();

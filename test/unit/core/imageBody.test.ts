@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InferenceClient } from '../../../src/core/client';
 import { ApiError } from '../../../src/core/errors';
 import { DecodedString, LARGE_STRING_BYTES, readImageResultBody, type ImageBodyLimits } from '../../../src/core/imageBody';
 import { decodeImageItem } from '../../../src/core/imageData';
@@ -82,5 +85,24 @@ describe('image result bodies: base64 decoded while it arrives', () => {
     assert.equal((await refused(body, { maxDecodedBytes: 50_000, declaredLength: undefined })).message, 'image');
     assert.equal((await refused(body, { maxBodyBytes: 50_000 })).message, 'body');
     assert.equal((await refused(body, { maxBodyBytes: 50_000, declaredLength: undefined })).message, 'body');
+  });
+
+  it('the client refuses an image result that is not a JSON object, without a TypeError', async () => {
+    const bodies = ['null', '"text"', '<html><title>Maintenance</title></html>', '{"data":[{"b64_json":"'];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(bodies.shift());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new InferenceClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, apiKey: 'k' });
+    try {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const error = await client.generateImage({ model: 'auto', prompt: 'x' }).then(() => undefined, (e: unknown) => e);
+        assert.ok(error instanceof ApiError && error.kind === 'malformedResponse', String(error));
+      }
+    } finally {
+      await client.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
