@@ -143,6 +143,7 @@ export function describeErrorBody(body: string, contentType = ''): ErrorBody {
 export type Endpoint = 'models' | 'chat' | 'images';
 
 const SCOPE_WORDS = /\bscopes?\b/i;
+const ROUTE_WORDS = /\b(endpoint|route|path)s?\b|unknown_endpoint|no_route/i;
 
 /** Where a redirect pointed, reduced to its origin: enough to recognise, nothing a service could smuggle. */
 function redirectTarget(location: string | undefined, baseUrl: string | undefined): string {
@@ -202,7 +203,8 @@ export function errorFromResponse(endpoint: Endpoint, meta: ResponseMeta, body: 
         ? new ApiError('forbidden', `The service refused the image request (HTTP 403).${suffix} Likely causes: the key lacks the "images" scope, or the model needs a paid plan.`, details)
         : new ApiError('forbidden', `The key is not allowed to make this call (HTTP 403).${suffix} Some models need a paid plan.`, details);
     case 404:
-      if (endpoint === 'models' || !body.json) {
+      // Only the service's JSON can say a model is unknown; a page, or JSON about a missing route, cannot.
+      if (endpoint === 'models' || !body.json || ROUTE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`)) {
         const what = endpoint === 'models' ? 'the model list' : 'this call';
         return new ApiError('notFound', `The service answered 404 for ${what}${body.json ? '' : ' without its usual JSON error'}: the base URL may be wrong (it should end in /api/v1), or a proxy answered.${suffix}`, details);
       }
