@@ -186,7 +186,7 @@ export function errorFromResponse(endpoint: Endpoint, meta: ResponseMeta, body: 
     return new ApiError('redirected', `The base URL redirects (HTTP ${status}${redirectTarget(context.location, context.baseUrl)}). Redirects are not followed, so the API key was not sent there. If the new address is right, put it in the "inference.environments" setting.`, details);
   }
   if (endpoint === 'images' && (status === 401 || status === 403) && mentionsScope) {
-    return new ApiError('missingScope', `The service refused to generate images with this key (HTTP ${status}).${suffix} The key probably lacks the "images" scope: set a key that has it.`, details);
+    return new ApiError('missingScope', `The service refused to generate images with this key (HTTP ${status}).${suffix} Likely cause: the key lacks the "images" scope; set a key that has it.`, details);
   }
   switch (status) {
     case 400:
@@ -206,7 +206,7 @@ export function errorFromResponse(endpoint: Endpoint, meta: ResponseMeta, body: 
       // Only the service's JSON can say a model is unknown; a page, or JSON about a missing route, cannot.
       if (endpoint === 'models' || !body.json || ROUTE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`)) {
         const what = endpoint === 'models' ? 'the model list' : 'this call';
-        return new ApiError('notFound', `The service answered 404 for ${what}${body.json ? '' : ' without its usual JSON error'}: the base URL may be wrong (it should end in /api/v1), or a proxy answered.${suffix}`, details);
+        return new ApiError('notFound', `The service answered 404 for ${what}${body.json ? '' : ' without its usual JSON error'}: the base URL may be wrong (check the environment's base URL: it ends in /api/v1), or a proxy answered.${suffix}`, details);
       }
       return new ApiError('modelNotFound', `The ${endpoint === 'images' ? 'image' : 'chat'} model is unknown in this environment (HTTP 404). Pick a model from this environment's list.${suffix}`, details);
     case 429: {

@@ -21,7 +21,7 @@ describe('errors read no more into a status than the contract says', () => {
     const error = await failure(client('production', { apiKey: emulator().keys.production.chatOnly }).generateImage({ model: 'auto', prompt: 'x' }));
     assert.equal(error.kind, 'missingScope');
     assert.match(error.message, /The service said: The API key lacks the "images" scope\./);
-    assert.match(error.message, /probably lacks the "images" scope/);
+    assert.match(error.message, /Likely cause: the key lacks the "images" scope; set a key that has it\./);
   });
 
   it('a 404 on chat is an unknown model only when the service answered with its JSON; a proxy page points at the base URL', async () => {
