@@ -6,7 +6,8 @@ import { isApiError } from '../../../src/core/errors';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
 import { refreshAccount } from '../../../src/host/accountCommands';
 import { generateImage, type GenerationOutcome } from '../../../src/host/images';
-import { eventually, useConfiguredEmulator } from '../support/emulatorSetup';
+import { waitFor } from '../../harness/wait';
+import { useConfiguredEmulator } from '../support/emulatorSetup';
 
 const IMAGE: ImageInputs = { prompt: 'a lighthouse', model: 'auto', seed: 3, responseFormat: 'b64_json' };
 
@@ -55,10 +56,10 @@ describe('Trust boundaries with the service (real extension host, emulator back 
     await services().errors.present(streamError, { source: 'chat', env: 'production' });
     assert.equal(emulator().requests.filter((r) => r.faults?.some((f) => f.startsWith('echo-authorization'))).length, 3, 'the service echoed three times');
 
-    const log = await eventually(() => {
+    const log = await waitFor('the three redacted errors to reach the log file', () => {
       const text = windowLogText(services().context.logUri);
       return (text.match(/\[redacted\]/g) ?? []).length >= 3 ? text : undefined;
-    }, 10_000, 'the three redacted errors to reach the log file');
+    }, { timeoutMs: 10_000, intervalMs: 100 });
     assert.equal(log.includes(key), false, 'the key is not in the log');
     assert.equal(log.includes(key.slice(emulator().keyPrefix.length)), false, 'nor the key without its prefix');
     assert.match(log, /account refresh failed in production: .*Bearer \[redacted\]/);

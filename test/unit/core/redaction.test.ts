@@ -73,12 +73,12 @@ describe('redaction of credentials from response-derived text', () => {
       assert.ok(outcome.error instanceof ApiError && outcome.error.kind === 'streamError');
       assert.match(outcome.error.message, /\[redacted\]/);
       assertNoKey(everyRendering(outcome.error), key());
-      // What the chat keeps of it: the answer so far and an error card made of the error's fields.
+      // What the chat keeps of it: the answer so far and the error's facts, from which its card is built.
       const conversation = createConversation();
       const { kind, message, status, requestId } = outcome.error;
       conversation.messages.push(
         { id: 'q', role: 'user', text: 'Hello there', createdAt: 1 },
-        { id: 'a', role: 'assistant', text: outcome.text, createdAt: 2, status: 'error', error: { kind, message, actions: [], ...(status !== undefined && { status }), ...(requestId && { requestId }) } },
+        { id: 'a', role: 'assistant', text: outcome.text, createdAt: 2, status: 'error', error: { kind, message, ...(status !== undefined && { status }), ...(requestId && { requestId }) } },
       );
       const saved = serializeConversation(conversation);
       const exported = exportMarkdown(parseConversation(saved) ?? conversation);
