@@ -103,7 +103,8 @@ async function main(): Promise<void> {
   }
   const rows = VARIANTS.map((variant) => {
     const ratios = results[variant].map((r) => r.peakExtra / r.decoded);
-    const met = variant === 'client' ? (median(ratios) <= 3 ? 'yes' : 'NO') : '-';
+    // At the smoke size fixed costs (the connection pool, code) dominate: only the machinery is checked.
+    const met = variant !== 'client' ? '-' : SMOKE ? 'n/a (smoke)' : median(ratios) <= 3 ? 'yes' : 'NO';
     return { what: `${MB} MB image, ${variant}: peak memory / decoded size`, target: variant === 'client' ? '<= 3x' : 'reference', min: Math.min(...ratios), median: median(ratios), met };
   });
   console.log('what | target | measured (min / median ratio) | met?');
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'imageMemory.json'), JSON.stringify({ mb: MB, rounds: ROUNDS, results, rows }, null, 2));
   if (results.client.some((r) => r.decoded !== MB * 1024 * 1024)) throw new Error('the client decoded the wrong number of bytes');
-  if (rows[0].met === 'NO' && !SMOKE) process.exitCode = 1;
+  if (rows[0].met === 'NO') process.exitCode = 1;
 }
 
 if (process.argv[2] === '--child') {
