@@ -47,7 +47,14 @@ function streamErrorMessage(error: unknown): { message: string; code?: string } 
 export async function* parseChatEventStream(
   body: AsyncIterable<Uint8Array>,
   meta: ResponseMeta,
+  options: { redact?: (text: string) => string } = {},
 ): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  const redact = options.redact ?? ((text: string) => text);
+  // An error the service reports mid-stream is response text like any other: no key may survive in it.
+  const describeFailure = (error: unknown) => {
+    const { message, code } = streamErrorMessage(error);
+    return { message: redact(message), ...(code !== undefined && { code: redact(code) }) };
+  };
   const decoder = new TextDecoder('utf-8');
   const pending: ChatStreamEvent[] = [];
   let sawDone = false;
@@ -69,7 +76,7 @@ export async function* parseChatEventStream(
     }
     if (chunk === null || typeof chunk !== 'object') return;
     if (chunk.error !== undefined) {
-      const { message, code } = streamErrorMessage(chunk.error);
+      const { message, code } = describeFailure(chunk.error);
       failure = new ApiError('streamError', `The service reported an error during the answer: ${message}`, {
         meta, status: meta.status, serviceMessage: message, ...(code !== undefined && { serviceCode: code }),
       });
@@ -89,7 +96,7 @@ export async function* parseChatEventStream(
   const parser = createParser({
     onEvent: (event: EventSourceMessage) => {
       if (event.event === 'error') {
-        const { message } = streamErrorMessage(safeJson(event.data) ?? event.data);
+        const { message } = describeFailure(safeJson(event.data) ?? event.data);
         failure ??= new ApiError('streamError', `The service reported an error during the answer: ${message}`, { meta, status: meta.status, serviceMessage: message });
         return;
       }

@@ -3,7 +3,11 @@ import { checkApiKeyFormat } from './apiKey';
 import { parseChatEventStream, normaliseUsage } from './chatStream';
 import { ApiError, describeErrorBody, errorFromResponse, errorFromTransport, type Endpoint } from './errors';
 import { createDispatcher, resolveTimeouts, type Timeouts } from './http';
+import { readImageResultBody } from './imageBody';
 import { decodeImageItem } from './imageData';
+import { capStream, readBodyCapped, resolveLimits, tooLarge, type ResponseLimits } from './limits';
+import { isAllowedProtocol } from './loopback';
+import { keySecrets, redactSecrets } from './redact';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
 import type {
   ChatRequest, ChatResult, ChatStreamEvent, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
@@ -17,6 +21,8 @@ export interface ClientOptions {
   keyPrefix?: string;
   dispatcher?: Dispatcher;
   timeouts?: Partial<Timeouts>;
+  /** Size caps on responses; the defaults are documented in the README. */
+  limits?: Partial<ResponseLimits>;
   userAgent?: string;
   /** Called with the metadata of every response, success or error (balance, request id, ...). */
   onResponse?: (meta: ResponseMeta, endpoint: Endpoint) => void;
@@ -29,6 +35,12 @@ type ResponseData = Dispatcher.ResponseData;
 function header(headers: ResponseData['headers'], name: string): string {
   const value = headers[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/** The Content-Length the response declared, when it is a usable number. */
+function declaredLength(headers: ResponseData['headers']): number | undefined {
+  const value = Number.parseInt(header(headers, 'content-length'), 10);
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 async function readCapped(body: ResponseData['body'], limit: number): Promise<string> {
@@ -57,6 +69,9 @@ export function normaliseBaseUrl(baseUrl: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ApiError('notConfigured', `The base URL must use http or https, not "${url.protocol}".`);
   }
+  if (!isAllowedProtocol(url)) {
+    throw new ApiError('notConfigured', `The base URL "${trimmed}" uses plain http to ${url.hostname}, which would send the API key unencrypted. Use https in the "inference.environments" setting; http is allowed only for this machine (localhost, 127.0.0.0/8, ::1).`);
+  }
   return trimmed;
 }
 
@@ -71,6 +86,9 @@ export class InferenceClient {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #timeouts: Timeouts;
+  readonly #limits: ResponseLimits;
+  /** What must never appear in a text built from a response: the key, with and without its prefix. */
+  readonly #secrets: readonly string[];
   readonly #userAgent: string;
   readonly #onResponse: ClientOptions['onResponse'];
 
@@ -79,6 +97,8 @@ export class InferenceClient {
     this.#apiKey = options.apiKey?.trim();
     this.#keyPrefix = options.keyPrefix ?? '';
     this.#timeouts = resolveTimeouts(options.timeouts);
+    this.#limits = resolveLimits(options.limits);
+    this.#secrets = keySecrets(this.#apiKey, this.#keyPrefix);
     this.#ownsDispatcher = !options.dispatcher;
     this.#dispatcher = options.dispatcher ?? createDispatcher({ timeouts: this.#timeouts });
     this.#userAgent = options.userAgent ?? 'inference-client';
@@ -119,7 +139,9 @@ export class InferenceClient {
         finished = true;
         return;
       }
-      yield* parseChatEventStream(response.body as AsyncIterable<Uint8Array>, meta);
+      const limit = this.#limits.streamBytes;
+      const body = capStream(response.body as AsyncIterable<Uint8Array>, limit, () => tooLarge('an answer', limit, meta, ' The answer so far was kept.'));
+      yield* parseChatEventStream(body, meta, { redact: (text) => this.#redact(text) });
       finished = true;
     } catch (error) {
       throw errorFromTransport(error, signal, meta);
@@ -132,12 +154,13 @@ export class InferenceClient {
 
   async generateImage(imageRequest: ImageRequest, options: RequestOptions = {}): Promise<ImageResult> {
     const payload = { ...imageRequest, response_format: imageRequest.response_format ?? 'b64_json' };
-    const { meta, body } = await this.#json('images', 'POST', '/images/generations', payload, options.signal);
+    const { meta, response } = await this.#send('images', 'POST', '/images/generations', payload, options.signal, 'application/json');
+    const body = await this.#readImageResult(response, meta, options.signal);
     const record = body as { data?: unknown; created?: unknown };
     if (!Array.isArray(record.data) || record.data.length === 0) {
       throw new ApiError('malformedResponse', 'The image result has no images in "data".', { meta, status: meta.status });
     }
-    const result: ImageResult = { images: record.data.map((item) => decodeImageItem(item, meta)), meta };
+    const result: ImageResult = { images: record.data.map((item) => decodeImageItem(item, meta, this.#limits.imageBytes)), meta };
     if (typeof record.created === 'number') result.created = record.created;
     return result;
   }
@@ -167,11 +190,42 @@ export class InferenceClient {
     return { meta, body: await this.#readJson(response, meta, signal) };
   }
 
+  /** Response-derived text with the key and anything like a credential removed. */
+  #redact(text: string): string {
+    return redactSecrets(text, this.#secrets);
+  }
+
+  /** Like #readJson, but base64 payloads are decoded as they arrive instead of being held as text. */
+  async #readImageResult(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {
+    let parsed: unknown;
+    try {
+      parsed = await readImageResultBody(response.body as AsyncIterable<Uint8Array>, {
+        maxBodyBytes: this.#limits.jsonBytes,
+        maxDecodedBytes: this.#limits.imageBytes,
+        declaredLength: declaredLength(response.headers),
+        onBodyTooLarge: () => tooLarge('a response', this.#limits.jsonBytes, meta),
+        onDecodedTooLarge: () => tooLarge('an image', this.#limits.imageBytes, meta),
+        onNotBase64: () => new ApiError('malformedResponse', 'The service returned image data that is not valid base64.', { meta, status: meta.status }),
+      });
+    } catch (error) {
+      response.body.on('error', () => undefined).destroy();
+      if (!(error instanceof SyntaxError)) throw errorFromTransport(error, signal, meta);
+    }
+    if (parsed === null || typeof parsed !== 'object') {
+      throw new ApiError('malformedResponse', 'The service answered with something that is not the expected JSON.', { meta, status: meta.status });
+    }
+    return parsed;
+  }
+
   async #readJson(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {
+    const limit = this.#limits.jsonBytes;
     let text: string;
     try {
-      text = await response.body.text();
+      // One buffer, decoded once; it is dropped as soon as the text exists.
+      text = (await readBodyCapped(response.body as AsyncIterable<Uint8Array>, limit, declaredLength(response.headers), () => tooLarge('a response', limit, meta))).toString('utf8');
     } catch (error) {
+      // Stop reading at once; the error that destroying reports is the one thrown here.
+      response.body.on('error', () => undefined).destroy();
       throw errorFromTransport(error, signal, meta);
     }
     try {
@@ -179,7 +233,7 @@ export class InferenceClient {
       if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
       return parsed;
     } catch {
-      const { message } = describeErrorBody(text, header(response.headers, 'content-type'));
+      const { message } = describeErrorBody(this.#redact(text.slice(0, ERROR_BODY_LIMIT)), header(response.headers, 'content-type'));
       throw new ApiError('malformedResponse', `The service answered with something that is not the expected JSON${message ? `: ${message}` : '.'}`, { meta, status: meta.status });
     }
   }
@@ -209,10 +263,19 @@ export class InferenceClient {
       throw errorFromTransport(error, signal);
     }
     const meta = parseResponseMeta(response.statusCode, response.headers);
+    // Header values are shown, logged and stored (Copy Request ID, error cards): they are response text too.
+    if (meta.requestId !== undefined) meta.requestId = this.#redact(meta.requestId);
+    if (meta.modelId !== undefined) meta.modelId = this.#redact(meta.modelId);
     this.#onResponse?.(meta, endpoint);
     if (response.statusCode >= 300) {
-      const text = await readCapped(response.body, ERROR_BODY_LIMIT).catch(() => '');
-      throw errorFromResponse(endpoint, meta, describeErrorBody(text, header(response.headers, 'content-type')), parseRetryAfter(response.headers));
+      const text = this.#redact(await readCapped(response.body, ERROR_BODY_LIMIT).catch(() => ''));
+      const location = header(response.headers, 'location');
+      const retryAfterSeconds = parseRetryAfter(response.headers);
+      throw errorFromResponse(endpoint, meta, describeErrorBody(text, header(response.headers, 'content-type')), {
+        ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+        ...(location && { location }),
+        baseUrl: this.baseUrl,
+      });
     }
     return { meta, response };
   }

@@ -35,6 +35,7 @@ const PRIMARY: Partial<Record<ApiErrorKind | LocalFailureKind, ErrorActionId>> =
   notFound: 'openSettings',
   untrustedWorkspace: 'manageTrust',
   imageFolder: 'openSettings',
+  redirected: 'openSettings',
 };
 
 /**

@@ -14,7 +14,8 @@ export type ApiErrorKind =
   | 'missingScope'        // the key lacks a scope the call needs (`images`)
   | 'forbidden'           // 403 for another reason
   | 'modelNotFound'       // 404 on a call that names a model
-  | 'notFound'            // 404 elsewhere: usually a wrong base URL
+  | 'notFound'            // 404 that is not the service's JSON (a proxy, a wrong base URL), or on the model list
+  | 'redirected'          // 3xx: the base URL points elsewhere; redirects are not followed (the key would go along)
   | 'badRequest'          // 400 / 422
   | 'rateLimited'         // 429
   | 'server'              // 5xx
@@ -23,6 +24,7 @@ export type ApiErrorKind =
   | 'network'
   | 'malformedResponse'
   | 'streamError'         // the service reported an error inside an event stream
+  | 'tooLarge'            // a response passed one of the client's size limits (see limits.ts)
   | 'cancelled';
 
 export interface ApiErrorDetails {
@@ -31,6 +33,8 @@ export interface ApiErrorDetails {
   serviceCode?: string;
   retryAfterSeconds?: number;
   meta?: ResponseMeta;
+  /** The endpoint that answered, for errors built from a response. */
+  endpoint?: Endpoint;
   cause?: unknown;
 }
 
@@ -43,6 +47,8 @@ export class ApiError extends Error {
   readonly serviceCode?: string;
   readonly retryAfterSeconds?: number;
   readonly meta?: ResponseMeta;
+  /** Which call failed (a 404 on images must not forget the chat model). */
+  readonly endpoint?: Endpoint;
 
   constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -52,6 +58,7 @@ export class ApiError extends Error {
     if (details.serviceCode !== undefined) this.serviceCode = details.serviceCode;
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
     if (details.meta !== undefined) this.meta = details.meta;
+    if (details.endpoint !== undefined) this.endpoint = details.endpoint;
   }
 
   get requestId(): string | undefined {
@@ -91,11 +98,18 @@ function stringField(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value : undefined;
 }
 
+export interface ErrorBody {
+  message?: string;
+  code?: string;
+  /** The body was a JSON object: the shape a service answers with, unlike a proxy's page. */
+  json?: true;
+}
+
 /**
  * Pulls a human-readable message out of an error body of unknown shape: the common
  * `{error:{message,code}}`, `{error:"..."}`, `{message}`, `{detail}`, an HTML page's title, or plain text.
  */
-export function describeErrorBody(body: string, contentType = ''): { message?: string; code?: string } {
+export function describeErrorBody(body: string, contentType = ''): ErrorBody {
   const text = body.trim();
   if (!text) return {};
   if (contentType.includes('json') || text.startsWith('{')) {
@@ -108,11 +122,11 @@ export function describeErrorBody(body: string, contentType = ''): { message?: s
           const inner = error as Record<string, unknown>;
           const message = stringField(inner.message) ?? stringField(inner.detail);
           const code = stringField(inner.code) ?? stringField(inner.type);
-          return { ...(message && { message: clip(message) }), ...(code && { code }) };
+          return { ...(message && { message: clip(message) }), ...(code && { code }), json: true };
         }
         const message = stringField(error) ?? stringField(record.message) ?? stringField(record.detail);
         const code = stringField(record.code);
-        return { ...(message && { message: clip(message) }), ...(code && { code }) };
+        return { ...(message && { message: clip(message) }), ...(code && { code }), json: true };
       }
     } catch {
       // Not JSON after all: fall through to the text handling.
@@ -129,27 +143,50 @@ export function describeErrorBody(body: string, contentType = ''): { message?: s
 export type Endpoint = 'models' | 'chat' | 'images';
 
 const SCOPE_WORDS = /\bscopes?\b/i;
+const ROUTE_WORDS = /\b(endpoint|route|path)s?\b|unknown_endpoint|no_route/i;
 
-/** Maps an HTTP error status to an ApiError with a sentence a user can act on. */
-export function errorFromResponse(
-  endpoint: Endpoint,
-  meta: ResponseMeta,
-  body: { message?: string; code?: string },
-  retryAfterSeconds?: number,
-): ApiError {
+/** Where a redirect pointed, reduced to its origin: enough to recognise, nothing a service could smuggle. */
+function redirectTarget(location: string | undefined, baseUrl: string | undefined): string {
+  if (!location) return '';
+  try {
+    return ` to ${new URL(location, baseUrl).origin}`;
+  } catch {
+    return '';
+  }
+}
+
+export interface ResponseContext {
+  retryAfterSeconds?: number;
+  /** The `Location` header of a redirect. */
+  location?: string;
+  /** The base URL the request went to, to resolve a relative `Location`. */
+  baseUrl?: string;
+}
+
+/**
+ * Maps an HTTP error status to an ApiError with a sentence a user can act on. It reads no more into a
+ * status than the spec says: a 403 is not always a missing scope, and a 404 that is not the service's
+ * JSON may come from a proxy or a wrong base URL rather than an unknown model.
+ */
+export function errorFromResponse(endpoint: Endpoint, meta: ResponseMeta, body: ErrorBody, context: ResponseContext = {}): ApiError {
+  const { retryAfterSeconds } = context;
   const status = meta.status;
   const service = body.message;
   const details: ApiErrorDetails = {
     status,
     meta,
+    endpoint,
     ...(service !== undefined && { serviceMessage: service }),
     ...(body.code !== undefined && { serviceCode: body.code }),
     ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
   };
   const suffix = service ? ` The service said: ${service}` : '';
   const mentionsScope = SCOPE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`);
-  if ((status === 403 || status === 401) && endpoint === 'images' && (mentionsScope || status === 403)) {
-    return new ApiError('missingScope', `This API key cannot generate images: it needs the "images" scope (HTTP ${status}).${suffix}`, details);
+  if (status >= 300 && status < 400) {
+    return new ApiError('redirected', `The base URL redirects (HTTP ${status}${redirectTarget(context.location, context.baseUrl)}). Redirects are not followed, so the API key was not sent there. If the new address is right, put it in the "inference.environments" setting.`, details);
+  }
+  if (endpoint === 'images' && (status === 401 || status === 403) && mentionsScope) {
+    return new ApiError('missingScope', `The service refused to generate images with this key (HTTP ${status}).${suffix} Likely cause: the key lacks the "images" scope; set a key that has it.`, details);
   }
   switch (status) {
     case 400:
@@ -162,11 +199,16 @@ export function errorFromResponse(
       return new ApiError('insufficientCredits', `The wallet has insufficient credits for this call (HTTP 402).${balance} Add credits to this environment's wallet to continue.${suffix}`, details);
     }
     case 403:
-      return new ApiError('forbidden', `The key is not allowed to make this call (HTTP 403).${suffix}`, details);
+      return endpoint === 'images'
+        ? new ApiError('forbidden', `The service refused the image request (HTTP 403).${suffix} Likely causes: the key lacks the "images" scope, or the model needs a paid plan.`, details)
+        : new ApiError('forbidden', `The key is not allowed to make this call (HTTP 403).${suffix} Some models need a paid plan.`, details);
     case 404:
-      return endpoint === 'models'
-        ? new ApiError('notFound', `The service answered 404 for the model list: check the environment's base URL (it should end in /api/v1).${suffix}`, details)
-        : new ApiError('modelNotFound', `The model is unknown in this environment (HTTP 404). Pick a model from this environment's list.${suffix}`, details);
+      // Only the service's JSON can say a model is unknown; a page, or JSON about a missing route, cannot.
+      if (endpoint === 'models' || !body.json || ROUTE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`)) {
+        const what = endpoint === 'models' ? 'the model list' : 'this call';
+        return new ApiError('notFound', `The service answered 404 for ${what}${body.json ? '' : ' without its usual JSON error'}: the base URL may be wrong (check the environment's base URL: it ends in /api/v1), or a proxy answered.${suffix}`, details);
+      }
+      return new ApiError('modelNotFound', `The ${endpoint === 'images' ? 'image' : 'chat'} model is unknown in this environment (HTTP 404). Pick a model from this environment's list.${suffix}`, details);
     case 429: {
       const wait = retryAfterSeconds === undefined ? '' : ` Retry after ${retryAfterSeconds} s.`;
       return new ApiError('rateLimited', `Rate limit reached for this key (HTTP 429).${wait}${suffix}`, details);
@@ -205,6 +247,10 @@ export function errorFromTransport(error: unknown, signal: AbortSignal | undefin
   if (has('AbortError', 'UND_ERR_ABORTED')) return new ApiError('cancelled', 'The request was cancelled.', details);
   if (has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'TimeoutError')) {
     return new ApiError('timeout', 'The service took too long to answer. Long generations can take a while: try again, or raise the timeout settings.', details);
+  }
+  const certificate = codes.find((code) => /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|^ERR_TLS/.test(code));
+  if (certificate) {
+    return new ApiError('network', `The TLS certificate was not accepted (${certificate}). The service's certificate is always verified; "http.proxyStrictSSL" only relaxes the check of a proxy's own certificate.`, details);
   }
   const reason = codes.find((code) => /^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR'));
   const during = meta ? ' while receiving the response' : '';

@@ -21,7 +21,10 @@ export interface ConnectionSettings {
   proxy?: string;
   /** Comma-separated hosts that bypass the proxy; defaults to NO_PROXY from the environment. */
   noProxy?: string;
-  /** Verify TLS certificates (VS Code's `http.proxyStrictSSL`). */
+  /**
+   * Verify the proxy's own certificate (VS Code's `http.proxyStrictSSL`). As in VS Code it concerns the
+   * connection to the proxy only: the service's certificate is always verified, direct or tunnelled.
+   */
   strictSSL?: boolean;
 }
 
@@ -31,20 +34,24 @@ export function resolveTimeouts(partial: Partial<Timeouts> = {}): Timeouts {
 
 /**
  * One keep-alive connection pool per settings. With no proxy configured or in the environment this is a
- * plain Agent; otherwise undici's EnvHttpProxyAgent, which also honours NO_PROXY.
+ * plain Agent; otherwise undici's EnvHttpProxyAgent, which also honours NO_PROXY. Certificates of the
+ * service are always verified (`connect`, `requestTls`); `strictSSL: false` relaxes only `proxyTls`.
  */
 export function createDispatcher(settings: ConnectionSettings = {}, env: NodeJS.ProcessEnv = process.env): Dispatcher {
   const timeouts = resolveTimeouts(settings.timeouts);
+  const serviceTls = { timeout: timeouts.connectMs, rejectUnauthorized: true };
   const agentOptions = {
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    connect: { timeout: timeouts.connectMs, rejectUnauthorized: settings.strictSSL !== false },
+    connect: serviceTls,
   };
   const envProxy = env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy;
   if (!settings.proxy && !envProxy) return new Agent(agentOptions);
   const noProxy = settings.noProxy ?? env.NO_PROXY ?? env.no_proxy;
   return new EnvHttpProxyAgent({
     ...agentOptions,
+    requestTls: serviceTls,
+    proxyTls: { timeout: timeouts.connectMs, rejectUnauthorized: settings.strictSSL !== false },
     ...(settings.proxy ? { httpProxy: settings.proxy, httpsProxy: settings.proxy } : {}),
     ...(noProxy !== undefined ? { noProxy } : {}),
   });

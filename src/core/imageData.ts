@@ -1,4 +1,6 @@
 import { ApiError } from './errors';
+import { DecodedString } from './imageBody';
+import { DEFAULT_LIMITS, tooLarge } from './limits';
 import type { GeneratedImage, ResponseMeta } from './types';
 
 const SIGNATURES: ReadonlyArray<[string, number[]]> = [
@@ -19,33 +21,88 @@ export function sniffImageType(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
-
-function decodeBase64(text: string, meta: ResponseMeta): Uint8Array {
-  const compact = text.replace(/\s+/g, '');
-  if (!compact || !BASE64.test(compact)) {
-    throw new ApiError('malformedResponse', 'The service returned image data that is not valid base64.', { meta, status: meta.status });
-  }
-  return new Uint8Array(Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64'));
+function malformed(message: string, meta: ResponseMeta): ApiError {
+  return new ApiError('malformedResponse', message, { meta, status: meta.status });
 }
 
-/** One item of the image result: `{b64_json}` or `{url}` holding a data URL (never fetched from the network). */
-export function decodeImageItem(item: unknown, meta: ResponseMeta): GeneratedImage {
-  const record = (item ?? {}) as Record<string, unknown>;
-  if (typeof record.b64_json === 'string') {
-    const bytes = decodeBase64(record.b64_json, meta);
-    return { bytes, mimeType: sniffImageType(bytes) ?? 'application/octet-stream' };
-  }
-  if (typeof record.url === 'string') {
-    const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(record.url);
-    if (!match) {
-      throw new ApiError('malformedResponse', 'The service returned an image URL that is not a data URL; this client does not download hosted links.', { meta, status: meta.status });
+/**
+ * Decodes base64 (or base64url) once, without a regular-expression pass over a payload of many
+ * megabytes: Node's decoder skips characters outside the alphabet, so a decoded length short of what
+ * the text's length promises reveals them. Only text with white space (line-wrapped base64) is copied.
+ */
+function decodeBase64(text: string, meta: ResponseMeta, maxBytes: number): Uint8Array {
+  if (Buffer.byteLength(text, 'base64') > maxBytes) throw tooLarge('an image', maxBytes, meta);
+  const attempt = (candidate: string): Buffer | undefined => {
+    const unpadded = candidate.length - (candidate.endsWith('==') ? 2 : candidate.endsWith('=') ? 1 : 0);
+    if (unpadded === 0 || unpadded % 4 === 1) return undefined;
+    const bytes = Buffer.from(candidate, 'base64');
+    return bytes.length === Buffer.byteLength(candidate, 'base64') ? bytes : undefined;
+  };
+  const bytes = attempt(text) ?? (/\s/.test(text) ? attempt(text.replace(/\s+/g, '')) : undefined);
+  if (!bytes) throw malformed('The service returned image data that is not valid base64.', meta);
+  return bytes;
+}
+
+/** RFC 2397 data without `;base64`: percent-escapes are bytes (a PNG's 0x89 is `%89`, not UTF-8). */
+function decodePercent(payload: string, meta: ResponseMeta, maxBytes: number): Uint8Array {
+  const raw = Buffer.from(payload, 'utf8');
+  if (raw.length > maxBytes * 3) throw tooLarge('an image', maxBytes, meta);
+  const out = Buffer.allocUnsafe(raw.length);
+  let length = 0;
+  for (let index = 0; index < raw.length; index++) {
+    const byte = raw[index];
+    if (byte !== 0x25) {
+      out[length++] = byte;
+      continue;
     }
-    const [, declaredType, parameters, payload] = match;
-    const bytes = parameters.includes(';base64')
-      ? decodeBase64(payload, meta)
-      : new Uint8Array(Buffer.from(decodeURIComponent(payload), 'utf8'));
-    return { bytes, mimeType: sniffImageType(bytes) ?? (declaredType || 'application/octet-stream') };
+    const hex = raw.toString('latin1', index + 1, index + 3);
+    if (!/^[0-9a-fA-F]{2}$/.test(hex)) {
+      throw malformed(`The service returned a data URL with a malformed "%" escape ("%${hex}" at character ${index}).`, meta);
+    }
+    out[length++] = Number.parseInt(hex, 16);
+    index += 2;
   }
-  throw new ApiError('malformedResponse', 'An image in the response has neither b64_json nor url.', { meta, status: meta.status });
+  if (length > maxBytes) throw tooLarge('an image', maxBytes, meta);
+  return out.subarray(0, length);
+}
+
+function describeStart(bytes: Uint8Array): string {
+  if (bytes.length === 0) return 'it is empty';
+  const head = Array.from(bytes.subarray(0, 8), (byte) => byte.toString(16).padStart(2, '0')).join(' ');
+  return `it starts with ${head}`;
+}
+
+/**
+ * One item of the image result: `{b64_json}` or `{url}` holding a data URL (never fetched from the
+ * network). Only PNG, JPEG, WebP and GIF bytes are accepted, whatever type was declared: the file's
+ * own signature decides its type and so its extension.
+ */
+export function decodeImageItem(item: unknown, meta: ResponseMeta, maxBytes: number = DEFAULT_LIMITS.imageBytes): GeneratedImage {
+  const record = (item ?? {}) as Record<string, unknown>;
+  let bytes: Uint8Array;
+  if (record.b64_json instanceof DecodedString || record.url instanceof DecodedString) {
+    // Decoded while the body arrived (imageBody.ts); a url must have had a data URL header.
+    const decoded = (record.b64_json ?? record.url) as DecodedString;
+    if (record.url === decoded && !decoded.header) {
+      throw malformed('The service returned an image URL that is not a data URL; this client does not download hosted links.', meta);
+    }
+    bytes = decoded.bytes;
+  } else if (typeof record.b64_json === 'string') {
+    bytes = decodeBase64(record.b64_json, meta, maxBytes);
+  } else if (typeof record.url === 'string') {
+    const comma = record.url.indexOf(',');
+    const header = comma < 0 ? '' : record.url.slice(0, comma);
+    if (!/^data:[^;,]*(;[^;,]*)*$/i.test(header)) {
+      throw malformed('The service returned an image URL that is not a data URL; this client does not download hosted links.', meta);
+    }
+    const payload = record.url.slice(comma + 1);
+    bytes = /;base64$/i.test(header) ? decodeBase64(payload, meta, maxBytes) : decodePercent(payload, meta, maxBytes);
+  } else {
+    throw malformed('An image in the response has neither b64_json nor url.', meta);
+  }
+  const mimeType = sniffImageType(bytes);
+  if (!mimeType) {
+    throw malformed(`The service returned data that is not a PNG, JPEG, WebP or GIF image (${describeStart(bytes)}); nothing was saved.`, meta);
+  }
+  return { bytes, mimeType };
 }

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { apiKeyVariableName, checkApiKeyFormat } from '../core/apiKey';
 import { isApiError, toApiError } from '../core/errors';
 import type { Environment } from './environments';
+import { formatCredits } from '../core/credits';
+import { describeAge } from './format';
 import type { Services } from './services';
 
 async function chooseEnvironment(services: Services, title: string): Promise<Environment | undefined> {
@@ -101,13 +103,28 @@ export async function pickModel(services: Services): Promise<void> {
   }
 }
 
-/** Refreshes balance and rate limit with a model-list call (the service reports them when it can). */
-export async function refreshAccount(services: Services): Promise<void> {
+/**
+ * Refreshes balance and rate limit with a model-list call. The contract promises the balance header
+ * on chat and image calls only, so when the list carries none the user is told how old the shown
+ * balance is and when it will refresh. Returns that notice (undefined when the balance is fresh).
+ */
+export async function refreshAccount(services: Services): Promise<string | undefined> {
+  const env = services.environments.active();
+  const startedAt = Date.now();
   try {
-    await services.models.list('chat', undefined, { refresh: true });
+    await services.models.list('chat', env.name, { refresh: true });
   } catch (error) {
     await services.errors.present(error, { source: 'account refresh', retry: () => refreshAccount(services) });
+    return undefined;
   }
+  const { balanceCredits, balanceAt } = services.account.get(env.name);
+  if (balanceAt !== undefined && balanceAt >= startedAt) return undefined;
+  const notice = balanceCredits === undefined || balanceAt === undefined
+    ? `${env.label} did not report a balance with the model list, and none is known yet. It appears with the next chat or image call.`
+    : `${env.label} did not report a balance with the model list. The balance shown, ${formatCredits(balanceCredits)} credits, is from ${describeAge(balanceAt)} (${new Date(balanceAt).toLocaleString()}); it refreshes with the next chat or image call.`;
+  services.log.info(`Refresh balance: ${notice}`);
+  void vscode.window.showInformationMessage(notice);
+  return notice;
 }
 
 export async function copyLastRequestId(services: Services): Promise<void> {

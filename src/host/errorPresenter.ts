@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ErrorAction, ErrorActionId } from '../core/errorActions';
 import { toApiError, type ApiError } from '../core/errors';
 import { errorFacts, errorView, type ErrorFacts } from '../core/errorView';
+import { redactSecrets } from '../core/redact';
 import type { AccountState } from './accountState';
 import type { Environments } from './environments';
 import type { ModelService } from './modelService';
@@ -48,8 +49,11 @@ export class ErrorPresenter {
     if (apiError.kind === 'cancelled') return apiError;
     const env = options.env ?? this.environments.active().name;
     const requestId = apiError.requestId;
-    this.log.error(`${options.source ?? 'request'} failed in ${env}: ${apiError.message}${requestId ? ` (request ${requestId})` : ''}`);
-    if (apiError.kind === 'modelNotFound' && apiError.status === 404 && options.forgetsModel !== false) await this.models.onModelNotFound(env);
+    // The client already removed its key; this catches bearer tokens in errors that did not come through it.
+    this.log.error(redactSecrets(`${options.source ?? 'request'} failed in ${env}: ${apiError.message}${requestId ? ` (request ${requestId})` : ''}`));
+    // Forget only the kind of model the failed call named: an image 404 says nothing about the chat model.
+    const kind = apiError.endpoint === 'images' ? 'image' : apiError.endpoint === 'chat' ? 'chat' : undefined;
+    if (apiError.kind === 'modelNotFound' && apiError.status === 404 && kind && options.forgetsModel !== false) await this.models.onModelNotFound(env, kind);
     return apiError;
   }
 
@@ -67,7 +71,7 @@ export class ErrorPresenter {
   /** The notification of a failure's view: its message, request id and actions, as a card shows them. */
   show(facts: ErrorFacts, options: PresentOptions = {}): void {
     const view = errorView(facts, { canRetry: options.retry !== undefined });
-    const text = [view.message, options.detail, view.requestId && `(request ${view.requestId})`].filter(Boolean).join(' ');
+    const text = redactSecrets([view.message, options.detail, view.requestId && `(request ${view.requestId})`].filter(Boolean).join(' '));
     void vscode.window.showErrorMessage(text, ...view.actions.map((action) => action.label)).then(async (chosen) => {
       const action = view.actions.find((candidate) => candidate.label === chosen);
       if (action) await this.run(action.id, view, options);

@@ -65,14 +65,17 @@ export class ModelService extends Disposable {
     this.#onDidChangeSelection.fire(envName);
   }
 
-  async invalidate(envName: string): Promise<void> {
-    await this.memento.update(CACHE_KEY(envName, 'chat'), undefined);
-    await this.memento.update(CACHE_KEY(envName, 'image'), undefined);
+  /** Forgets the cached lists of the environment: both kinds, or only `kind`. */
+  async invalidate(envName: string, kind?: ModelKind): Promise<void> {
+    for (const each of kind ? [kind] : (['chat', 'image'] as const)) await this.memento.update(CACHE_KEY(envName, each), undefined);
   }
 
-  /** A 404 for the chosen model: its id is stale, so forget the list and the choice. */
+  /**
+   * A 404 for a model of `kind`: that id is stale, so forget that kind's list and choice. The other
+   * kind is untouched: an image model unknown to the service says nothing about the chat model.
+   */
   async onModelNotFound(envName: string, kind: ModelKind = 'chat'): Promise<void> {
-    await this.invalidate(envName);
+    await this.invalidate(envName, kind);
     await this.select(kind, undefined, envName);
   }
 

@@ -1,6 +1,7 @@
 /** POST /chat/completions: reserve, generate (paced), stream or answer, then settle what was sent. */
 import { randomBytes } from 'node:crypto';
 import { sendJson, sleep, type RequestContext } from './http';
+import { echoedAuthorization } from './faults';
 import type { KeyRecord } from './keys';
 import { resolveModel } from './models';
 import { parseChatRequest } from './chatRequest';
@@ -92,6 +93,10 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
         if (faults.has('reset-mid-stream')) return await sse.destroy();
         if (faults.has('error-mid-stream')) {
           await sse.data({ error: { message: 'Emulated fault error-mid-stream: generation failed.', type: 'server_error', code: 'stream_error' } });
+          return sse.end();
+        }
+        if (faults.has('echo-authorization-mid-stream')) {
+          await sse.data({ error: { message: echoedAuthorization(ctx), type: 'server_error', code: 'echoed_authorization' } });
           return sse.end();
         }
         if (faults.has('malformed-chunk')) await sse.data('{"choices":[{"delta":{"content":"unterminated');

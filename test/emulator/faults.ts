@@ -8,11 +8,12 @@ export const FAULT_NAMES: readonly FaultName[] = [
   'html-500', 'text-502', 'slow-first-byte', 'hang',
   'reset-mid-stream', 'no-done', 'malformed-chunk', 'error-mid-stream', 'keepalive-comments',
   'crlf', 'tiny-writes', 'large-stream', 'usage-chunk',
+  'html-404', 'redirect-308', 'no-balance-header', 'echo-authorization', 'echo-authorization-mid-stream',
 ];
 
 const STREAM_FAULTS: ReadonlySet<FaultName> = new Set<FaultName>([
   'reset-mid-stream', 'no-done', 'malformed-chunk', 'error-mid-stream', 'keepalive-comments',
-  'crlf', 'tiny-writes', 'large-stream', 'usage-chunk',
+  'crlf', 'tiny-writes', 'large-stream', 'usage-chunk', 'echo-authorization-mid-stream',
 ]);
 
 export function isFaultName(value: unknown): value is FaultName {
@@ -35,9 +36,11 @@ export function validateFaultSpec(value: unknown): FaultSpec {
     if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) throw new Error(`${field} must be a non-negative number.`);
     spec[field] = n;
   }
-  if (v.path !== undefined) {
-    if (typeof v.path !== 'string') throw new Error('path must be a string.');
-    spec.path = v.path;
+  for (const field of ['path', 'location'] as const) {
+    const text = v[field];
+    if (text === undefined) continue;
+    if (typeof text !== 'string') throw new Error(`${field} must be a string.`);
+    spec[field] = text;
   }
   return spec;
 }
@@ -94,8 +97,36 @@ const STATUS_FAULTS: Partial<Record<FaultName, { status: number; type: ErrorType
   'http-503': { status: 503, type: 'service_unavailable', code: 'emulated_unavailable' },
 };
 
+const HTML_404 = '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n'
+  + '<body><h1>404 Not Found</h1><hr><p>emulated-proxy</p></body></html>\n';
+
+/** What a careless service or proxy puts in an error: the request's credentials, verbatim (a test fault). */
+export function echoedAuthorization(ctx: RequestContext): string {
+  return `Request rejected. Received headers: authorization: ${ctx.req.headers.authorization ?? '(none)'}; x-api-key=${(ctx.req.headers.authorization ?? '').replace(/^Bearer\s+/i, '')}`;
+}
+
+/** Drops a header from this response, however the handlers set it. */
+function omitHeader(ctx: RequestContext, name: string): void {
+  const { res } = ctx;
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = (header: string, value: number | string | readonly string[]) => (header.toLowerCase() === name ? res : setHeader(header, value));
+  const writeHead = res.writeHead.bind(res) as (status: number, headers?: Record<string, string>) => typeof res;
+  res.writeHead = ((status: number, headers?: Record<string, string>) => {
+    const kept = Object.fromEntries(Object.entries(headers ?? {}).filter(([header]) => header.toLowerCase() !== name));
+    return writeHead(status, kept);
+  }) as typeof res.writeHead;
+}
+
 const HTML_500 = '<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head>\n'
   + '<body><h1>500 Internal Server Error</h1><hr><p>emulated-proxy</p></body></html>\n';
+
+/** A body that is not the service's JSON, as a proxy or a broken gateway sends it. */
+function sendPage(ctx: RequestContext, fault: FaultName, status: number, type: string, body: string): 'handled' {
+  ctx.record.errorCode = fault;
+  writeHead(ctx, status, { 'content-type': `${type}; charset=utf-8`, 'content-length': String(Buffer.byteLength(body)) });
+  endBody(ctx, body);
+  return 'handled';
+}
 
 /**
  * Applies a response-level fault. Returns 'handled' when the fault answered (or deliberately never
@@ -113,17 +144,24 @@ export async function applyResponseFault(ctx: RequestContext, spec: FaultSpec): 
   }
   switch (spec.fault) {
     case 'html-500':
-      ctx.record.errorCode = 'html-500';
-      writeHead(ctx, 500, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(HTML_500)) });
-      endBody(ctx, HTML_500);
-      return 'handled';
-    case 'text-502': {
-      const text = 'Bad Gateway: upstream connection failed (emulated)\n';
-      ctx.record.errorCode = 'text-502';
-      writeHead(ctx, 502, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
-      endBody(ctx, text);
+      return sendPage(ctx, spec.fault, 500, 'text/html', HTML_500);
+    case 'text-502':
+      return sendPage(ctx, spec.fault, 502, 'text/plain', 'Bad Gateway: upstream connection failed (emulated)\n');
+    case 'html-404':
+      return sendPage(ctx, spec.fault, 404, 'text/html', HTML_404);
+    case 'redirect-308': {
+      const location = spec.location ?? `https://moved.invalid${ctx.req.url ?? '/'}`;
+      ctx.record.errorCode = 'redirect-308';
+      writeHead(ctx, 308, { location, 'content-length': '0' });
+      endBody(ctx);
       return 'handled';
     }
+    case 'echo-authorization':
+      sendError(ctx, new ApiError(400, 'invalid_request_error', 'echoed_authorization', echoedAuthorization(ctx)));
+      return 'handled';
+    case 'no-balance-header':
+      omitHeader(ctx, 'x-service-balance-credits');
+      return 'continue';
     case 'slow-first-byte':
       return (await sleep(spec.delayMs ?? 2000, ctx.signal)) ? 'continue' : 'handled';
     case 'hang':

@@ -17,7 +17,12 @@ export type FaultName =
   | 'crlf'                // SSE: \r\n line endings
   | 'tiny-writes'         // SSE: write the body in 1–3 byte pieces (splits lines and UTF-8 chars)
   | 'large-stream'        // SSE: about 1 MB of content
-  | 'usage-chunk';        // SSE: a final usage-only chunk with `choices: []` (always sent anyway)
+  | 'usage-chunk'         // SSE: a final usage-only chunk with `choices: []` (always sent anyway)
+  | 'html-404'            // 404 with an HTML body (a proxy's page, not the service's JSON)
+  | 'redirect-308'        // 308 to `location` (default: another host), as a moved base URL would
+  | 'no-balance-header'   // normal handling, but no x-service-balance-credits (the spec promises it on chat and images only)
+  | 'echo-authorization'  // TEST FAULT: 400 whose JSON error message echoes the request's Authorization header
+  | 'echo-authorization-mid-stream'; // TEST FAULT: SSE error event echoing the Authorization header after some content
 
 export interface FaultSpec {
   fault: FaultName;
@@ -27,6 +32,8 @@ export interface FaultSpec {
   retryAfterSeconds?: number;
   /** Only requests whose path ends with this, e.g. '/chat/completions'. */
   path?: string;
+  /** `redirect-308`: the Location header (default `https://moved.invalid` + the request path). */
+  location?: string;
 }
 
 /** Test control, not service behaviour: what the next chat answer(s) say, exactly (see scripted.ts). */

@@ -63,7 +63,7 @@ describe('Generate Image from the command palette', () => {
     await ui.typeInInput('A lighthouse, again');
     const refused = await waitFor('the refused image request', () => ui.emulator.requests.find((r) => r.path.endsWith('/images/generations') && r.status === 403));
     assert.equal(refused.errorCode, 'missing_scope');
-    const item = await ui.waitForNotification(/needs the "images" scope/);
+    const item = await ui.waitForNotification(/the key lacks the "images" scope/);
     await item.hover();
     await item.locator('.monaco-button', { hasText: 'Set API Key' }).first().waitFor({ state: 'visible', timeout: 5000 });
     await ui.screenshot('03-missing-scope');

@@ -1,5 +1,6 @@
 import type { ImageRequest, ImageResponseFormat, ResponseMeta } from '../types';
 import { creditsSpent } from '../credits';
+import { imageDimensions } from './dimensions';
 
 /** Everything the user chose for one generation; enough to run it again. */
 export interface ImageInputs {
@@ -77,16 +78,6 @@ export function parseSeed(text: string): { ok: true; seed?: number } | { ok: fal
   return { ok: true, seed: Number(trimmed) };
 }
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-/** Width and height from a PNG's IHDR chunk (always the first chunk); undefined for anything else. */
-export function pngDimensions(bytes: Uint8Array): ImageSize | undefined {
-  if (bytes.length < 24 || !PNG_SIGNATURE.every((byte, index) => bytes[index] === byte)) return undefined;
-  if (String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
-}
-
 /** The metadata written next to an image, so that the result can be reproduced. Never holds a key. */
 export interface ImageSidecar {
   version: 1;
@@ -105,7 +96,7 @@ export interface ImageSidecar {
   requestId: string | null;
   creditsSpent: number | null;
   balanceAfter: number | null;
-  /** The pixel size of the file itself, read from its header (PNG only; null otherwise). */
+  /** The pixel size of the file itself, read from its header (PNG, JPEG, WebP or GIF; null when unreadable). */
   imageWidth: number | null;
   imageHeight: number | null;
   /** ISO 8601 time the response arrived. */
@@ -124,7 +115,7 @@ export function buildSidecar(options: {
   bytes: Uint8Array;
 }): ImageSidecar {
   const { inputs, meta } = options;
-  const pixels = pngDimensions(options.bytes);
+  const pixels = imageDimensions(options.bytes);
   return {
     version: 1,
     prompt: inputs.prompt,

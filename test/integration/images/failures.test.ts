@@ -34,7 +34,7 @@ describe('Generate Image: failures write nothing (real extension host, emulator 
     await fixture.services().keys.set('production', fixture().emulator.keys.production.chatOnly);
     const error = failure(await generateImage(fixture.services(), INPUTS));
     assert.equal(error.kind, 'missingScope');
-    assert.match(error.message, /needs the "images" scope/);
+    assert.match(error.message, /The service said: .*"images" scope.* Likely cause: the key lacks the "images" scope/);
     const labels = fixture.services().errors.actionsFor(error, true).map((action) => action.label);
     assert.equal(labels[0], 'Set API Key');
     assert.ok(!labels.includes('Retry'), 'retrying with the same key cannot help');

@@ -6,7 +6,7 @@ import { ApiError } from '../../../src/core/errors';
 import { createDispatcher } from '../../../src/core/http';
 import type { FaultName } from '../../emulator';
 import { waitFor } from '../../harness/wait';
-import { drain, HELLO, useEmulator } from './support';
+import { drain, HELLO, tunnelConnections, useEmulator } from './support';
 
 describe('InferenceClient streaming faults', () => {
   const { emulator, client } = useEmulator();
@@ -130,17 +130,7 @@ describe('InferenceClient through a proxy', () => {
   before(async () => {
     // A minimal CONNECT proxy, enough to prove the traffic goes through it.
     proxy = http.createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-      tunnels++;
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = net.connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket).pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
+    tunnelConnections(proxy, () => tunnels++);
     proxy.listen(0, '127.0.0.1');
     await once(proxy, 'listening');
   });

@@ -1,4 +1,8 @@
+import assert from 'node:assert/strict';
+import type http from 'node:http';
+import net from 'node:net';
 import { InferenceClient, type ClientOptions } from '../../../src/core/client';
+import { ApiError } from '../../../src/core/errors';
 import type { ChatStreamEvent, ResponseMeta } from '../../../src/core/types';
 import { startEmulator, type Emulator, type EmulatorOptions, type EnvironmentName } from '../../emulator';
 
@@ -59,3 +63,25 @@ export function useEmulator(options?: EmulatorOptions): { emulator: () => Emulat
 }
 
 export const HELLO = [{ role: 'user' as const, content: 'Hello there' }];
+
+/** The ApiError a call fails with; fails the test when it succeeds or throws anything else. */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+  return error;
+}
+
+/** Makes `proxy` (http or https) a minimal CONNECT proxy to any target; `onTunnel` sees each `host:port`. */
+export function tunnelConnections(proxy: http.Server, onTunnel: (target: string) => void = () => undefined): void {
+  proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    onTunnel(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = net.connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+}

@@ -50,6 +50,46 @@ describe('emulator: faults', () => {
     assert.throws(() => JSON.parse(text.text));
   });
 
+  it('html-404 answers with a proxy page, redirect-308 with a Location and no body', async () => {
+    emu().injectFault('production', { fault: 'html-404' });
+    const html = await chat();
+    assert.equal(html.status, 404);
+    assert.match(String(html.headers['content-type']), /^text\/html/);
+    emu().injectFault('production', { fault: 'redirect-308' });
+    const moved = await chat();
+    assert.equal(moved.status, 308);
+    assert.equal(moved.headers.location, 'https://moved.invalid/api/v1/chat/completions');
+    assert.equal(moved.text, '');
+    emu().injectFault('production', { fault: 'redirect-308', location: 'https://elsewhere.invalid/api/v1' });
+    assert.equal((await chat()).headers.location, 'https://elsewhere.invalid/api/v1');
+  });
+
+  it('no-balance-header answers normally without x-service-balance-credits', async () => {
+    const models = () => rawRequest(`${emu().environments.production.baseUrl}/models`, { method: 'GET', headers: bearer(emu().keys.production.full) });
+    assert.ok((await models()).headers['x-service-balance-credits'] !== undefined);
+    emu().injectFault('production', { fault: 'no-balance-header' });
+    const bare = await models();
+    assert.equal(bare.status, 200);
+    assert.equal(bare.headers['x-service-balance-credits'], undefined);
+    assert.ok((JSON.parse(bare.text) as { data: unknown[] }).data.length > 0);
+    emu().injectFault('production', { fault: 'no-balance-header' });
+    const answer = await chat();
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers['x-service-balance-credits'], undefined, 'on chat too');
+  });
+
+  it('the echo-authorization test faults repeat the Authorization header in an error body and a stream error', async () => {
+    const key = emu().keys.production.full;
+    emu().injectFault('production', { fault: 'echo-authorization' });
+    const echoed = await chat();
+    assert.equal(echoed.status, 400);
+    assert.ok((JSON.parse(echoed.text) as { error: { message: string } }).error.message.includes(`authorization: Bearer ${key}`));
+    const streamed = await withFault('echo-authorization-mid-stream');
+    const error = parseSse(streamed.text).map((event) => event.data ?? '').find((data) => data.includes('"error"'));
+    assert.ok(error?.includes(key), 'the stream error event holds the key');
+    assert.match(streamed.text.slice(0, streamed.text.indexOf('"error"')), /"content":"[^"]+"/, 'after some content');
+  });
+
   it('slow-first-byte delays the answer by delayMs', async () => {
     emu().injectFault('production', { fault: 'slow-first-byte', delayMs: 300 });
     const started = Date.now();

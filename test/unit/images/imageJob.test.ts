@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { creditsSpent } from '../../../src/core/credits';
 import {
-  buildSidecar, MAX_SEED, parseSeed, parseSide, parseSize, pngDimensions, sizePresets, toImageRequest, type ImageInputs,
+  buildSidecar, MAX_SEED, parseSeed, parseSide, parseSize, sizePresets, toImageRequest, type ImageInputs,
 } from '../../../src/core/images/imageJob';
+import { pngDimensions } from '../../../src/core/images/dimensions';
 import { useEmulator } from '../core/support';
 
 const BASE: ImageInputs = { prompt: 'a fox', model: 'auto', responseFormat: 'b64_json' };
