@@ -48,6 +48,8 @@ export class SettingsProblems extends Disposable {
 
   /** Throws the first problem that stops this request, as an ApiError naming the setting. */
   assertCanSend(purpose: RequestPurpose, environment: string): void {
+    // Checked now rather than from the last change event, which may not have arrived yet.
+    this.refresh();
     const [problem] = problemsBlocking(this.#problems, purpose, environment);
     if (problem) throw new ApiError('notConfigured', problem.message);
   }
