@@ -91,7 +91,7 @@ export class WorkspaceSettingsGuard extends Disposable {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
       const settings = await readJsonc(file);
-      for (const setting of USER_LEVEL_SETTINGS) if (has(settings, setting)) found.push({ setting, source: vscode.workspace.asRelativePath(file, true) });
+      for (const setting of USER_LEVEL_SETTINGS) if (has(settings, setting)) found.push({ setting, source: vscode.workspace.asRelativePath(file) });
     }
     const configuration = vscode.workspace.getConfiguration();
     for (const setting of USER_LEVEL_SETTINGS) {
