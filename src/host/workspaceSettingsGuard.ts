@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { parse, type ParseError } from 'jsonc-parser';
+// The ESM build: the package's main entry is a UMD wrapper whose dynamic requires a bundler cannot follow.
+import { parse, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { USER_LEVEL_SETTINGS } from './config';
 import { Disposable } from './disposable';
 
