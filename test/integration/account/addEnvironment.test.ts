@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { addEnvironment } from '../../../src/host/addEnvironment';
 import { startEmulator, type Emulator } from '../../emulator';
-import { eventually, extensionApi } from '../support/emulatorSetup';
+import { waitFor } from '../../harness/wait';
+import { extensionApi } from '../support/emulatorSetup';
 
 /** Issue 9, item 10: no phantom environments, and a guided Add Environment that writes the user's settings. */
 describe('A clean first run and Add Environment', () => {
@@ -28,7 +29,7 @@ describe('A clean first run and Add Environment', () => {
     assert.deepEqual(services.environments.all(), []);
     assert.deepEqual(vscode.workspace.getConfiguration().inspect('inference.environments')?.defaultValue, {});
     await assert.rejects(services.api.client(), /No environment is configured yet: run "Inference: Add Environment"/);
-    await eventually(() => statusBar.snapshot().model.includes('Add Inference Environment') || undefined, 3000, 'status bar offers Add Environment');
+    await waitFor('status bar offers Add Environment', () => statusBar.snapshot().model.includes('Add Inference Environment') || undefined, { timeoutMs: 3000, intervalMs: 20 });
     assert.equal(services.settings.current().length, 0, 'a clean first run is not a settings problem');
   });
 
@@ -71,6 +72,6 @@ describe('A clean first run and Add Environment', () => {
     // The probe (no key: the service's public catalog) and the key check.
     assert.deepEqual(emulator.requests.map((request) => request.keyLabel ?? 'no key'), ['no key', 'full']);
     assert.deepEqual(emulator.requests.map((request) => [request.path.split('?')[0], request.status]), [['/api/v1/models', 200], ['/api/v1/models', 200]]);
-    await eventually(() => statusBar.snapshot().model.includes('local') || undefined, 3000, 'status bar shows the new environment');
+    await waitFor('status bar shows the new environment', () => statusBar.snapshot().model.includes('local') || undefined, { timeoutMs: 3000, intervalMs: 20 });
   });
 });

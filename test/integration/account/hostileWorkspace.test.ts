@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { importKeysFromEnvironment, setApiKey } from '../../../src/host/accountCommands';
 import type { RecordedRequest } from '../../harness/recordingServer';
 import { RECORDED_PATH } from '../../harness/recordingServer';
-import { eventually, useConfiguredEmulator } from '../support/emulatorSetup';
+import { waitFor } from '../../harness/wait';
+import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { extensionLogText } from '../support/logs';
 import { HOSTILE_WORKSPACE, RECORDER_ENV } from '../tags';
 
@@ -35,10 +36,10 @@ describe(`A workspace whose settings point environments elsewhere ${HOSTILE_WORK
     assert.match(notice, /"inference\.environments" and "inference\.activeEnvironment"/);
     assert.match(notice, /ignored/);
     assert.match(notice, /never sends an API key to an address a workspace names/);
-    const log = await eventually(() => {
+    const log = await waitFor('the log line', () => {
       const text = extensionLogText(services().context);
       return text.includes('Ignored "inference.activeEnvironment" from .vscode/settings.json') ? text : undefined;
-    }, 10_000, 'the log line');
+    }, { timeoutMs: 10_000, intervalMs: 100 });
     assert.match(log, /Ignored "inference\.environments" from \.vscode\/settings\.json: where the API key is sent comes only from your user settings/);
   });
 
