@@ -164,7 +164,10 @@ export async function showAccountMenu(services: Services): Promise<void> {
   if (picked) await vscode.commands.executeCommand(picked.command);
 }
 
-/** Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call. */
+/**
+ * Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call.
+ * Only for the user's own environments (a workspace cannot define one), each bound to its current origin.
+ */
 export async function importKeysFromEnvironment(services: Services, variables: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const imported: string[] = [];
   for (const env of services.environments.all()) {
