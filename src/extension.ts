@@ -25,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     savingOnExit = [chat];
     context.subscriptions.push(chat);
     context.subscriptions.push(registerImages(services));
+    void services.workspaceGuard.check();
     await importKeysFromEnvironment(services);
     void offerFirstRunSetup(services);
     log.info(`Activated; active environment: ${services.environments.active().name}`);

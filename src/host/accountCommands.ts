@@ -1,20 +1,33 @@
 import * as vscode from 'vscode';
 import { apiKeyVariableName, checkApiKeyFormat } from '../core/apiKey';
-import { isApiError, toApiError } from '../core/errors';
+import { ApiError, isApiError, toApiError } from '../core/errors';
+import { addEnvironment } from './addEnvironment';
 import type { Environment } from './environments';
 import { formatCredits } from '../core/credits';
 import { describeAge } from './format';
 import type { Services } from './services';
 
-async function chooseEnvironment(services: Services, title: string): Promise<Environment | undefined> {
+const ADD_ENVIRONMENT_ITEM = '$(add) Add Environment…';
+
+/** The user's environments; with `offerAdd`, also Add Environment (which runs and returns the new one). */
+async function chooseEnvironment(services: Services, title: string, offerAdd = false): Promise<Environment | undefined> {
   const active = services.environments.active();
-  const items = await Promise.all(services.environments.all().map(async (env) => ({
+  const items: Array<vscode.QuickPickItem & { env?: Environment }> = await Promise.all(services.environments.all().map(async (env) => ({
     label: env.label,
     env,
-    description: [env.name === active.name ? 'active' : '', (await services.keys.has(env.name)) ? 'key set' : 'no key'].filter(Boolean).join(' · '),
+    description: [env.name === active.name ? 'active' : '', (await services.keys.has(env.name)) ? 'key set' : 'no key', env.problem ? 'setting problem' : ''].filter(Boolean).join(' · '),
     detail: env.baseUrl || 'no base URL configured',
   })));
+  if (offerAdd) items.push({ label: ADD_ENVIRONMENT_ITEM, description: 'name, address and key' });
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('No environment is configured yet. Run "Inference: Add Environment".');
+    return undefined;
+  }
   const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Environment' });
+  if (picked?.label === ADD_ENVIRONMENT_ITEM) {
+    const added = await addEnvironment(services);
+    return added ? services.environments.get(added) : undefined;
+  }
   return picked?.env;
 }
 
@@ -22,11 +35,20 @@ async function chooseEnvironment(services: Services, title: string): Promise<Env
  * Asks for a key (masked), checks it locally, then verifies it with one GET /models before saving.
  * A refused key leaves the stored one in place.
  */
-export async function setApiKey(services: Services, envName?: string, providedKey?: string): Promise<boolean> {
+export async function setApiKey(services: Services, envName?: string, providedKey?: string, title?: string): Promise<boolean> {
+  if (!envName && services.environments.all().length === 0) {
+    // Nowhere to send a key yet: the guided set-up asks for the address first, then comes back here.
+    return (await addEnvironment(services, { ...(providedKey !== undefined && { key: providedKey }) })) !== undefined;
+  }
   const env = envName ? services.environments.get(envName) : services.environments.active();
   if (!env) return false;
+  if (env.problem) {
+    // The key would be checked against an address the settings do not allow: say why, ask nothing.
+    void services.errors.present(new ApiError('notConfigured', env.problem.message), { source: 'key check', env: env.name });
+    return false;
+  }
   const input = providedKey ?? await vscode.window.showInputBox({
-    title: `API key for ${env.label}`,
+    title: title ?? `API key for ${env.label}`,
     prompt: `Paste the key created in the service's web app (Settings → API keys) for the ${env.label} environment.`,
     password: true,
     ignoreFocusOut: true,
@@ -69,8 +91,9 @@ export async function setApiKey(services: Services, envName?: string, providedKe
     );
     if (choice !== 'Save Anyway') return false;
   }
-  await services.keys.set(env.name, key);
-  services.log.info(`API key saved for ${env.name}${verified.ok ? ` (verified: ${verified.count} chat models)` : ' (not verified)'}`);
+  // The key is bound to the origin it was checked with: it is never sent elsewhere without the user's consent.
+  await services.keys.set(env.name, key, env.origin);
+  services.log.info(`API key saved for ${env.name}, bound to ${env.origin ?? 'no origin'}${verified.ok ? ` (verified: ${verified.count} chat models)` : ' (not verified)'}`);
   void vscode.window.showInformationMessage(`API key saved for ${env.label}${verified.ok ? `: ${verified.count} chat models available.` : '.'}`);
   return true;
 }
@@ -85,8 +108,12 @@ export async function clearApiKey(services: Services): Promise<void> {
 }
 
 export async function switchEnvironment(services: Services): Promise<void> {
-  const env = await chooseEnvironment(services, 'Switch environment');
-  if (!env) return;
+  if (services.environments.all().length === 0) {
+    await addEnvironment(services);
+    return;
+  }
+  const env = await chooseEnvironment(services, 'Switch environment', true);
+  if (!env || env.name === services.environments.active().name) return;
   await services.environments.activate(env.name);
   services.log.info(`Active environment: ${env.name}`);
   if (!(await services.keys.has(env.name))) {
@@ -142,6 +169,7 @@ export async function showAccountMenu(services: Services): Promise<void> {
   const hasKey = await services.keys.has(env.name);
   const items: Array<vscode.QuickPickItem & { command: string }> = [
     { label: '$(server-environment) Switch Environment…', description: env.label, command: 'inference.switchEnvironment' },
+    { label: '$(add) Add Environment…', description: 'name, address and key', command: 'inference.addEnvironment' },
     { label: '$(key) Set API Key…', description: hasKey ? 'replace the stored key' : 'no key set', command: 'inference.setApiKey' },
     ...(hasKey ? [{ label: '$(trash) Clear API Key…', command: 'inference.clearApiKey' }] : []),
     { label: '$(hubot) Pick Chat Model…', description: services.models.selectedChatModel() ?? 'none', command: 'inference.pickModel' },
@@ -153,10 +181,14 @@ export async function showAccountMenu(services: Services): Promise<void> {
   if (picked) await vscode.commands.executeCommand(picked.command);
 }
 
-/** Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call. */
+/**
+ * Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call.
+ * Only for the user's own environments (a workspace cannot define one), each bound to its current origin.
+ */
 export async function importKeysFromEnvironment(services: Services, variables: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const imported: string[] = [];
   for (const env of services.environments.all()) {
+    if (env.problem) continue;
     const name = apiKeyVariableName(env.name);
     const key = variables[name]?.trim();
     if (!key || (await services.keys.get(env.name)) === key) continue;
@@ -165,7 +197,7 @@ export async function importKeysFromEnvironment(services: Services, variables: N
       services.log.warn(`${name} was not imported: ${problem.message}`);
       continue;
     }
-    await services.keys.set(env.name, key);
+    await services.keys.set(env.name, key, env.origin);
     imported.push(env.name);
     services.log.info(`Imported the API key for ${env.name} from ${name}`);
   }
@@ -176,7 +208,18 @@ const FIRST_RUN_KEY = 'inference.firstRunPromptShown';
 
 export async function offerFirstRunSetup(services: Services): Promise<void> {
   const env = services.environments.active();
-  if (services.context.globalState.get<boolean>(FIRST_RUN_KEY) || (await services.keys.has(env.name))) return;
+  if (services.context.globalState.get<boolean>(FIRST_RUN_KEY)) return;
+  if (services.environments.all().length === 0) {
+    // A clean first run: nothing is configured, so the one thing to offer is the guided set-up.
+    await services.context.globalState.update(FIRST_RUN_KEY, true);
+    const choice = await vscode.window.showInformationMessage(
+      'Inference Client: add the service\'s address and your API key to chat and generate images.',
+      'Add Environment',
+    );
+    if (choice === 'Add Environment') await addEnvironment(services);
+    return;
+  }
+  if (env.problem || (await services.keys.has(env.name))) return;
   await services.context.globalState.update(FIRST_RUN_KEY, true);
   const choice = await vscode.window.showInformationMessage(
     `Inference Client: set an API key for the ${env.label} environment to chat and generate images.`,
@@ -199,6 +242,7 @@ export function registerAccountCommands(services: Services): vscode.Disposable {
     vscode.commands.registerCommand('inference.setApiKey', guard('set API key', () => setApiKey(services))),
     vscode.commands.registerCommand('inference.clearApiKey', guard('clear API key', () => clearApiKey(services))),
     vscode.commands.registerCommand('inference.switchEnvironment', guard('switch environment', () => switchEnvironment(services))),
+    vscode.commands.registerCommand('inference.addEnvironment', guard('add environment', () => addEnvironment(services))),
     vscode.commands.registerCommand('inference.pickModel', guard('pick model', () => pickModel(services))),
     vscode.commands.registerCommand('inference.refreshAccount', guard('refresh balance', () => refreshAccount(services))),
     vscode.commands.registerCommand('inference.copyLastRequestId', guard('copy request ID', () => copyLastRequestId(services))),

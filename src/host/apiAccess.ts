@@ -3,12 +3,14 @@ import type { Dispatcher } from 'undici';
 import { InferenceClient } from '../core/client';
 import { ApiError, isApiError } from '../core/errors';
 import { createDispatcher, type ConnectionSettings } from '../core/http';
+import { probeBaseUrl, type Reachability } from '../core/settings/reachability';
 import type { ResponseMeta } from '../core/types';
 import type { AccountState } from './accountState';
 import type { ApiKeyStore } from './apiKeyStore';
 import { affectsSetting, readSetting } from './config';
 import { Disposable } from './disposable';
-import type { Environments } from './environments';
+import type { Environment, Environments } from './environments';
+import type { RequestPurpose, SettingsProblems } from './settingsProblems';
 
 /** Retry-After values beyond this are not waited out automatically: the user decides. */
 const LONGEST_AUTOMATIC_WAIT_SECONDS = 120;
@@ -28,18 +30,47 @@ function connectionSettings(): ConnectionSettings {
   };
 }
 
-/** Hands out clients for an environment, wired so that every response updates the account state and the log. */
+/** Asks the user, in a modal dialog, whether a key verified with `from` may now be sent to `to`. */
+export type OriginConfirmation = (env: Environment, from: string, to: string) => Promise<boolean>;
+
+const SEND_TO_NEW_ADDRESS = 'Send Key to New Address';
+
+export const confirmNewOriginModal: OriginConfirmation = async (env, from, to) => {
+  const choice = await vscode.window.showWarningMessage(
+    `The "${env.label}" environment now points at ${to}, but its API key was verified with ${from}.`,
+    {
+      modal: true,
+      detail: `The key has not been sent to ${to}. Send it there only if you changed this address yourself in your user settings and trust it. Otherwise cancel and check "inference.environments".`,
+    },
+    SEND_TO_NEW_ADDRESS,
+  );
+  return choice === SEND_TO_NEW_ADDRESS;
+};
+
+/**
+ * Hands out clients for an environment, wired so that every response updates the account state and the log.
+ * A client is refused (before anything is sent) when a setting it depends on is bad, and a stored key
+ * goes only to the origin it was verified against unless the user confirms the new one.
+ */
 export class ApiAccess extends Disposable {
   #dispatcher: Dispatcher | undefined;
+  /** One dialog per environment and new origin, however many requests wait for it. */
+  readonly #pendingConfirmations = new Map<string, Promise<boolean>>();
+  /** Origins the user refused in this session: not asked again until the environments change. */
+  readonly #declined = new Set<string>();
+  /** Replaceable so that tests can answer the modal dialog. */
+  confirmNewOrigin: OriginConfirmation = confirmNewOriginModal;
 
   constructor(
     private readonly environments: Environments,
     private readonly keys: ApiKeyStore,
     private readonly account: AccountState,
     private readonly log: vscode.LogOutputChannel,
+    private readonly settings: SettingsProblems,
   ) {
     super();
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
+      if (affectsSetting(event, 'inference.environments')) this.#declined.clear();
       if (affectsSetting(event, 'inference.timeouts.connectSeconds', 'inference.timeouts.responseSeconds', 'inference.timeouts.idleSeconds')
         || event.affectsConfiguration('http')) {
         this.#resetConnections();
@@ -48,14 +79,21 @@ export class ApiAccess extends Disposable {
     this.register({ dispose: () => this.#resetConnections() });
   }
 
-  /** A client for the named (default: active) environment. Throws ApiError notConfigured / missingKey / invalidKey. */
-  async client(envName?: string, keyOverride?: string): Promise<InferenceClient> {
+  /**
+   * A client for the named (default: active) environment. `keyOverride` is a key being verified (Set API
+   * Key): it goes to the environment's address from the user's settings. Throws ApiError notConfigured
+   * (a bad setting, or a new origin the user did not confirm) / missingKey / invalidKey.
+   */
+  async client(envName?: string, keyOverride?: string, purpose: RequestPurpose = 'other'): Promise<InferenceClient> {
     const env = envName ? this.environments.get(envName) : this.environments.active();
     if (!env) throw new ApiError('notConfigured', `There is no environment named "${envName}" in the "inference.environments" setting.`);
+    this.settings.assertCanSend(purpose, env.name);
+    if (env.problem) throw new ApiError('notConfigured', env.problem.message);
     const apiKey = keyOverride ?? (await this.keys.get(env.name));
     if (!apiKey) {
       throw new ApiError('missingKey', `No API key is set for the "${env.label}" environment. Run "Inference: Set API Key".`);
     }
+    if (keyOverride === undefined) await this.#checkOrigin(env);
     const settings = connectionSettings();
     this.#dispatcher ??= createDispatcher(settings);
     return new InferenceClient({
@@ -67,6 +105,38 @@ export class ApiAccess extends Disposable {
       userAgent: `inference-client-vscode/${vscode.version}`,
       onResponse: (meta, endpoint) => this.#onResponse(env.name, endpoint, meta),
     });
+  }
+
+  /** Whether an address answers, through the user's proxy settings, without any key. */
+  probe(baseUrl: string): Promise<Reachability> {
+    this.#dispatcher ??= createDispatcher(connectionSettings());
+    return probeBaseUrl(baseUrl, { dispatcher: this.#dispatcher });
+  }
+
+  /** A stored key goes only where it was verified; a key stored before origins were recorded is bound to its current one. */
+  async #checkOrigin(env: Environment): Promise<void> {
+    const target = env.origin;
+    if (!target) throw new ApiError('notConfigured', `The base URL of "${env.name}" in "inference.environments" is not valid.`);
+    const verified = await this.keys.origin(env.name);
+    if (verified === target) return;
+    if (verified === undefined) {
+      await this.keys.setOrigin(env.name, target);
+      this.log.info(`The key of ${env.name} is now bound to ${target}`);
+      return;
+    }
+    const id = `${env.name} ${target}`;
+    let pending = this.#declined.has(id) ? Promise.resolve(false) : this.#pendingConfirmations.get(id);
+    if (!pending) {
+      this.log.warn(`The base URL of ${env.name} moved from ${verified} to ${target}: asking before the key is sent there`);
+      pending = this.confirmNewOrigin(env, verified, target).finally(() => this.#pendingConfirmations.delete(id));
+      this.#pendingConfirmations.set(id, pending);
+    }
+    if (!(await pending)) {
+      this.#declined.add(id);
+      throw new ApiError('notConfigured', `The API key of "${env.label}" was verified with ${verified}; it was not sent to ${target}, the environment's new address in "inference.environments". Confirm the new address when asked, or set the key again.`);
+    }
+    if ((await this.keys.origin(env.name)) !== target) await this.keys.setOrigin(env.name, target);
+    this.log.info(`The user confirmed ${target} for the key of ${env.name}`);
   }
 
   /**

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { Disposable } from './disposable';
 
 const NAMESPACE = 'inference.apiKey.';
+/** The origin (scheme://host:port) a key was verified against; beside the key so both live and go together. */
+const ORIGIN_NAMESPACE = 'inference.apiKeyOrigin.';
 
 /**
  * API keys in VS Code's SecretStorage, one per environment. Secrets are shared by all windows,
@@ -30,13 +32,26 @@ export class ApiKeyStore extends Disposable {
     return (await this.get(env)) !== undefined;
   }
 
-  async set(env: string, key: string): Promise<void> {
+  /** Stores the key, and with it the origin it was verified against (when known). */
+  async set(env: string, key: string, origin?: string): Promise<void> {
     const trimmed = key.trim();
     if (!trimmed) throw new Error('An empty API key cannot be stored.');
+    if (origin) await this.#secrets.store(ORIGIN_NAMESPACE + env, origin);
+    else await this.#secrets.delete(ORIGIN_NAMESPACE + env);
     await this.#secrets.store(NAMESPACE + env, trimmed);
+  }
+
+  /** The origin the environment's key may be sent to; undefined when none was recorded yet. */
+  async origin(env: string): Promise<string | undefined> {
+    return (await this.#secrets.get(ORIGIN_NAMESPACE + env)) || undefined;
+  }
+
+  async setOrigin(env: string, origin: string): Promise<void> {
+    await this.#secrets.store(ORIGIN_NAMESPACE + env, origin);
   }
 
   async clear(env: string): Promise<void> {
     await this.#secrets.delete(NAMESPACE + env);
+    await this.#secrets.delete(ORIGIN_NAMESPACE + env);
   }
 }

@@ -37,11 +37,10 @@ export interface SettingTypes {
 export type SettingId = keyof SettingTypes;
 
 export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
-  'inference.environments': {
-    production: { baseUrl: '', keyPrefix: '' },
-    preview: { baseUrl: '', keyPrefix: '' },
-  },
-  'inference.activeEnvironment': 'production',
+  // No phantom environments: the user adds their own (Inference: Add Environment).
+  'inference.environments': {},
+  // Empty: the first configured environment.
+  'inference.activeEnvironment': '',
   'inference.balanceWarningThreshold': 10,
   'inference.rateLimit.maxRetries': 3,
   'inference.modelCacheMinutes': 60,
@@ -60,10 +59,33 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.serviceParameters.byModel': {},
 };
 
+/**
+ * Settings that decide where a key is sent. They are `"scope": "application"` in package.json (VS Code
+ * ignores them in workspace and folder settings) and are read from the user's own settings only, so
+ * that no repository, in any VS Code version, can point a key somewhere else.
+ */
+export const USER_LEVEL_SETTINGS = ['inference.environments', 'inference.activeEnvironment'] as const satisfies readonly SettingId[];
+
+function isUserLevel(id: SettingId): boolean {
+  return (USER_LEVEL_SETTINGS as readonly SettingId[]).includes(id);
+}
+
+/**
+ * The value as the user set it (undefined when not set), before any fallback: what the settings
+ * check validates. User-level settings come from the user's settings only; the code's default, not
+ * the configuration's (which other extensions can contribute), stands for "not set".
+ */
+export function readRawSetting(id: SettingId): unknown {
+  const configuration = vscode.workspace.getConfiguration();
+  if (isUserLevel(id)) return configuration.inspect(id)?.globalValue;
+  const inspected = configuration.inspect(id);
+  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+}
+
 /** The one typed way to read settings; falls back to the documented default when a value has the wrong type. */
 export function readSetting<K extends SettingId>(id: K): SettingTypes[K] {
   const fallback = SETTING_DEFAULTS[id];
-  const value = vscode.workspace.getConfiguration().get<unknown>(id, fallback);
+  const value = isUserLevel(id) ? readRawSetting(id) ?? fallback : vscode.workspace.getConfiguration().get<unknown>(id, fallback);
   // Settings whose default is null ("not set") take any value; their reader validates it.
   if (fallback === null) return (value ?? null) as SettingTypes[K];
   if (typeof value !== typeof fallback || value === null) return fallback;

@@ -1,23 +1,21 @@
 import * as vscode from 'vscode';
-import { affectsSetting, readSetting, writeSetting, type EnvironmentSettings } from './config';
+import { checkActiveEnvironment, checkEnvironments, type CheckedEnvironment, type SettingProblem } from '../core/settings/settingsCheck';
+import { affectsSetting, readRawSetting, writeSetting, type EnvironmentSettings } from './config';
 import { Disposable } from './disposable';
 
-export interface Environment extends EnvironmentSettings {
-  name: string;
-  keyPrefix: string;
-  label: string;
-}
+/** One of the user's environments, checked: `problem` is set when its settings cannot be used. */
+export type Environment = CheckedEnvironment;
 
-function toEnvironment(name: string, settings: EnvironmentSettings | undefined): Environment {
-  return {
-    name,
-    baseUrl: typeof settings?.baseUrl === 'string' ? settings.baseUrl.trim() : '',
-    keyPrefix: typeof settings?.keyPrefix === 'string' ? settings.keyPrefix : '',
-    label: typeof settings?.label === 'string' && settings.label.trim() ? settings.label.trim() : name,
-  };
-}
+const NO_ENVIRONMENT_PROBLEM: SettingProblem = {
+  setting: 'inference.environments',
+  blocks: 'all',
+  message: 'No environment is configured yet: run "Inference: Add Environment" to add the service\'s address. Nothing is sent until then.',
+};
 
-/** The environments the user can switch between, and which one is active. */
+/**
+ * The environments the user can switch between, and which one is active. Both settings are read from
+ * the user's own settings only (see USER_LEVEL_SETTINGS): a workspace never decides where a key goes.
+ */
 export class Environments extends Disposable {
   readonly #onDidChange = this.register(new vscode.EventEmitter<void>());
   /** Fires when the active environment or any environment's settings change. */
@@ -31,22 +29,37 @@ export class Environments extends Disposable {
   }
 
   all(): Environment[] {
-    return Object.entries(readSetting('inference.environments')).map(([name, settings]) => toEnvironment(name, settings));
+    return checkEnvironments(readRawSetting('inference.environments')).environments;
   }
 
   get(name: string): Environment | undefined {
     return this.all().find((env) => env.name === name);
   }
 
-  /** The active one; when the setting names an unknown environment, the first configured one. */
+  /**
+   * The active one; the first when the setting is empty. When it names an environment that does not
+   * exist (or none exists), a stand-in whose `problem` says so: never silently another environment.
+   */
   active(): Environment {
     const all = this.all();
-    const name = readSetting('inference.activeEnvironment');
-    return all.find((env) => env.name === name) ?? all[0] ?? toEnvironment(name, undefined);
+    const raw = readRawSetting('inference.activeEnvironment');
+    const name = typeof raw === 'string' ? raw : '';
+    if (!name && all[0]) return all[0];
+    const found = all.find((env) => env.name === name);
+    if (found) return found;
+    const problem = all.length === 0 && !name ? NO_ENVIRONMENT_PROBLEM : checkActiveEnvironment(raw, all.map((env) => env.name)) ?? NO_ENVIRONMENT_PROBLEM;
+    return { name, label: name || 'no environment', baseUrl: '', keyPrefix: '', problem };
   }
 
   async activate(name: string): Promise<void> {
     if (!this.get(name)) throw new Error(`There is no environment named "${name}" in the "inference.environments" setting.`);
     await writeSetting('inference.activeEnvironment', name);
+  }
+
+  /** Adds (or replaces) one environment in the user's settings, keeping the others as they are. */
+  async add(name: string, settings: EnvironmentSettings): Promise<void> {
+    const current = readRawSetting('inference.environments');
+    const others = typeof current === 'object' && current !== null && !Array.isArray(current) ? current as Record<string, EnvironmentSettings> : {};
+    await writeSetting('inference.environments', { ...others, [name]: settings });
   }
 }

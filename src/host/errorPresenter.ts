@@ -6,6 +6,7 @@ import { redactSecrets } from '../core/redact';
 import type { AccountState } from './accountState';
 import type { Environments } from './environments';
 import type { ModelService } from './modelService';
+import type { SettingsProblems } from './settingsProblems';
 import { formatCredits } from '../core/credits';
 import { describeAge } from './format';
 
@@ -36,6 +37,7 @@ export class ErrorPresenter {
     private readonly environments: Environments,
     private readonly models: ModelService,
     private readonly account: AccountState,
+    private readonly settings: SettingsProblems,
   ) {}
 
   /** The actions an error's view offers, in order. */
@@ -64,6 +66,11 @@ export class ErrorPresenter {
   async present(error: unknown, options: PresentOptions = {}): Promise<void> {
     const apiError = await this.record(error, options);
     if (apiError.kind === 'cancelled') return;
+    if (this.settings.alreadyShown(apiError)) {
+      // One message per bad setting, not one per request: a brief reminder instead of another notification.
+      vscode.window.setStatusBarMessage(`$(warning) Inference: not sent, see "${apiError.message.split('"')[1] ?? 'settings'}"`, 8000);
+      return;
+    }
     const env = options.env ?? this.environments.active().name;
     this.show(errorFacts(apiError), { ...options, detail: [this.#lastKnownBalance(apiError, env), options.detail].filter(Boolean).join(' ') });
   }

@@ -5,6 +5,8 @@ import { ApiKeyStore } from './apiKeyStore';
 import { Environments } from './environments';
 import { ErrorPresenter } from './errorPresenter';
 import { ModelService } from './modelService';
+import { SettingsProblems } from './settingsProblems';
+import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
 
 /** Everything a feature needs, built once at activation and owned by the extension context. */
 export interface Services {
@@ -16,15 +18,21 @@ export interface Services {
   readonly api: ApiAccess;
   readonly models: ModelService;
   readonly errors: ErrorPresenter;
+  /** Bad settings, each shown once; requests they concern are refused. */
+  readonly settings: SettingsProblems;
+  /** Reports workspace values of the user-level settings, which are ignored. */
+  readonly workspaceGuard: WorkspaceSettingsGuard;
 }
 
 export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Services {
   const environments = new Environments();
   const keys = new ApiKeyStore(context.secrets);
   const account = new AccountState(context.globalState);
-  const api = new ApiAccess(environments, keys, account, log);
+  const settings = new SettingsProblems(log);
+  const workspaceGuard = new WorkspaceSettingsGuard(log, context.workspaceState);
+  const api = new ApiAccess(environments, keys, account, log, settings);
   const models = new ModelService(context.globalState, environments, api);
-  const errors = new ErrorPresenter(log, environments, models, account);
-  context.subscriptions.push(environments, keys, account, api, models);
-  return { context, log, environments, keys, account, api, models, errors };
+  const errors = new ErrorPresenter(log, environments, models, account, settings);
+  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models);
+  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard };
 }

@@ -41,8 +41,19 @@ export class AccountStatusBar extends Disposable {
     const env = this.services.environments.active();
     const snapshot = this.services.account.get(env.name);
     const model = this.services.models.selectedChatModel(env.name);
-    this.#model.text = `$(server-environment) ${env.label} · ${model ?? 'no model'}`;
-    this.#model.tooltip = model ? `Chat model in ${env.label}: ${model}. Click to pick another.` : `No chat model chosen for ${env.label}. Click to pick one.`;
+    if (this.services.environments.all().length === 0) {
+      this.#model.text = '$(add) Add Inference Environment';
+      this.#model.tooltip = 'No environment of the service is configured yet. Click to add one (name, address, key).';
+      this.#model.command = 'inference.addEnvironment';
+    } else if (env.problem) {
+      this.#model.text = `$(warning) ${env.label}`;
+      this.#model.tooltip = `${env.problem.message} Click to choose an environment.`;
+      this.#model.command = 'inference.switchEnvironment';
+    } else {
+      this.#model.text = `$(server-environment) ${env.label} · ${model ?? 'no model'}`;
+      this.#model.tooltip = model ? `Chat model in ${env.label}: ${model}. Click to pick another.` : `No chat model chosen for ${env.label}. Click to pick one.`;
+      this.#model.command = 'inference.pickModel';
+    }
 
     const balance = snapshot.balanceCredits;
     const threshold = readSetting('inference.balanceWarningThreshold');

@@ -1,10 +1,16 @@
 import { apiKeyVariableName } from '../../src/core/apiKey';
 import type { Emulator, EnvironmentName } from '../emulator';
 
-/** User settings that point the extension at the emulator's two environments. */
+/**
+ * User settings that point the extension at the emulator's two environments (the extension has none
+ * built in), production active.
+ */
 export function emulatorSettings(emulator: Emulator): Record<string, unknown> {
   const environment = (name: EnvironmentName) => ({ baseUrl: emulator.environments[name].baseUrl, keyPrefix: emulator.keyPrefix });
-  return { 'inference.environments': { production: environment('production'), preview: environment('preview') } };
+  return {
+    'inference.environments': { production: environment('production'), preview: environment('preview') },
+    'inference.activeEnvironment': 'production',
+  };
 }
 
 /**

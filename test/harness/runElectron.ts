@@ -2,8 +2,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { extensionHostEnvironment, type IntegrationWindow } from '../integration/tags';
+import { extensionHostEnvironment, RECORDER_ENV, type IntegrationWindow } from '../integration/tags';
 import { OUT_DIR, REPO_ROOT } from './paths';
+import { startRecordingServer, writeHostileWorkspace } from './recordingServer';
 import { writeScratchWorkspace, writeSupportExtension } from './supportExtension';
 import { seconds } from './wait';
 
@@ -17,19 +18,21 @@ async function main(): Promise<number> {
   const started = Date.now();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'inference-electron-'));
   const supportExtension = writeSupportExtension(scratch);
-  const windows: { window: IntegrationWindow; folder?: string }[] = [
+  const recorder = await startRecordingServer();
+  const windows: { window: IntegrationWindow; folder?: string; env?: Record<string, string> }[] = [
     { window: 'workspace', folder: writeScratchWorkspace(scratch) },
     { window: 'no-workspace' },
+    { window: 'hostile-workspace', folder: writeHostileWorkspace(scratch, recorder.origin), env: { [RECORDER_ENV]: recorder.origin } },
   ];
   let failed = 0;
   try {
-    for (const { window, folder } of windows) {
+    for (const { window, folder, env } of windows) {
       const windowStarted = Date.now();
       const code = await runTests({
         version: process.env.INFERENCE_VSCODE_VERSION ?? 'stable',
         extensionDevelopmentPath: [REPO_ROOT, supportExtension],
         extensionTestsPath: path.join(OUT_DIR, 'test', 'integration', 'index.js'),
-        extensionTestsEnv: extensionHostEnvironment(window),
+        extensionTestsEnv: extensionHostEnvironment(window, env),
         launchArgs: [
           ...(folder ? [folder] : []),
           `--user-data-dir=${path.join(scratch, `user-data-${window}`)}`,
@@ -45,7 +48,9 @@ async function main(): Promise<number> {
       console.log(`[electron] ${window} window ${code === 0 ? 'passed' : 'FAILED'} in ${seconds(windowStarted)}`);
       if (code !== 0) failed++;
     }
+    if (recorder.requests.some((request) => request.withKey)) failed++;
   } finally {
+    await recorder.close();
     fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
   }
   console.log(`[electron] ${failed === 0 ? 'passed' : `${failed} window(s) failed`} in ${seconds(started)}`);

@@ -1,18 +1,20 @@
 import * as path from 'node:path';
-import { extensionHostEnvironment, type IntegrationWindow } from '../integration/tags';
+import { extensionHostEnvironment, RECORDER_ENV, type IntegrationWindow } from '../integration/tags';
 import { launchBrowser, type Browser } from './browser';
 import { startCodeServer } from './codeServer';
 import { runExtensionTests } from './extensionTests';
 import { OUT_DIR, RESULTS_DIR } from './paths';
 import { stopAll } from './processes';
 import { findChromium, ProvisionError } from './provision';
+import { startRecordingServer, writeHostileWorkspace } from './recordingServer';
 import { pruneStaleOutputs } from './staleOutputs';
 import { writeDevelopmentExtensions, writeScratchWorkspace } from './supportExtension';
 import { seconds } from './wait';
 
 /**
- * The integration tier: one code-server, two workbench windows (with a workspace folder, and
- * without one), each running the mocha suites of test/integration/ inside its real extension host.
+ * The integration tier: one code-server, three workbench windows (with a workspace folder, without
+ * one, and with a hostile folder whose settings point environments at a recording server), each
+ * running the mocha suites of test/integration/ inside its real extension host.
  * INFERENCE_TEST_GREP (a regular expression over full test titles) runs only the matching tests.
  */
 async function main(): Promise<number> {
@@ -26,14 +28,16 @@ async function main(): Promise<number> {
   console.log(`[integration] code-server ${server.origin} ready in ${seconds(started)}`);
   let browser: Browser | undefined;
   const developmentExtensions = writeDevelopmentExtensions(server.stateDir);
-  const windows: { window: IntegrationWindow; folder?: string }[] = [
+  const recorder = await startRecordingServer();
+  const windows: { window: IntegrationWindow; folder?: string; env?: Record<string, string> }[] = [
     { window: 'workspace', folder: writeScratchWorkspace(server.stateDir) },
     { window: 'no-workspace' },
+    { window: 'hostile-workspace', folder: writeHostileWorkspace(server.stateDir, recorder.origin), env: { [RECORDER_ENV]: recorder.origin } },
   ];
   let failed = 0;
   try {
     browser = await launchBrowser();
-    for (const { window, folder } of windows) {
+    for (const { window, folder, env } of windows) {
       const windowStarted = Date.now();
       console.log(`[integration] ${window} window:`);
       const code = await runExtensionTests(browser.context, server, {
@@ -42,12 +46,17 @@ async function main(): Promise<number> {
         ...(folder ? { folder } : {}),
         extensionDevelopmentPaths: [developmentExtensions],
         extensionTestsPath: path.join(OUT_DIR, 'test', 'integration', 'index.js'),
-        extensionEnvironment: extensionHostEnvironment(window),
+        extensionEnvironment: extensionHostEnvironment(window, env),
       });
       console.log(`[integration] ${window} window ${code === 0 ? 'passed' : 'FAILED'} in ${seconds(windowStarted)}`);
       if (code !== 0) failed++;
     }
+    // Whatever the tests did, in every window: the server a workspace named never saw a key.
+    const withKey = recorder.requests.filter((request) => request.withKey).length;
+    console.log(`[integration] the workspace-named server received ${recorder.requests.length} request(s), ${withKey} with a key`);
+    if (withKey > 0) failed++;
   } finally {
+    await recorder.close();
     await browser?.close();
     await server.stop();
   }

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { GREP_ENV, NO_WORKSPACE, WINDOW_ENV } from './tags';
+import { GREP_ENV, WINDOW_ENV, WINDOW_TAGS, type IntegrationWindow } from './tags';
 
 /** Every compiled `*.test.js` below this folder, so that new suites need no registration. */
 function findTestFiles(dir: string): string[] {
@@ -20,8 +20,11 @@ export async function run(): Promise<void> {
   const { default: Mocha } = await import('mocha');
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 30_000 });
   // One pattern: the window's share of the tests (by the tag), narrowed by an optional grep.
-  const tag = NO_WORKSPACE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const windowRule = process.env[WINDOW_ENV] === 'no-workspace' ? `(?=.*${tag})` : `(?!.*${tag})`;
+  const escape = (tag: string) => tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const window = (process.env[WINDOW_ENV] ?? 'workspace') as IntegrationWindow;
+  const windowRule = window === 'workspace'
+    ? Object.values(WINDOW_TAGS).map((tag) => `(?!.*${escape(tag)})`).join('')
+    : `(?=.*${escape(WINDOW_TAGS[window])})`;
   const grep = process.env[GREP_ENV];
   mocha.grep(new RegExp(`^${windowRule}${grep ? `(?=.*(?:${grep}))` : ''}`));
   for (const file of findTestFiles(__dirname)) mocha.addFile(file);

@@ -4,16 +4,31 @@
  */
 export const NO_WORKSPACE = '@no-workspace';
 
-/** Set by the launchers for the extension host: which of the two windows this is. */
+/**
+ * Tests whose title contains this tag run only in the window whose folder has a hostile
+ * `.vscode/settings.json`: it points environments at a recording server (RECORDER_ENV).
+ */
+export const HOSTILE_WORKSPACE = '@hostile-workspace';
+
+/** Set by the launchers for the extension host: which of the windows this is. */
 export const WINDOW_ENV = 'INFERENCE_INTEGRATION_WINDOW';
 
-export type IntegrationWindow = 'workspace' | 'no-workspace';
+/** Set for the hostile window: the origin of the server that its workspace settings name. */
+export const RECORDER_ENV = 'INFERENCE_RECORDER_URL';
+
+export type IntegrationWindow = 'workspace' | 'no-workspace' | 'hostile-workspace';
+
+/** The title tag of each window's tests; the plain workspace window runs the untagged ones. */
+export const WINDOW_TAGS: Readonly<Record<Exclude<IntegrationWindow, 'workspace'>, string>> = {
+  'no-workspace': NO_WORKSPACE,
+  'hostile-workspace': HOSTILE_WORKSPACE,
+};
 
 /** A regular expression over full test titles; only matching tests run (passed on by the launchers). */
 export const GREP_ENV = 'INFERENCE_TEST_GREP';
 
 /** The environment the launchers give the extension host of one window. */
-export function extensionHostEnvironment(window: IntegrationWindow): Record<string, string> {
+export function extensionHostEnvironment(window: IntegrationWindow, extra: Record<string, string> = {}): Record<string, string> {
   const grep = process.env[GREP_ENV];
-  return { [WINDOW_ENV]: window, ...(grep ? { [GREP_ENV]: grep } : {}) };
+  return { [WINDOW_ENV]: window, ...(grep ? { [GREP_ENV]: grep } : {}), ...extra };
 }

@@ -117,7 +117,7 @@ describe('account UI: picker, key input, balance and errors', () => {
     await ui.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'preview' }).waitFor({ timeout: 10_000 });
     // Each row is the environment's label with its base URL as the detail line.
     const items = await ui.quickPickItems();
-    assert.deepEqual(items, ['production', ui.emulator.environments.production.baseUrl, 'preview', ui.emulator.environments.preview.baseUrl]);
+    assert.deepEqual(items, ['production', ui.emulator.environments.production.baseUrl, 'preview', ui.emulator.environments.preview.baseUrl, 'Add Environment…']);
     await ui.screenshot('09-switch-environment');
     await ui.pickQuickPickItem('preview');
     await ui.statusBarItem(/preview · no model/).waitFor({ state: 'visible', timeout: 10_000 });

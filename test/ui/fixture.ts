@@ -21,8 +21,10 @@ export interface WorkbenchOptions {
   keys?: (emulator: Emulator) => Partial<Record<EnvironmentName, string>> | null;
   /** Extra user settings, merged over the emulator's environments. */
   settings?: (emulator: Emulator) => Record<string, unknown>;
-  /** Files (relative path → content) written into the scratch workspace before it opens. */
-  workspaceFiles?: Record<string, string>;
+  /** false: a clean first run, with no environment in the user settings (the default has none). */
+  configureEnvironments?: boolean;
+  /** Files (relative path → content) written into the scratch workspace before it opens; a function is called then. */
+  workspaceFiles?: Record<string, string> | (() => Record<string, string>);
 }
 
 export interface UiFixture {
@@ -100,13 +102,14 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     });
     const keys = options.keys ? options.keys(emulator) : { production: emulator.keys.production.full, preview: emulator.keys.preview.full };
     const server = await startCodeServer({
-      settings: { ...emulatorSettings(emulator), ...options.settings?.(emulator) },
+      settings: { ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) },
       env: apiKeyEnvironment(keys ?? {}),
       logFile: path.join(RESULTS_DIR, 'ui', `${fileLabel(this.test?.file)}-code-server.log`),
     });
     teardown.push(() => server.stop());
     const workspace = writeScratchWorkspace(server.stateDir);
-    for (const [name, content] of Object.entries(options.workspaceFiles ?? {})) {
+    const files = typeof options.workspaceFiles === 'function' ? options.workspaceFiles() : options.workspaceFiles ?? {};
+    for (const [name, content] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
       fs.writeFileSync(path.join(workspace, name), content);
     }

@@ -15,7 +15,7 @@ export function createChatBackend(services: Services): ChatBackend {
     },
     chatDefaults: (model) => chatDefaults(services.environments.active().name, model),
     async openStream(env, request, signal) {
-      const client = await services.api.client(env);
+      const client = await services.api.client(env, undefined, 'chat');
       // A 429 arrives before the first event, so only opening the stream is retried.
       const { events, first } = await services.api.withRateLimitRetry('chat', async () => {
         const iterator = client.streamChat(request, { signal })[Symbol.asyncIterator]();

@@ -62,7 +62,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
       const subscriptions = [progressToken, options.token].map((token) => token?.onCancellationRequested(() => abort.abort()));
       if (options.token?.isCancellationRequested) abort.abort();
       try {
-        const client = await services.api.client(env);
+        const client = await services.api.client(env, undefined, 'image');
         const result = await services.api.withRateLimitRetry(
           'image generation',
           () => client.generateImage(toImageRequest(inputs), { signal: abort.signal }),

@@ -1,0 +1,37 @@
+import { request, type Dispatcher } from 'undici';
+
+export type Reachability =
+  | { reachable: true; status: number; looksLikeService: boolean; note: string }
+  | { reachable: false; note: string };
+
+/**
+ * Whether a base URL answers, checked with one GET /models WITHOUT any key (the address is not trusted
+ * with a key before the user has finished adding it). Any HTTP answer means the host is reachable;
+ * a JSON model list or a 401 looks like the service, a 404 or a redirect suggests a wrong base URL.
+ */
+export async function probeBaseUrl(baseUrl: string, options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Promise<Reachability> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  try {
+    const response = await request(`${baseUrl}/models?type=chat`, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(timeoutMs),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      ...(options.dispatcher && { dispatcher: options.dispatcher }),
+    });
+    const status = response.statusCode;
+    const type = String(response.headers['content-type'] ?? '');
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    if (status >= 300 && status < 400) {
+      return { reachable: true, status, looksLikeService: false, note: `it redirects (HTTP ${status}); keys are never forwarded to another address, so use the final address` };
+    }
+    if (status === 404) return { reachable: true, status, looksLikeService: false, note: 'it answers 404 for /models: the base URL may be wrong (it should end in /api/v1)' };
+    const looksLikeService = status === 401 || (status === 200 && type.includes('json'));
+    return { reachable: true, status, looksLikeService, note: looksLikeService ? `it answers (HTTP ${status})` : `it answers HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}, which does not look like the service` };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${Math.round(timeoutMs / 1000)} s` : code ?? (error instanceof Error ? error.message : String(error));
+    return { reachable: false, note: `it cannot be reached (${reason})` };
+  }
+}

@@ -1,0 +1,159 @@
+import { checkBaseUrl } from './baseUrl';
+
+/** What a bad setting stops: every request, only chat, only images, or nothing (display only). */
+export type Blocks = 'all' | 'chat' | 'image' | 'nothing';
+
+export interface SettingProblem {
+  /** Full setting id, e.g. `inference.timeouts.connectSeconds`. */
+  setting: string;
+  /** One sentence naming the setting, what is wrong and how to fix it. */
+  message: string;
+  blocks: Blocks;
+  /** Set when the problem concerns one environment only: requests to the others go on. */
+  environment?: string;
+}
+
+/** One environment as the user configured it, with what is wrong with it (if anything). */
+export interface CheckedEnvironment {
+  name: string;
+  baseUrl: string;
+  keyPrefix: string;
+  label: string;
+  /** scheme://host[:port] when the base URL is valid. */
+  origin?: string;
+  problem?: SettingProblem;
+}
+
+const ENVIRONMENTS = 'inference.environments';
+const ACTIVE = 'inference.activeEnvironment';
+const NOT_SENT = 'Nothing is sent until it is fixed.';
+
+function consequence(blocks: Blocks): string {
+  if (blocks === 'nothing') return 'The default is used until it is fixed.';
+  return blocks === 'all' ? NOT_SENT : `No ${blocks} request is sent until it is fixed.`;
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/** The user's environments, each checked; a malformed entry is listed (so it can be fixed) but never used. */
+export function checkEnvironments(raw: unknown): { environments: CheckedEnvironment[]; problems: SettingProblem[] } {
+  if (raw === undefined || raw === null) return { environments: [], problems: [] };
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    return { environments: [], problems: [{ setting: ENVIRONMENTS, blocks: 'all', message: `Setting "${ENVIRONMENTS}" must be an object of named environments, not ${show(raw)}. ${NOT_SENT}` }] };
+  }
+  const environments = Object.entries(raw as Record<string, unknown>).map(([name, value]): CheckedEnvironment => {
+    const entry = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+    const label = typeof entry.label === 'string' && entry.label.trim() ? entry.label.trim() : name;
+    const env: CheckedEnvironment = {
+      name,
+      baseUrl: typeof entry.baseUrl === 'string' ? entry.baseUrl.trim() : '',
+      keyPrefix: typeof entry.keyPrefix === 'string' ? entry.keyPrefix.trim() : '',
+      label,
+    };
+    const fail = (what: string): CheckedEnvironment => ({
+      ...env,
+      problem: { setting: ENVIRONMENTS, environment: name, blocks: 'all', message: `Setting "${ENVIRONMENTS}": ${what}. Nothing is sent to "${name}" until it is fixed.` },
+    });
+    if (entry !== value) return fail(`the environment "${name}" must be an object with a "baseUrl", not ${show(value)}`);
+    if (entry.keyPrefix !== undefined && typeof entry.keyPrefix !== 'string') return fail(`the "keyPrefix" of "${name}" must be text`);
+    const url = checkBaseUrl(entry.baseUrl);
+    if (!url.ok) return fail(`the base URL of "${name}" ${url.problem}`);
+    return { ...env, baseUrl: url.baseUrl, origin: url.origin };
+  });
+  return { environments, problems: environments.flatMap((env) => (env.problem ? [env.problem] : [])) };
+}
+
+/** Empty means "the first environment"; a name that is not configured is a problem, never a silent fallback. */
+export function checkActiveEnvironment(raw: unknown, names: readonly string[]): SettingProblem | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw === 'string' && names.includes(raw)) return undefined;
+  const known = names.length > 0 ? `configured: ${names.map((name) => `"${name}"`).join(', ')}` : 'none is configured yet: run "Inference: Add Environment"';
+  return { setting: ACTIVE, blocks: 'all', message: `Setting "${ACTIVE}" names ${show(raw)}, which is not in "${ENVIRONMENTS}" (${known}). ${NOT_SENT}` };
+}
+
+interface NumberRule {
+  min: number;
+  max: number;
+  integer?: boolean;
+  /** null means "not set" for this setting. */
+  nullable?: boolean;
+  unit: string;
+  blocks: Blocks;
+}
+
+/** Ranges of the numeric settings; package.json declares the same bounds so the Settings editor shows them. */
+export const NUMBER_RULES: Readonly<Record<string, NumberRule>> = {
+  'inference.balanceWarningThreshold': { min: 0, max: 1e12, unit: 'credits', blocks: 'nothing' },
+  'inference.rateLimit.maxRetries': { min: 0, max: 10, integer: true, unit: 'retries', blocks: 'all' },
+  'inference.modelCacheMinutes': { min: 0, max: 10_080, unit: 'minutes', blocks: 'all' },
+  'inference.timeouts.connectSeconds': { min: 1, max: 600, unit: 'seconds', blocks: 'all' },
+  'inference.timeouts.responseSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
+  'inference.timeouts.idleSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
+  'inference.chat.temperature': { min: 0, max: 2, nullable: true, unit: '', blocks: 'chat' },
+  'inference.chat.topP': { min: 0, max: 1, nullable: true, unit: '', blocks: 'chat' },
+  'inference.chat.maxTokens': { min: 1, max: 1_000_000, integer: true, nullable: true, unit: 'tokens', blocks: 'chat' },
+};
+
+export function checkNumberSetting(id: string, value: unknown): SettingProblem | undefined {
+  const rule = NUMBER_RULES[id];
+  if (!rule || value === undefined || (rule.nullable && value === null)) return undefined;
+  const ok = typeof value === 'number' && Number.isFinite(value) && value >= rule.min && value <= rule.max && (!rule.integer || Number.isInteger(value));
+  if (ok) return undefined;
+  const kind = rule.integer ? 'a whole number' : 'a number';
+  const range = `${kind}${rule.unit ? ` of ${rule.unit}` : ''} from ${rule.min.toLocaleString('en-US')} to ${rule.max.toLocaleString('en-US')}${rule.nullable ? ', or null for the default' : ''}`;
+  return { setting: id, blocks: rule.blocks, message: `Setting "${id}" is ${show(value)}: it must be ${range}. ${consequence(rule.blocks)}` };
+}
+
+export const MAX_IMAGE_SIDE = 16_384;
+
+export function checkSizePresets(value: unknown): SettingProblem | undefined {
+  const id = 'inference.images.sizePresets';
+  if (value === undefined) return undefined;
+  const fail = (what: string): SettingProblem => ({ setting: id, blocks: 'image', message: `Setting "${id}" ${what}. ${consequence('image')}` });
+  if (!Array.isArray(value)) return fail(`must be a list of sizes like ["1024x768"], not ${show(value)}`);
+  for (const item of value) {
+    const match = typeof item === 'string' ? /^\s*(\d+)\s*[xX×]\s*(\d+)\s*$/.exec(item) : null;
+    const fits = match && [match[1], match[2]].every((side) => Number(side) >= 1 && Number(side) <= MAX_IMAGE_SIDE);
+    if (!fits) return fail(`contains ${show(item)}: each size is WIDTHxHEIGHT with sides from 1 to ${MAX_IMAGE_SIDE}, e.g. "1024x768"`);
+  }
+  return undefined;
+}
+
+function checkChoice(id: string, value: unknown, choices: readonly string[], blocks: Blocks): SettingProblem | undefined {
+  if (value === undefined || (typeof value === 'string' && choices.includes(value))) return undefined;
+  return { setting: id, blocks, message: `Setting "${id}" is ${show(value)}: it must be one of ${choices.map((choice) => `"${choice}"`).join(', ')}. ${consequence(blocks)}` };
+}
+
+function checkType(id: string, value: unknown, type: 'string' | 'boolean', blocks: Blocks): SettingProblem | undefined {
+  if (value === undefined || typeof value === type) return undefined;
+  return { setting: id, blocks, message: `Setting "${id}" must be ${type === 'string' ? 'text' : 'true or false'}, not ${show(value)}. ${consequence(blocks)}` };
+}
+
+/**
+ * Every problem in the extension's settings (values as the user set them; undefined = not set).
+ * One entry per bad setting (per environment for `inference.environments`), so the host can show each once.
+ */
+export function checkSettings(values: Readonly<Record<string, unknown>>): SettingProblem[] {
+  const { environments, problems } = checkEnvironments(values[ENVIRONMENTS]);
+  const active = checkActiveEnvironment(values[ACTIVE], environments.map((env) => env.name));
+  return [
+    ...problems,
+    ...(active ? [active] : []),
+    ...Object.keys(NUMBER_RULES).map((id) => checkNumberSetting(id, values[id])),
+    checkSizePresets(values['inference.images.sizePresets']),
+    checkChoice('inference.images.responseFormat', values['inference.images.responseFormat'], ['b64_json', 'url'], 'image'),
+    checkType('inference.images.folder', values['inference.images.folder'], 'string', 'image'),
+    checkType('inference.chat.systemPrompt', values['inference.chat.systemPrompt'], 'string', 'chat'),
+    checkType('inference.chat.refreshBalanceAfterAnswer', values['inference.chat.refreshBalanceAfterAnswer'], 'boolean', 'nothing'),
+  ].filter((problem): problem is SettingProblem => problem !== undefined);
+}
+
+/** The problems that stop a request of this kind to this environment. */
+export function problemsBlocking(problems: readonly SettingProblem[], purpose: 'chat' | 'image' | 'other', environment: string): SettingProblem[] {
+  return problems.filter((problem) =>
+    (problem.blocks === 'all' || problem.blocks === purpose)
+    && (problem.environment === undefined || problem.environment === environment));
+}

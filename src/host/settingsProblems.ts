@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../core/errors';
+import { checkSettings, problemsBlocking, type SettingProblem } from '../core/settings/settingsCheck';
+import { readRawSetting, SETTING_DEFAULTS, type SettingId } from './config';
+import { Disposable } from './disposable';
+
+export type RequestPurpose = 'chat' | 'image' | 'other';
+
+/**
+ * Checks every setting of the extension at start and after each change, and tells the user about
+ * each problem once (not once per request). Requests that a problem concerns are refused before a
+ * byte is sent, with the same message.
+ */
+export class SettingsProblems extends Disposable {
+  #problems: SettingProblem[] = [];
+  /** Messages already shown; a problem that is fixed and comes back is shown again. */
+  readonly #shown = new Set<string>();
+  /** Every message shown in this session, in order (what the user was told; for diagnostics and tests). */
+  readonly notices: string[] = [];
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    super();
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('inference')) this.refresh();
+    }));
+    this.refresh();
+  }
+
+  current(): readonly SettingProblem[] {
+    return this.#problems;
+  }
+
+  refresh(): void {
+    const values = Object.fromEntries(Object.keys(SETTING_DEFAULTS).map((id) => [id, readRawSetting(id as SettingId)]));
+    this.#problems = checkSettings(values);
+    const messages = new Set(this.#problems.map((problem) => problem.message));
+    for (const message of this.#shown) if (!messages.has(message)) this.#shown.delete(message);
+    for (const problem of this.#problems) {
+      if (this.#shown.has(problem.message)) continue;
+      this.#shown.add(problem.message);
+      this.log.warn(problem.message);
+      this.notices.push(problem.message);
+      void vscode.window.showWarningMessage(problem.message, 'Open Settings').then((choice) => {
+        if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
+      });
+    }
+  }
+
+  /** Throws the first problem that stops this request, as an ApiError naming the setting. */
+  assertCanSend(purpose: RequestPurpose, environment: string): void {
+    // Checked now rather than from the last change event, which may not have arrived yet.
+    this.refresh();
+    const [problem] = problemsBlocking(this.#problems, purpose, environment);
+    if (problem) throw new ApiError('notConfigured', problem.message);
+  }
+
+  /** Whether this error is a settings problem the user has already been shown. */
+  alreadyShown(error: ApiError): boolean {
+    return error.kind === 'notConfigured' && this.#shown.has(error.message);
+  }
+}

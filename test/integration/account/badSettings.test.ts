@@ -1,0 +1,68 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { isApiError } from '../../../src/core/errors';
+import type { RequestPurpose } from '../../../src/host/settingsProblems';
+import { useConfiguredEmulator } from '../support/emulatorSetup';
+
+interface BadSetting {
+  what: string;
+  setting: string;
+  value: (emulator: ReturnType<ReturnType<typeof useConfiguredEmulator>>['emulator']) => unknown;
+  /** The request that must be refused. */
+  purpose: RequestPurpose;
+  message: RegExp;
+}
+
+const environments = (baseUrl: string, keyPrefix: string) => ({ production: { baseUrl, keyPrefix } });
+
+/** Issue 12, item 4: each bad setting gets one clear message naming it, and nothing is sent. */
+describe('Bad settings: one message naming the setting, nothing sent', () => {
+  const fixture = useConfiguredEmulator();
+  const services = () => fixture().api.services;
+  const emulator = () => fixture().emulator;
+
+  const cases: BadSetting[] = [
+    { what: 'a malformed base URL', setting: 'inference.environments', value: (e) => environments('127.0.0.1:8787/api/v1', e.keyPrefix), purpose: 'other', message: /base URL of "production" \("127\.0\.0\.1:8787\/api\/v1"\) is not a valid URL/ },
+    { what: 'a base URL without /api/v1', setting: 'inference.environments', value: (e) => environments(new URL(e.environments.production.baseUrl).origin + '/v1', e.keyPrefix), purpose: 'other', message: /does not end in \/api\/v1/ },
+    { what: 'plain http to another machine', setting: 'inference.environments', value: (e) => environments('http://example.com/api/v1', e.keyPrefix), purpose: 'other', message: /plain http to another machine/ },
+    { what: 'an unknown active environment', setting: 'inference.activeEnvironment', value: () => 'staging', purpose: 'other', message: /"inference\.activeEnvironment" names "staging", which is not in "inference\.environments" \(configured: "production", "preview"\)/ },
+    { what: 'a negative timeout', setting: 'inference.timeouts.connectSeconds', value: () => -5, purpose: 'other', message: /"inference\.timeouts\.connectSeconds" is -5: it must be a number of seconds from 1 to 600/ },
+    { what: 'an absurd timeout', setting: 'inference.timeouts.idleSeconds', value: () => 1e9, purpose: 'other', message: /"inference\.timeouts\.idleSeconds" is 1000000000/ },
+    { what: 'an absurd temperature', setting: 'inference.chat.temperature', value: () => 40, purpose: 'chat', message: /"inference\.chat\.temperature" is 40: it must be a number from 0 to 2, or null/ },
+    { what: 'a negative max tokens', setting: 'inference.chat.maxTokens', value: () => -1, purpose: 'chat', message: /"inference\.chat\.maxTokens" is -1/ },
+    { what: 'a size list that is not a list', setting: 'inference.images.sizePresets', value: () => '1024x1024', purpose: 'image', message: /"inference\.images\.sizePresets" must be a list of sizes/ },
+  ];
+
+  beforeEach(async () => {
+    await services().keys.set('production', emulator().keys.production.full);
+  });
+
+  for (const bad of cases) {
+    it(`${bad.what}: ${bad.setting}`, async () => {
+      const config = vscode.workspace.getConfiguration();
+      const before = config.inspect(bad.setting)?.globalValue;
+      const shownBefore = services().settings.notices.length;
+      await config.update(bad.setting, bad.value(emulator()), vscode.ConfigurationTarget.Global);
+      try {
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const refused = await services().api.client(undefined, undefined, bad.purpose).then(
+            (client) => (bad.purpose === 'other' ? client.listModels() : undefined),
+          ).then(() => undefined, (error: unknown) => error);
+          assert.ok(isApiError(refused) && refused.kind === 'notConfigured', `attempt ${attempt + 1} was refused: ${String(refused)}`);
+          assert.match(refused.message, bad.message);
+          await services().errors.present(refused, { source: 'bad settings test' });
+        }
+        const shown = services().settings.notices.slice(shownBefore);
+        assert.equal(shown.length, 1, `exactly one message: ${JSON.stringify(shown)}`);
+        assert.match(shown[0], bad.message);
+        assert.ok(shown[0].includes(`"${bad.setting}"`), 'the message names the setting');
+        assert.equal(emulator().requests.length, 0, 'nothing was sent');
+      } finally {
+        await config.update(bad.setting, before, vscode.ConfigurationTarget.Global);
+      }
+      // Fixed: requests go through again.
+      await (await services().api.client('production')).listModels();
+      assert.equal(services().settings.current().length, 0);
+    });
+  }
+});

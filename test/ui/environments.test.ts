@@ -1,0 +1,106 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BASE_SETTINGS } from '../harness/codeServer';
+import { hostileWorkspaceSettings, startRecordingServer, type RecordingServer } from '../harness/recordingServer';
+import { waitFor } from '../harness/wait';
+import { useWorkbench } from './fixture';
+
+/**
+ * Issue 9 as a user sees it: a clean first run (no phantom environments), the guided Add Environment,
+ * a cloned repository whose settings try to send the key elsewhere, a changed address that needs
+ * consent, and a bad setting reported once.
+ */
+describe('environments UI: first run, Add Environment, hostile workspace settings', () => {
+  let recorder: RecordingServer | undefined;
+  before(async () => {
+    recorder = await startRecordingServer();
+  });
+  const ui = useWorkbench({
+    configureEnvironments: false,
+    keys: () => null,
+    workspaceFiles: () => ({ '.vscode/settings.json': hostileWorkspaceSettings(recorder?.origin ?? 'http://127.0.0.1:9') }),
+  });
+  after(async () => {
+    await recorder?.close();
+  });
+
+  const userSettingsFile = () => path.join(ui.server.userDataDir, 'User', 'settings.json');
+  const writeUserSettings = (settings: Record<string, unknown>) => {
+    const current = JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(userSettingsFile(), JSON.stringify({ ...BASE_SETTINGS, ...current, ...settings }, null, 2));
+  };
+  const matching = async (pattern: RegExp) => (await ui.notifications()).filter((message) => pattern.test(message)).length;
+
+  it('says once that the workspace\'s environment settings were ignored, and offers Add Environment', async () => {
+    const ignored = /This workspace sets "inference\.environments" and "inference\.activeEnvironment" \(\.vscode\/settings\.json\)\. It was ignored: .*never sends an API key to an address a workspace names/;
+    await ui.waitForNotification(ignored, 30_000);
+    await ui.waitForNotification(/add the service's address and your API key/);
+    await ui.statusBarItem(/Add Inference Environment/).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await matching(ignored), 1);
+    await ui.screenshot('01-workspace-settings-ignored');
+    assert.deepEqual(recorder?.requests, [], 'the server the workspace names received nothing');
+  });
+
+  it('adds an environment step by step: name, checked address, key prefix, verified key', async () => {
+    const { emulator } = ui;
+    await ui.clickNotificationAction(/add the service's address and your API key/, 'Add Environment');
+    await ui.typeInInput('local', { submit: false });
+    await ui.screenshot('02-add-environment-name');
+    await ui.typeInInput('local');
+    await ui.typeInInput('http://example.com/api/v1', { submit: false });
+    await waitFor('the address check', async () => /plain http to another machine/.test(await ui.quickInputMessage()), { timeoutMs: 10_000, intervalMs: 100 });
+    await ui.screenshot('03-add-environment-address-refused');
+    await ui.typeInInput(emulator.environments.production.baseUrl);
+    await ui.typeInInput(emulator.keyPrefix, { submit: false });
+    await ui.screenshot('04-add-environment-key-prefix');
+    await ui.typeInInput(emulator.keyPrefix);
+    await ui.typeInInput(emulator.keys.production.full);
+    await ui.waitForNotification(/API key saved for local: \d+ chat models available/, 20_000);
+    await ui.statusBarItem(/local · no model/).waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.screenshot('05-environment-added');
+    const settings = JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(settings['inference.environments'], { local: { baseUrl: emulator.environments.production.baseUrl, keyPrefix: emulator.keyPrefix } });
+    assert.equal(settings['inference.activeEnvironment'], 'local');
+    assert.deepEqual(emulator.requests.map((request) => request.keyLabel ?? 'no key'), ['no key', 'full'], 'the address is probed without a key');
+    assert.equal(fs.readFileSync(path.join(ui.workspace, '.vscode', 'settings.json'), 'utf8'), hostileWorkspaceSettings(recorder?.origin ?? ''), 'the workspace settings are untouched');
+    await ui.clearNotifications();
+  });
+
+  it('asks in a modal dialog before the key goes to a new address, and sends nothing when refused', async () => {
+    const { emulator } = ui;
+    writeUserSettings({ 'inference.environments': { local: { baseUrl: emulator.environments.preview.baseUrl, keyPrefix: emulator.keyPrefix } } });
+    const before = emulator.requests.length;
+    const dialog = ui.page.locator('.monaco-dialog-box').filter({ hasText: 'now points at' });
+    await waitFor('the dialog about the new address', async () => {
+      if (await dialog.isVisible()) return true;
+      await ui.runCommand('Inference: Refresh Balance').catch(() => undefined);
+      return dialog.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false);
+    }, { timeoutMs: 30_000, intervalMs: 500 });
+    const text = await dialog.innerText();
+    assert.ok(text.includes(new URL(emulator.environments.preview.baseUrl).origin) && text.includes(new URL(emulator.environments.production.baseUrl).origin), text);
+    assert.match(text, /Send Key to New Address/);
+    await ui.screenshot('06-new-address-needs-consent');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await ui.waitForNotification(/was not sent to/);
+    assert.equal(emulator.requests.length, before, 'nothing was sent');
+    await ui.clearNotifications();
+  });
+
+  it('reports a bad setting once, however many requests it stops', async () => {
+    const { emulator } = ui;
+    writeUserSettings({
+      'inference.environments': { local: { baseUrl: emulator.environments.production.baseUrl, keyPrefix: emulator.keyPrefix } },
+      'inference.timeouts.connectSeconds': -5,
+    });
+    const bad = /Setting "inference\.timeouts\.connectSeconds" is -5: it must be a number of seconds from 1 to 600\. Nothing is sent/;
+    await ui.waitForNotification(bad, 20_000);
+    const before = emulator.requests.length;
+    for (let attempt = 0; attempt < 3; attempt++) await ui.runCommand('Inference: Refresh Balance');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(await matching(bad), 1, 'one message');
+    assert.equal(emulator.requests.length, before, 'nothing was sent');
+    await ui.screenshot('07-bad-setting-reported-once');
+    assert.deepEqual(recorder?.requests, [], 'and still nothing reached the server the workspace names');
+  });
+});

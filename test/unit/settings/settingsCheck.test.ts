@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { checkBaseUrl, checkEnvironmentName, originOf } from '../../../src/core/settings/baseUrl';
+import { isLoopbackHost } from '../../../src/core/settings/loopbackHost';
+import { checkActiveEnvironment, checkEnvironments, checkSettings, problemsBlocking } from '../../../src/core/settings/settingsCheck';
+
+function refused(raw: unknown): string {
+  const checked = checkBaseUrl(raw);
+  assert.ok(!checked.ok, `expected ${JSON.stringify(raw)} to be refused`);
+  return checked.problem;
+}
+
+describe('isLoopbackHost', () => {
+  it('accepts only this machine', () => {
+    for (const host of ['localhost', 'LOCALHOST', 'api.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', '::ffff:7f00:1', '[::ffff:127.0.0.1]']) {
+      assert.equal(isLoopbackHost(host), true, host);
+    }
+    for (const host of ['example.com', '10.0.0.1', '128.0.0.1', '127.0.0.1.nip.io', 'localhost.attacker.example', '::2', '::ffff:a00:1', '127.0.0.256', '0.0.0.0']) {
+      assert.equal(isLoopbackHost(host), false, host);
+    }
+  });
+
+  it('agrees with how WHATWG URL writes host names', () => {
+    assert.equal(isLoopbackHost(new URL('http://[::ffff:127.0.0.1]:8/').hostname), true);
+    assert.equal(isLoopbackHost(new URL('http://0x7f.1/').hostname), true, 'URL normalises 0x7f.1 to 127.0.0.1');
+  });
+});
+
+describe('checkBaseUrl', () => {
+  it('accepts https anywhere and http to this machine, trailing slashes trimmed', () => {
+    assert.deepEqual(checkBaseUrl(' https://api.example.com/api/v1/ '), { ok: true, baseUrl: 'https://api.example.com/api/v1', origin: 'https://api.example.com' });
+    assert.deepEqual(checkBaseUrl('http://127.0.0.1:8787/prefix/api/v1'), { ok: true, baseUrl: 'http://127.0.0.1:8787/prefix/api/v1', origin: 'http://127.0.0.1:8787' });
+    assert.equal(checkBaseUrl('http://localhost/api/v1').ok, true);
+  });
+
+  it('refuses each malformed URL with a reason', () => {
+    assert.match(refused(''), /is empty/);
+    assert.match(refused(42), /is empty/);
+    assert.match(refused('api.example.com/api/v1'), /not a valid URL/);
+    assert.match(refused('ftp://example.com/api/v1'), /"ftp:"/);
+    assert.match(refused('http://example.com/api/v1'), /plain http to another machine/);
+    assert.match(refused('https://user:pw@example.com/api/v1'), /user name or password/);
+    assert.match(refused('https://example.com/api/v1?x=1'), /query or fragment/);
+    assert.match(refused('https://example.com/v1'), /does not end in \/api\/v1.*https:\/\/example\.com\/api\/v1/);
+    assert.match(refused('https://example.com/api/v1/models'), /does not end in \/api\/v1/);
+  });
+
+  it('gives origins as scheme, host and port', () => {
+    assert.equal(originOf('https://Example.com:443/api/v1'), 'https://example.com');
+    assert.equal(originOf('http://127.0.0.1:9/api/v1'), 'http://127.0.0.1:9');
+    assert.equal(originOf('nonsense'), undefined);
+  });
+
+  it('checks environment names for Add Environment', () => {
+    assert.equal(checkEnvironmentName('local-2'), undefined);
+    assert.match(checkEnvironmentName(' ') ?? '', /empty/);
+    assert.match(checkEnvironmentName('a b') ?? '', /letters, digits/);
+    assert.match(checkEnvironmentName('Local', ['local']) ?? '', /already/);
+  });
+});
+
+describe('checkEnvironments and checkActiveEnvironment', () => {
+  it('has no phantom environments when nothing is configured', () => {
+    assert.deepEqual(checkEnvironments(undefined), { environments: [], problems: [] });
+    assert.deepEqual(checkEnvironments({}), { environments: [], problems: [] });
+  });
+
+  it('lists a broken environment with one problem naming the setting and the environment', () => {
+    const { environments, problems } = checkEnvironments({
+      good: { baseUrl: 'https://a.example/api/v1', keyPrefix: 'k-', label: ' Good ' },
+      bad: { baseUrl: 'https://b.example/v2' },
+      odd: 'https://c.example/api/v1',
+    });
+    assert.deepEqual(environments.map((env) => [env.name, env.label, env.origin, env.problem?.environment]), [
+      ['good', 'Good', 'https://a.example', undefined],
+      ['bad', 'bad', undefined, 'bad'],
+      ['odd', 'odd', undefined, 'odd'],
+    ]);
+    assert.equal(problems.length, 2);
+    for (const problem of problems) {
+      assert.equal(problem.setting, 'inference.environments');
+      assert.match(problem.message, /^Setting "inference\.environments": .*Nothing is sent to "(bad|odd)"/);
+    }
+    assert.match(checkEnvironments([]).problems[0].message, /must be an object/);
+  });
+
+  it('refuses an unknown active environment instead of falling back', () => {
+    assert.equal(checkActiveEnvironment('', ['a']), undefined, 'empty means the first one');
+    assert.equal(checkActiveEnvironment('a', ['a']), undefined);
+    assert.match(checkActiveEnvironment('prod', ['a', 'b'])?.message ?? '', /"inference\.activeEnvironment" names "prod", which is not in "inference\.environments" \(configured: "a", "b"\)/);
+    assert.match(checkActiveEnvironment('production', [])?.message ?? '', /Add Environment/);
+  });
+});
+
+describe('checkSettings', () => {
+  it('finds nothing wrong with the defaults or sensible values', () => {
+    assert.deepEqual(checkSettings({}), []);
+    assert.deepEqual(checkSettings({
+      'inference.environments': { local: { baseUrl: 'http://127.0.0.1:1/api/v1' } },
+      'inference.activeEnvironment': 'local',
+      'inference.timeouts.connectSeconds': 30,
+      'inference.chat.temperature': null,
+      'inference.chat.maxTokens': 512,
+      'inference.images.sizePresets': ['1024x768', ' 512 × 512 '],
+      'inference.images.responseFormat': 'url',
+    }), []);
+  });
+
+  it('gives one message per bad setting, naming it, and says what it blocks', () => {
+    const problems = checkSettings({
+      'inference.timeouts.connectSeconds': -5,
+      'inference.timeouts.responseSeconds': 1e9,
+      'inference.timeouts.idleSeconds': 'soon',
+      'inference.rateLimit.maxRetries': 2.5,
+      'inference.chat.temperature': 7,
+      'inference.chat.maxTokens': 0,
+      'inference.images.sizePresets': '1024x1024',
+      'inference.balanceWarningThreshold': -1,
+    });
+    assert.deepEqual(problems.map((p) => [p.setting, p.blocks]), [
+      ['inference.balanceWarningThreshold', 'nothing'],
+      ['inference.rateLimit.maxRetries', 'all'],
+      ['inference.timeouts.connectSeconds', 'all'],
+      ['inference.timeouts.responseSeconds', 'all'],
+      ['inference.timeouts.idleSeconds', 'all'],
+      ['inference.chat.temperature', 'chat'],
+      ['inference.chat.maxTokens', 'chat'],
+      ['inference.images.sizePresets', 'image'],
+    ]);
+    for (const problem of problems) assert.ok(problem.message.startsWith(`Setting "${problem.setting}"`), problem.message);
+    assert.match(problems[2].message, /is -5: it must be a number of seconds from 1 to 600\. Nothing is sent/);
+    assert.match(problems[7].message, /must be a list of sizes/);
+    assert.match(checkSettings({ 'inference.images.sizePresets': ['1024x768', 'big'] })[0].message, /contains "big"/);
+    assert.match(checkSettings({ 'inference.images.sizePresets': ['99999x1'] })[0].message, /sides from 1 to 16384/);
+  });
+
+  it('tells which problems stop which request', () => {
+    const problems = checkSettings({
+      'inference.environments': { ok: { baseUrl: 'https://a.example/api/v1' }, broken: { baseUrl: 'https://b.example' } },
+      'inference.chat.topP': 3,
+    });
+    assert.deepEqual(problemsBlocking(problems, 'other', 'ok'), []);
+    assert.deepEqual(problemsBlocking(problems, 'chat', 'ok').map((p) => p.setting), ['inference.chat.topP']);
+    assert.deepEqual(problemsBlocking(problems, 'image', 'broken').map((p) => p.environment), ['broken']);
+  });
+});
