@@ -1,0 +1,38 @@
+/** Who may use the local endpoint: the per-run token and loopback Host names. */
+import assert from 'node:assert/strict';
+import { createEndpointToken, isLoopbackHost, presentedToken, tokenMatches } from '../../../src/core/localEndpoint/auth';
+
+describe('local endpoint: token and host checks', () => {
+  it('creates a fresh 256-bit URL-safe token each time', () => {
+    const a = createEndpointToken();
+    const b = createEndpointToken();
+    assert.notEqual(a, b);
+    assert.match(a, /^local-[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('compares tokens exactly, whatever their lengths, and never matches an empty expectation', () => {
+    const token = createEndpointToken();
+    assert.equal(tokenMatches(token, token), true);
+    assert.equal(tokenMatches(`${token}x`, token), false);
+    assert.equal(tokenMatches(token.slice(0, -1), token), false);
+    assert.equal(tokenMatches('', token), false);
+    assert.equal(tokenMatches(undefined, token), false);
+    assert.equal(tokenMatches('', ''), false);
+  });
+
+  it('reads the token from Authorization: Bearer or x-api-key', () => {
+    assert.equal(presentedToken({ authorization: 'Bearer abc' }), 'abc');
+    assert.equal(presentedToken({ authorization: 'bearer   abc ' }), 'abc');
+    assert.equal(presentedToken({ 'x-api-key': 'xyz' }), 'xyz');
+    assert.equal(presentedToken({ authorization: 'Basic abc', 'x-api-key': 'xyz' }), 'xyz');
+    assert.equal(presentedToken({ authorization: 'Basic abc' }), undefined);
+    assert.equal(presentedToken({}), undefined);
+  });
+
+  it('accepts loopback Host names only', () => {
+    for (const host of ['127.0.0.1', '127.0.0.1:8080', 'localhost', 'LOCALHOST:1', 'localhost.:9', '[::1]', '[::1]:443']) assert.equal(isLoopbackHost(host), true, host);
+    for (const host of [undefined, '', 'evil.example', 'evil.example:8080', '127.0.0.1.nip.io', 'localhost.evil.example', '10.0.0.1', '[::2]', '127.0.0.1:80:80', 'sub.localhost']) {
+      assert.equal(isLoopbackHost(host), false, String(host));
+    }
+  });
+});
