@@ -1,0 +1,128 @@
+import * as vscode from 'vscode';
+import type { InferenceClient } from '../../core/client';
+import { createEndpointToken } from '../../core/localEndpoint/auth';
+import { LocalEndpointServer, type Forward, type RequestSummary } from '../../core/localEndpoint/server';
+import { readSetting } from '../config';
+import type { Services } from '../services';
+
+export interface EndpointState {
+  port: number;
+  /** http://127.0.0.1:PORT — the Anthropic clients' base URL; OpenAI-protocol clients add /v1. */
+  origin: string;
+  served: number;
+  lastRequestId?: string;
+}
+
+/** One log line per request: method, path, protocol, outcome. Never the token, the key or a body. */
+export function describeRequest(s: RequestSummary): string {
+  const outcome = s.cancelled ? 'cancelled by the client' : `HTTP ${s.status}`;
+  return [
+    `local endpoint: ${s.method} ${s.path} (${s.protocol}${s.stream ? ', stream' : ''}) → ${outcome} in ${Math.round(s.durationMs)} ms`,
+    s.requestId && `request ${s.requestId}`,
+    s.modelId && `model ${s.modelId}`,
+    s.problem,
+  ].filter(Boolean).join(', ');
+}
+
+/**
+ * Runs the local endpoint inside the extension host: forwards to the active environment with the key
+ * from SecretStorage (through services.api, so key checks, balance and logging apply), with a fresh
+ * token per start. Stopped by the Stop command or when the window closes.
+ */
+export class LocalEndpointController implements vscode.Disposable {
+  readonly #onDidChange = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.#onDidChange.event;
+  readonly #subscriptions: vscode.Disposable[];
+  #server: LocalEndpointServer | undefined;
+  #token: string | undefined;
+  #state: EndpointState | undefined;
+  /** The active environment's client, reused across requests until its key, environment or settings change. */
+  #client: Promise<InferenceClient> | undefined;
+
+  constructor(private readonly services: Services) {
+    const forget = () => {
+      this.#client = undefined;
+    };
+    this.#subscriptions = [
+      services.keys.onDidChange(forget),
+      services.environments.onDidChange(() => {
+        forget();
+        this.#onDidChange.fire();
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('inference') || event.affectsConfiguration('http')) forget();
+      }),
+    ];
+  }
+
+  get state(): EndpointState | undefined {
+    return this.#state;
+  }
+
+  /** For the extension's own tests only (TestApi): the token of the current run. */
+  get tokenForTests(): string | undefined {
+    return this.#token;
+  }
+
+  /** Starts on the configured port (0: a free one) with a new token; a running endpoint is restarted. */
+  async start(): Promise<EndpointState & { token: string }> {
+    await this.stop();
+    const token = createEndpointToken();
+    const server = new LocalEndpointServer({ port: readSetting('inference.localEndpoint.port'), token, forward: this.#forward, onRequest: (s) => this.#record(s) });
+    try {
+      await server.listen();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const port = readSetting('inference.localEndpoint.port');
+      throw new Error(code === 'EADDRINUSE'
+        ? `Port ${port} is already in use. Choose another in the "inference.localEndpoint.port" setting, or 0 for a free port.`
+        : `The local endpoint could not listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    this.#server = server;
+    this.#token = token;
+    this.#state = { port: server.port, origin: server.baseUrl, served: 0 };
+    this.services.log.info(`local endpoint: listening on ${server.baseUrl}, forwarding to the active environment (${this.services.environments.active().label})`);
+    this.#onDidChange.fire();
+    return { ...this.#state, token };
+  }
+
+  async stop(): Promise<boolean> {
+    const server = this.#server;
+    if (!server) return false;
+    this.#server = undefined;
+    this.#token = undefined;
+    this.#state = undefined;
+    this.#client = undefined;
+    await server.close();
+    this.services.log.info('local endpoint: stopped');
+    this.#onDidChange.fire();
+    return true;
+  }
+
+  readonly #forward: Forward = async (request, signal) => {
+    const pending = this.#client ?? this.services.api.client();
+    this.#client = pending;
+    try {
+      return await (await pending).forward(request, { signal });
+    } catch (error) {
+      // A missing key or environment is looked up again on the next request.
+      if (this.#client === pending && !(await pending.then(() => true, () => false))) this.#client = undefined;
+      throw error;
+    }
+  };
+
+  #record(summary: RequestSummary): void {
+    if (summary.status >= 400 || summary.cancelled) this.services.log.warn(describeRequest(summary));
+    else this.services.log.info(describeRequest(summary));
+    if (!this.#state) return;
+    this.#state.served += 1;
+    if (summary.requestId) this.#state.lastRequestId = summary.requestId;
+    this.#onDidChange.fire();
+  }
+
+  dispose(): void {
+    void this.stop();
+    for (const subscription of this.#subscriptions) subscription.dispose();
+    this.#onDidChange.dispose();
+  }
+}
