@@ -69,3 +69,14 @@ export function metadataHeaders(upstream: ForwardedResponse, protocol: Protocol)
   if (protocol === 'anthropic' && upstream.headers['x-request-id'] !== undefined) headers['request-id'] = upstream.headers['x-request-id'];
   return headers;
 }
+
+/** One log line per request: method, path, protocol, outcome. Never the token, the key or a body. */
+export function describeRequest(s: RequestSummary): string {
+  const outcome = s.cancelled ? 'cancelled by the client' : `HTTP ${s.status}`;
+  return [
+    `local endpoint: ${s.method} ${s.path} (${s.protocol}${s.stream ? ', stream' : ''}) → ${outcome} in ${Math.round(s.durationMs)} ms`,
+    s.requestId && `request ${s.requestId}`,
+    s.modelId && `model ${s.modelId}`,
+    s.problem,
+  ].filter(Boolean).join(', ');
+}

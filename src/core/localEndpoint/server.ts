@@ -12,7 +12,7 @@ import type { Exchange, Forward, RequestSummary } from './exchange';
 import { handleChatCompletions, handleModels } from './passthrough';
 import { EndpointError, sendError, type Protocol } from './respond';
 
-export type { Forward, RequestSummary } from './exchange';
+export { describeRequest, type Forward, type RequestSummary } from './exchange';
 
 export const LOOPBACK_HOST = '127.0.0.1';
 /** Request bodies: generous for long conversations, bounded so a client cannot exhaust the host. */

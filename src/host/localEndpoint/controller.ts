@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { InferenceClient } from '../../core/client';
 import { createEndpointToken } from '../../core/localEndpoint/auth';
-import { LocalEndpointServer, type Forward, type RequestSummary } from '../../core/localEndpoint/server';
+import { describeRequest, LocalEndpointServer, type Forward, type RequestSummary } from '../../core/localEndpoint/server';
 import { readSetting } from '../config';
 import type { Services } from '../services';
 
@@ -11,17 +11,6 @@ export interface EndpointState {
   origin: string;
   served: number;
   lastRequestId?: string;
-}
-
-/** One log line per request: method, path, protocol, outcome. Never the token, the key or a body. */
-export function describeRequest(s: RequestSummary): string {
-  const outcome = s.cancelled ? 'cancelled by the client' : `HTTP ${s.status}`;
-  return [
-    `local endpoint: ${s.method} ${s.path} (${s.protocol}${s.stream ? ', stream' : ''}) → ${outcome} in ${Math.round(s.durationMs)} ms`,
-    s.requestId && `request ${s.requestId}`,
-    s.modelId && `model ${s.modelId}`,
-    s.problem,
-  ].filter(Boolean).join(', ');
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Who may use the local endpoint: the per-run token and loopback Host names. */
 import assert from 'node:assert/strict';
 import { createEndpointToken, isLoopbackHost, presentedToken, tokenMatches } from '../../../src/core/localEndpoint/auth';
+import { describeRequest } from '../../../src/core/localEndpoint/exchange';
 
 describe('local endpoint: token and host checks', () => {
   it('creates a fresh 256-bit URL-safe token each time', () => {
@@ -34,5 +35,14 @@ describe('local endpoint: token and host checks', () => {
     for (const host of [undefined, '', 'evil.example', 'evil.example:8080', '127.0.0.1.nip.io', 'localhost.evil.example', '10.0.0.1', '[::2]', '127.0.0.1:80:80', 'sub.localhost']) {
       assert.equal(isLoopbackHost(host), false, String(host));
     }
+  });
+});
+
+describe('local endpoint: log lines', () => {
+  it('say what happened in one line, with the request id and the reason of a refusal', () => {
+    const base = { method: 'POST', path: '/v1/messages', protocol: 'anthropic' as const, status: 200, stream: true, durationMs: 12.4, cancelled: false };
+    assert.equal(describeRequest({ ...base, requestId: 'req_1', modelId: 'm' }), 'local endpoint: POST /v1/messages (anthropic, stream) → HTTP 200 in 12 ms, request req_1, model m');
+    assert.equal(describeRequest({ ...base, cancelled: true }), 'local endpoint: POST /v1/messages (anthropic, stream) → cancelled by the client in 12 ms');
+    assert.equal(describeRequest({ ...base, stream: false, status: 401, problem: 'Wrong or missing token' }), 'local endpoint: POST /v1/messages (anthropic) → HTTP 401 in 12 ms, Wrong or missing token');
   });
 });
