@@ -9,7 +9,7 @@ import { isRecord } from './json';
 import { EndpointError, parseJson, readAll, readRequestBody, sendJson, write } from './respond';
 
 /** The service's error, in Anthropic's shape, with its status and Retry-After kept. */
-async function sendServiceError(exchange: Exchange, upstream: ForwardedResponse): Promise<void> {
+export async function sendServiceError(exchange: Exchange, upstream: ForwardedResponse): Promise<void> {
   const text = (await readAll(upstream.body, exchange.maxTranslatedBytes)).toString('utf8');
   const { message, code } = describeErrorBody(text, upstream.headers['content-type']);
   const detail = message ?? `The service answered HTTP ${upstream.status}.`;
@@ -17,7 +17,7 @@ async function sendServiceError(exchange: Exchange, upstream: ForwardedResponse)
   sendJson(exchange.res, upstream.status, anthropicErrorBody(upstream.status, code ? `${detail} (${code})` : detail), metadataHeaders(upstream, 'anthropic'));
 }
 
-async function readUpstreamJson(exchange: Exchange, upstream: ForwardedResponse): Promise<unknown> {
+export async function readUpstreamJson(exchange: Exchange, upstream: ForwardedResponse): Promise<unknown> {
   const raw = await readAll(upstream.body, exchange.maxTranslatedBytes);
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;

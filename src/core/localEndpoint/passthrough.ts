@@ -4,7 +4,7 @@ import { forwardFor, type Exchange } from './exchange';
 import { EndpointError, parseJson, readRequestBody, write } from './respond';
 
 /** Relays the status, the allowed headers and the body as it arrives. */
-async function relay(exchange: Exchange, response: Awaited<ReturnType<typeof forwardFor>>, stream: boolean): Promise<void> {
+export async function relay(exchange: Exchange, response: Awaited<ReturnType<typeof forwardFor>>, stream: boolean): Promise<void> {
   const { res } = exchange;
   exchange.summary.status = response.status;
   res.writeHead(response.status, { ...response.headers, ...(stream && { 'cache-control': 'no-cache' }) });

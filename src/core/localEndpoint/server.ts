@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { handleAnthropicModels, handleMessages } from './anthropic';
 import { isLoopbackHost, presentedToken, tokenMatches } from './auth';
 import type { Exchange, Forward, RequestSummary } from './exchange';
+import { handleModel } from './models';
 import { handleChatCompletions, handleModels } from './passthrough';
 import { EndpointError, sendError, type Protocol } from './respond';
 
@@ -43,7 +44,12 @@ function route(req: IncomingMessage, pathname: string): Route | undefined {
     case '/v1/models': return anthropic
       ? { protocol: 'anthropic', method: 'GET', handler: handleAnthropicModels }
       : { protocol: 'openai', method: 'GET', handler: handleModels };
-    default: return undefined;
+    default: {
+      const id = /^\/v1\/models\/([^/]+)$/.exec(pathname)?.[1];
+      if (id === undefined) return undefined;
+      const model = decodeURIComponent(id);
+      return { protocol: anthropic ? 'anthropic' : 'openai', method: 'GET', handler: (exchange) => handleModel(exchange, model) };
+    }
   }
 }
 
@@ -141,7 +147,7 @@ export class LocalEndpointServer {
     if (req.headers.origin !== undefined) {
       throw new EndpointError(403, 'browser_origin_refused', 'The local endpoint does not serve web pages (a request with an Origin header was refused).');
     }
-    if (!found) throw new EndpointError(404, 'unknown_endpoint', 'The local endpoint serves GET /v1/models, POST /v1/chat/completions and POST /v1/messages.');
+    if (!found) throw new EndpointError(404, 'unknown_endpoint', 'The local endpoint serves GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions and POST /v1/messages.');
     if (!tokenMatches(presentedToken(req.headers), this.#options.token)) {
       throw new EndpointError(401, 'invalid_local_token', 'Wrong or missing token for the local endpoint: send the token shown by "Inference: Start Local Endpoint" as the API key (Authorization: Bearer or x-api-key).');
     }

@@ -20,6 +20,10 @@ describe('local endpoint: Anthropic Messages translation', () => {
     const { origin, token } = await fixture().start();
     const page = await anthropic(origin, token).models.list();
     assert.deepEqual(page.data.map((m) => [m.type, m.id]), fixture().emulator.environments.production.chatModels.map((id) => ['model', id]));
+    const one = await anthropic(origin, token).models.retrieve('emu-chat-large');
+    assert.deepEqual([one.type, one.id], ['model', 'emu-chat-large']);
+    const missing = await anthropic(origin, token).models.retrieve('emu-image-v1').catch((e: unknown) => e);
+    assert.ok(missing instanceof Anthropic.NotFoundError, 'an image model is not a chat model');
   });
 
   it('answers a non-streamed message with the emulator\'s exact text, usage and headers', async () => {

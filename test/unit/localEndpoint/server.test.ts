@@ -13,6 +13,11 @@ describe('local endpoint: chat-completions passthrough and access', () => {
     const page = await openai(origin, token).models.list();
     assert.deepEqual(page.data.map((m) => m.id), fixture().emulator.environments.production.chatModels);
     assert.equal(fixture().emulator.requests.at(-1)?.path, '/api/v1/models?type=chat&format=openai');
+    const one = await openai(origin, token).models.retrieve('emu-chat-small');
+    assert.equal(one.id, 'emu-chat-small');
+    assert.equal(one.owned_by, 'service');
+    const missing = await openai(origin, token).models.retrieve('no-such-model').catch((e: unknown) => e);
+    assert.ok(missing instanceof OpenAI.NotFoundError, String(missing));
   });
 
   for (const stream of [false, true]) {
