@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { InferenceClient } from '../../core/client';
 import { createEndpointToken } from '../../core/localEndpoint/auth';
+import { ReusedValue } from '../../core/localEndpoint/reusedValue';
 import { describeRequest, LocalEndpointServer, type Forward, type RequestSummary } from '../../core/localEndpoint/server';
 import { readSetting } from '../config';
 import type { Services } from '../services';
@@ -26,12 +27,11 @@ export class LocalEndpointController implements vscode.Disposable {
   #token: string | undefined;
   #state: EndpointState | undefined;
   /** The active environment's client, reused across requests until its key, environment or settings change. */
-  #client: Promise<InferenceClient> | undefined;
+  readonly #client: ReusedValue<InferenceClient>;
 
   constructor(private readonly services: Services) {
-    const forget = () => {
-      this.#client = undefined;
-    };
+    this.#client = new ReusedValue(() => services.api.client());
+    const forget = () => this.#client.forget();
     this.#subscriptions = [
       services.keys.onDidChange(forget),
       services.environments.onDidChange(() => {
@@ -81,24 +81,14 @@ export class LocalEndpointController implements vscode.Disposable {
     this.#server = undefined;
     this.#token = undefined;
     this.#state = undefined;
-    this.#client = undefined;
+    this.#client.forget();
     await server.close();
     this.services.log.info('local endpoint: stopped');
     this.#onDidChange.fire();
     return true;
   }
 
-  readonly #forward: Forward = async (request, signal) => {
-    const pending = this.#client ?? this.services.api.client();
-    this.#client = pending;
-    try {
-      return await (await pending).forward(request, { signal });
-    } catch (error) {
-      // A missing key or environment is looked up again on the next request.
-      if (this.#client === pending && !(await pending.then(() => true, () => false))) this.#client = undefined;
-      throw error;
-    }
-  };
+  readonly #forward: Forward = async (request, signal) => (await this.#client.get()).forward(request, { signal });
 
   #record(summary: RequestSummary): void {
     if (summary.status >= 400 || summary.cancelled) this.services.log.warn(describeRequest(summary));

@@ -1,7 +1,8 @@
-/** Who may use the local endpoint: the per-run token and loopback Host names. */
+/** The small pure parts of the local endpoint: token, loopback Host, log lines, the reused client. */
 import assert from 'node:assert/strict';
 import { createEndpointToken, isLoopbackHost, presentedToken, tokenMatches } from '../../../src/core/localEndpoint/auth';
 import { describeRequest } from '../../../src/core/localEndpoint/exchange';
+import { ReusedValue } from '../../../src/core/localEndpoint/reusedValue';
 
 describe('local endpoint: token and host checks', () => {
   it('creates a fresh 256-bit URL-safe token each time', () => {
@@ -44,5 +45,24 @@ describe('local endpoint: log lines', () => {
     assert.equal(describeRequest({ ...base, requestId: 'req_1', modelId: 'm' }), 'local endpoint: POST /v1/messages (anthropic, stream) → HTTP 200 in 12 ms, request req_1, model m');
     assert.equal(describeRequest({ ...base, cancelled: true }), 'local endpoint: POST /v1/messages (anthropic, stream) → cancelled by the client in 12 ms');
     assert.equal(describeRequest({ ...base, stream: false, status: 401, problem: 'Wrong or missing token' }), 'local endpoint: POST /v1/messages (anthropic) → HTTP 401 in 12 ms, Wrong or missing token');
+  });
+});
+
+describe('local endpoint: the reused client', () => {
+  it('is made once, made again after forget(), and not kept when making it failed', async () => {
+    let made = 0;
+    let fail = true;
+    const value = new ReusedValue(async () => {
+      made += 1;
+      if (fail) throw new Error('no key yet');
+      return made;
+    });
+    await assert.rejects(value.get(), /no key yet/);
+    fail = false;
+    assert.equal(await value.get(), 2, 'a failure is not reused');
+    assert.equal(await value.get(), 2);
+    value.forget();
+    assert.equal(await value.get(), 3);
+    assert.equal(made, 3);
   });
 });
