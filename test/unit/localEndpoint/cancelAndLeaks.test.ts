@@ -42,7 +42,9 @@ describe('local endpoint: cancellation reaches the service', () => {
     const client = new Anthropic({ apiKey: token, baseURL: origin, maxRetries: 0 });
     const stream = client.messages.stream({ model: 'emu-chat-small', max_tokens: 500, messages });
     await new Promise<void>((resolve) => stream.on('text', () => resolve()));
+    const ended = stream.done().catch((error: unknown) => error);
     stream.abort();
+    assert.ok((await ended) instanceof Anthropic.APIUserAbortError);
     const streamed = fixture().emulator.requests.at(-1);
     await eventually(() => streamed?.clientClosedAt, 'the emulator seeing the stream close');
 
