@@ -4,6 +4,7 @@ import { createEndpointToken } from '../../core/localEndpoint/auth';
 import { ReusedValue } from '../../core/localEndpoint/reusedValue';
 import { describeRequest, LocalEndpointServer, type Forward, type RequestSummary } from '../../core/localEndpoint/server';
 import { readSetting } from '../config';
+import { Disposable } from '../disposable';
 import type { Services } from '../services';
 
 export interface EndpointState {
@@ -19,10 +20,9 @@ export interface EndpointState {
  * from SecretStorage (through services.api, so key checks, balance and logging apply), with a fresh
  * token per start. Stopped by the Stop command or when the window closes.
  */
-export class LocalEndpointController implements vscode.Disposable {
-  readonly #onDidChange = new vscode.EventEmitter<void>();
+export class LocalEndpointController extends Disposable {
+  readonly #onDidChange = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.#onDidChange.event;
-  readonly #subscriptions: vscode.Disposable[];
   #server: LocalEndpointServer | undefined;
   #token: string | undefined;
   #state: EndpointState | undefined;
@@ -30,18 +30,19 @@ export class LocalEndpointController implements vscode.Disposable {
   readonly #client: ReusedValue<InferenceClient>;
 
   constructor(private readonly services: Services) {
+    super();
     this.#client = new ReusedValue(() => services.api.client());
     const forget = () => this.#client.forget();
-    this.#subscriptions = [
-      services.keys.onDidChange(forget),
-      services.environments.onDidChange(() => {
-        forget();
-        this.#onDidChange.fire();
-      }),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('inference') || event.affectsConfiguration('http')) forget();
-      }),
-    ];
+    this.register(services.keys.onDidChange(forget));
+    this.register(services.environments.onDidChange(() => {
+      forget();
+      this.#onDidChange.fire();
+    }));
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('inference') || event.affectsConfiguration('http')) forget();
+    }));
+    // Registered last, so released first: the server stops (and its connections close) with the window.
+    this.register({ dispose: () => this.stop() });
   }
 
   get state(): EndpointState | undefined {
@@ -83,7 +84,8 @@ export class LocalEndpointController implements vscode.Disposable {
     this.#state = undefined;
     this.#client.forget();
     await server.close();
-    this.services.log.info('local endpoint: stopped');
+    // When the window closes, the log channel may already be gone.
+    if (!this.isDisposed) this.services.log.info('local endpoint: stopped');
     this.#onDidChange.fire();
     return true;
   }
@@ -97,11 +99,5 @@ export class LocalEndpointController implements vscode.Disposable {
     this.#state.served += 1;
     if (summary.requestId) this.#state.lastRequestId = summary.requestId;
     this.#onDidChange.fire();
-  }
-
-  dispose(): void {
-    void this.stop();
-    for (const subscription of this.#subscriptions) subscription.dispose();
-    this.#onDidChange.dispose();
   }
 }

@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 import type { Environments } from '../environments';
 import type { LocalEndpointController } from './controller';
 
 /** Visible while the endpoint runs: its port and requests answered; the tooltip says where it forwards. */
-export class LocalEndpointStatusItem implements vscode.Disposable {
+export class LocalEndpointStatusItem extends Disposable {
   readonly #item: vscode.StatusBarItem;
-  readonly #subscription: vscode.Disposable;
 
   constructor(private readonly controller: LocalEndpointController, private readonly environments: Environments) {
-    this.#item = vscode.window.createStatusBarItem('inference.localEndpoint', vscode.StatusBarAlignment.Right, 99);
+    super();
+    this.#item = this.register(vscode.window.createStatusBarItem('inference.localEndpoint', vscode.StatusBarAlignment.Right, 99));
     this.#item.name = 'Inference: Local Endpoint';
     this.#item.command = 'inference.localEndpointMenu';
-    this.#subscription = controller.onDidChange(() => this.update());
+    this.register(controller.onDidChange(() => this.update()));
     this.update();
   }
 
@@ -43,10 +44,5 @@ export class LocalEndpointStatusItem implements vscode.Disposable {
   snapshot(): { visible: boolean; text: string; tooltip: string } {
     const tooltip = this.#item.tooltip;
     return { visible: this.controller.state !== undefined, text: this.#item.text, tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '' };
-  }
-
-  dispose(): void {
-    this.#subscription.dispose();
-    this.#item.dispose();
   }
 }

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import * as vscode from 'vscode';
-import { eventually, useConfiguredEmulator } from '../support/emulatorSetup';
+import { waitFor } from '../../harness/wait';
+import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { rawRequest } from '../../unit/emulator/helpers';
 import { normaliseIds } from '../../unit/localEndpoint/support';
 import { filesUnder } from '../support/files';
@@ -130,10 +131,10 @@ describe('Local endpoint in the real extension host: official openai and Anthrop
     const before = api().localEndpoint.state?.served ?? 0;
     await openai().chat.completions.create({ model: 'emu-chat-small', messages });
     const requestId = emulator().requests.at(-1)?.id ?? '';
-    const snapshot = await eventually(() => {
+    const snapshot = await waitFor('the status item showing the last request', () => {
       const s = api().localEndpointStatus.snapshot();
       return s.tooltip.includes(requestId) ? s : undefined;
-    }, 3000, 'the status item showing the last request');
+    }, { timeoutMs: 3000, intervalMs: 20 });
     assert.equal(snapshot.visible, true);
     assert.equal(snapshot.text, `$(plug) :${new URL(endpoint.origin).port} · ${before + 1}`);
     assert.equal(api().services.account.get('production').balanceCredits, emulator().balance('production'));
@@ -155,7 +156,7 @@ describe('Local endpoint: cancellation, lifecycle and secrets (real extension ho
     const stream = await new OpenAI({ apiKey: endpoint.token, baseURL: `${endpoint.origin}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'emu-chat-small', messages, stream: true });
     for await (const chunk of stream) if (chunk.choices[0]?.delta.content) break;
     const first = emulator().requests.at(-1);
-    await eventually(() => first?.clientClosedAt, 3000, 'the emulator seeing the openai client leave');
+    await waitFor('the emulator seeing the openai client leave', () => first?.clientClosedAt, { timeoutMs: 3000, intervalMs: 20 });
     const anthropicStream = new Anthropic({ apiKey: endpoint.token, baseURL: endpoint.origin, maxRetries: 0 }).messages.stream({ model: 'emu-chat-small', max_tokens: 500, messages });
     await new Promise<void>((resolve) => anthropicStream.on('text', () => resolve()));
     const ended = anthropicStream.done().catch((error: unknown) => error);
@@ -163,7 +164,7 @@ describe('Local endpoint: cancellation, lifecycle and secrets (real extension ho
     assert.ok((await ended) instanceof Anthropic.APIUserAbortError);
     const second = emulator().requests.at(-1);
     assert.notEqual(second, first);
-    await eventually(() => second?.clientClosedAt, 3000, 'the emulator seeing the Anthropic client leave');
+    await waitFor('the emulator seeing the Anthropic client leave', () => second?.clientClosedAt, { timeoutMs: 3000, intervalMs: 20 });
   });
 
   it('rotates the token on each start, stops on command, and leaves neither the key nor a token on disk', async function () {

@@ -7,18 +7,9 @@ import OpenAI from 'openai';
 import { InferenceClient } from '../../../src/core/client';
 import { createEndpointToken } from '../../../src/core/localEndpoint/auth';
 import { LocalEndpointServer } from '../../../src/core/localEndpoint/server';
+import { waitFor } from '../../harness/wait';
 import { bearer, rawRequest } from '../emulator/helpers';
 import { useLocalEndpoint } from './support';
-
-async function eventually<T>(probe: () => T | undefined, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not seen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('local endpoint: cancellation reaches the service', () => {
   // Paced, so that a stream is still running when the client leaves.
@@ -32,9 +23,9 @@ describe('local endpoint: cancellation reaches the service', () => {
       if (chunk.choices[0]?.delta.content) break; // leaves after the first words
     }
     const record = fixture().emulator.requests.at(-1);
-    const closedAt = await eventually(() => record?.clientClosedAt, 'the emulator seeing the client close');
+    const closedAt = await waitFor('the emulator seeing the client close', () => record?.clientClosedAt, { timeoutMs: 3000, intervalMs: 10 });
     assert.ok(closedAt - (record?.startedAt ?? 0) < 1000, 'closed long before the paced answer could end');
-    await eventually(() => summaries.at(-1)?.cancelled || undefined, 'the summary saying cancelled');
+    await waitFor('the summary saying cancelled', () => summaries.at(-1)?.cancelled || undefined, { timeoutMs: 3000, intervalMs: 10 });
   });
 
   it('closes the upstream stream when an Anthropic client aborts, and a non-streamed request too', async () => {
@@ -46,14 +37,14 @@ describe('local endpoint: cancellation reaches the service', () => {
     stream.abort();
     assert.ok((await ended) instanceof Anthropic.APIUserAbortError);
     const streamed = fixture().emulator.requests.at(-1);
-    await eventually(() => streamed?.clientClosedAt, 'the emulator seeing the stream close');
+    await waitFor('the emulator seeing the stream close', () => streamed?.clientClosedAt, { timeoutMs: 3000, intervalMs: 10 });
 
     const controller = new AbortController();
     const pending = client.messages.create({ model: 'emu-chat-small', max_tokens: 500, messages }, { signal: controller.signal }).catch((e: unknown) => e);
-    const whole = await eventually(() => fixture().emulator.requests.find((r) => r !== streamed && !r.stream), 'the non-streamed request arriving');
+    const whole = await waitFor('the non-streamed request arriving', () => fixture().emulator.requests.find((r) => r !== streamed && !r.stream), { timeoutMs: 3000, intervalMs: 10 });
     controller.abort();
     assert.ok((await pending) instanceof Error);
-    await eventually(() => whole.clientClosedAt, 'the emulator seeing the non-streamed request close');
+    await waitFor('the emulator seeing the non-streamed request close', () => whole.clientClosedAt, { timeoutMs: 3000, intervalMs: 10 });
   });
 });
 
