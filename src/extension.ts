@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { importKeysFromEnvironment, offerFirstRunSetup, registerAccountCommands } from './host/accountCommands';
 import { registerImages } from './host/images';
 import { registerChat } from './host/chat';
+import { registerLocalEndpoint, type LocalEndpointController, type LocalEndpointStatusItem } from './host/localEndpoint';
 import { createServices, type Services } from './host/services';
 import { AccountStatusBar } from './host/statusBar';
 
@@ -9,6 +10,8 @@ import { AccountStatusBar } from './host/statusBar';
 export interface TestApi {
   services: Services;
   statusBar: AccountStatusBar;
+  localEndpoint: LocalEndpointController;
+  localEndpointStatus: LocalEndpointStatusItem;
 }
 
 /** Owners whose disposal saves data: deactivate() waits for them (VS Code does not wait for subscriptions). */
@@ -26,10 +29,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     context.subscriptions.push(chat);
     context.subscriptions.push(registerImages(services));
     void services.workspaceGuard.check();
+    const localEndpoint = registerLocalEndpoint(services);
+    context.subscriptions.push(localEndpoint.disposable);
     await importKeysFromEnvironment(services);
     void offerFirstRunSetup(services);
     log.info(`Activated; active environment: ${services.environments.active().name}`);
-    return context.extensionMode === vscode.ExtensionMode.Test ? { services, statusBar } : undefined;
+    return context.extensionMode === vscode.ExtensionMode.Test ? { services, statusBar, localEndpoint: localEndpoint.controller, localEndpointStatus: localEndpoint.statusItem } : undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.error(`Activation failed: ${message}`);

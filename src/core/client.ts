@@ -10,7 +10,7 @@ import { isAllowedProtocol } from './loopback';
 import { keySecrets, redactSecrets } from './redact';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
 import type {
-  ChatRequest, ChatResult, ChatStreamEvent, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
+  ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
 } from './types';
 
 export interface ClientOptions {
@@ -29,6 +29,10 @@ export interface ClientOptions {
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** Response headers a forwarded response keeps: the body's type and the service's own metadata. */
+const RELAYED_HEADER = /^(content-type|retry-after|x-request-id|x-service-[a-z0-9-]+|x-ratelimit-[a-z0-9-]+)$/;
+
 
 type ResponseData = Dispatcher.ResponseData;
 
@@ -239,6 +243,48 @@ export class InferenceClient {
   }
 
   async #send(endpoint: Endpoint, method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: ResponseData }> {
+    const body = payload === undefined ? undefined : JSON.stringify(payload);
+    const { meta, response } = await this.#request(endpoint, method, path, body, signal, accept);
+    if (response.statusCode >= 300) {
+      const text = this.#redact(await readCapped(response.body, ERROR_BODY_LIMIT).catch(() => ''));
+      const location = header(response.headers, 'location');
+      const retryAfterSeconds = parseRetryAfter(response.headers);
+      throw errorFromResponse(endpoint, meta, describeErrorBody(text, header(response.headers, 'content-type')), {
+        ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+        ...(location && { location }),
+        baseUrl: this.baseUrl,
+      });
+    }
+    return { meta, response };
+  }
+
+  /**
+   * Relays one request with the key added, for the local endpoint: answers with any status instead of
+   * throwing, keeps only the headers a client may see, and passes a success body on as it arrives. An
+   * error body is read (capped) and has the key removed, since the service may echo what it was sent.
+   */
+  async forward(forwarded: ForwardRequest, options: RequestOptions = {}): Promise<ForwardedResponse> {
+    const { meta, response } = await this.#request(forwarded.endpoint, forwarded.method, forwarded.path, forwarded.body, options.signal, forwarded.accept);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      const text = Array.isArray(value) ? value[0] : value;
+      if (text !== undefined && RELAYED_HEADER.test(name)) headers[name] = text;
+    }
+    const status = response.statusCode;
+    if (status < 300) {
+      return { meta, status, headers, body: response.body as AsyncIterable<Uint8Array>, discard: () => response.body.destroy() };
+    }
+    let text: string;
+    try {
+      text = await readCapped(response.body, ERROR_BODY_LIMIT);
+    } catch (error) {
+      throw errorFromTransport(error, options.signal, meta);
+    }
+    const body = Buffer.from(this.#redact(text), 'utf8');
+    return { meta, status, headers, body: [body], discard: () => undefined };
+  }
+
+  async #request(endpoint: Endpoint, method: 'GET' | 'POST', path: string, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: ResponseData }> {
     const keyProblem = checkApiKeyFormat(this.#apiKey, this.#keyPrefix);
     if (keyProblem) throw keyProblem;
     if (signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
@@ -247,13 +293,13 @@ export class InferenceClient {
       accept,
       'user-agent': this.#userAgent,
     };
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) headers['content-type'] = 'application/json';
     let response: ResponseData;
     try {
       response = await request(`${this.baseUrl}${path}`, {
         method,
         headers,
-        ...(payload !== undefined && { body: JSON.stringify(payload) }),
+        ...(body !== undefined && { body }),
         ...(signal && { signal }),
         dispatcher: this.#dispatcher,
         headersTimeout: this.#timeouts.responseMs,
@@ -267,16 +313,6 @@ export class InferenceClient {
     if (meta.requestId !== undefined) meta.requestId = this.#redact(meta.requestId);
     if (meta.modelId !== undefined) meta.modelId = this.#redact(meta.modelId);
     this.#onResponse?.(meta, endpoint);
-    if (response.statusCode >= 300) {
-      const text = this.#redact(await readCapped(response.body, ERROR_BODY_LIMIT).catch(() => ''));
-      const location = header(response.headers, 'location');
-      const retryAfterSeconds = parseRetryAfter(response.headers);
-      throw errorFromResponse(endpoint, meta, describeErrorBody(text, header(response.headers, 'content-type')), {
-        ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
-        ...(location && { location }),
-        baseUrl: this.baseUrl,
-      });
-    }
     return { meta, response };
   }
 }

@@ -90,3 +90,25 @@ export interface ImageResult {
 export interface RequestOptions {
   signal?: AbortSignal;
 }
+
+/** One request relayed unchanged but for the key (the local endpoint's passthrough). */
+export interface ForwardRequest {
+  endpoint: 'models' | 'chat' | 'images';
+  method: 'GET' | 'POST';
+  /** A path of the spec, with its query, appended to the base URL. */
+  path: string;
+  /** JSON bytes, sent as they are. */
+  body?: Uint8Array;
+  accept: string;
+}
+
+export interface ForwardedResponse {
+  meta: ResponseMeta;
+  status: number;
+  /** content-type, retry-after, x-request-id, x-service-*, x-ratelimit-*: nothing else reaches the caller. */
+  headers: Record<string, string>;
+  /** A success body as it arrives; an error body read whole (capped) with the key removed. */
+  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** Stops reading a success body and closes its connection. */
+  discard(): void;
+}

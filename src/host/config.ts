@@ -32,6 +32,8 @@ export interface SettingTypes {
   'inference.serviceParameters.byEnvironment': Record<string, unknown>;
   /** Model id → `service_parameters` for that model (wins over the environment's, key by key). */
   'inference.serviceParameters.byModel': Record<string, unknown>;
+  /** 0: a free port, chosen at each start. */
+  'inference.localEndpoint.port': number;
 }
 
 export type SettingId = keyof SettingTypes;
@@ -57,6 +59,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.chat.refreshBalanceAfterAnswer': true,
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},
+  'inference.localEndpoint.port': 0,
 };
 
 /**

@@ -7,6 +7,7 @@ import { resolveModel } from './models';
 import { parseChatRequest } from './chatRequest';
 import type { EnvRuntime } from './runtime';
 import { splitEvery } from './scripted';
+import { identifyToolCalls, messageToolCalls, toolCallDeltas, toolCallTokens } from './toolCalls';
 import { SseWriter } from './sse';
 import { countTokens, generateReply, largeContentPieces, tokenize } from './textgen';
 import type { FaultName, FaultSpec } from './types';
@@ -21,6 +22,7 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   ctx.record.serviceParameters = request.serviceParameters;
   ctx.record.chat = {
     messages: request.messages.map((m) => ({ ...m })),
+    ...(request.tools && { tools: request.tools }),
     ...(request.temperature !== undefined && { temperature: request.temperature }),
     ...(request.topP !== undefined && { top_p: request.topP }),
     ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
@@ -41,11 +43,14 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   if (scripted) ctx.record.scripted = true;
   const reply = scripted?.text ?? generateReply(request.messages, model);
   let pieces = tokenize(reply);
-  let finishReason: 'stop' | 'length' = 'stop';
+  let finishReason: 'stop' | 'length' | 'tool_calls' = 'stop';
   if (request.maxTokens !== undefined && pieces.length > request.maxTokens) {
     pieces = pieces.slice(0, request.maxTokens);
     finishReason = 'length';
   }
+  // Scripted tool calls follow the text, unless max_tokens cut the answer first.
+  const toolCalls = finishReason === 'stop' && scripted?.toolCalls?.length ? identifyToolCalls(scripted.toolCalls) : [];
+  if (toolCalls.length > 0) finishReason = 'tool_calls';
   const large = request.stream && faults.has('large-stream');
   if (large) pieces = largeContentPieces(reply);
   const chunked = request.stream && !large && scripted?.chunkChars !== undefined;
@@ -70,11 +75,15 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
 
     if (!request.stream) {
       if (!(await sleep(delayMs * pieces.length, ctx.signal))) return;
-      sentTokens = pieces.length;
+      sentTokens = pieces.length + toolCallTokens(toolCalls);
       settle();
+      const text = pieces.join('');
+      const message = toolCalls.length > 0
+        ? { role: 'assistant', content: text === '' ? null : text, tool_calls: messageToolCalls(toolCalls) }
+        : { role: 'assistant', content: text };
       sendJson(ctx, 200, {
         id, object: 'chat.completion', created, model,
-        choices: [{ index: 0, message: { role: 'assistant', content: pieces.join('') }, finish_reason: finishReason, logprobs: null }],
+        choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
         usage: usage(),
       }, { 'x-service-balance-credits': String(wallet.balance) });
       return;
@@ -82,7 +91,7 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
 
     const sse = new SseWriter(ctx, { crlf: faults.has('crlf'), tinyWrites: faults.has('tiny-writes') });
     sse.open({ 'x-service-balance-credits': String(wallet.balance) });
-    const chunk = (delta: Record<string, string>, finish: string | null): Record<string, unknown> =>
+    const chunk = (delta: Record<string, unknown>, finish: string | null): Record<string, unknown> =>
       ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
 
     await sse.data(chunk({ role: 'assistant', content: '' }, null));
@@ -109,6 +118,11 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
       sentText += pieces[i];
       sentTokens = tokensAfter(pieces[i]);
     }
+    for (const delta of toolCallDeltas(toolCalls, scripted?.chunkChars)) {
+      if (sse.closed || !(await sleep(delayMs, ctx.signal))) return;
+      await sse.data(chunk(delta, null));
+    }
+    sentTokens += toolCallTokens(toolCalls);
     await sse.data(chunk({}, large ? 'stop' : finishReason));
     await sse.data({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usage() });
     if (!faults.has('no-done')) await sse.data('[DONE]');

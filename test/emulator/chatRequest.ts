@@ -2,10 +2,19 @@
 import { badRequest } from './errors';
 import { isRecord } from './http';
 import type { ChatMessage } from './textgen';
+import type { ToolCallLog } from './types';
+
+/** A message as received: tool fields only when the message carried them (so the generated text is unchanged). */
+export interface ReceivedMessage extends ChatMessage {
+  tool_calls?: ToolCallLog[];
+  tool_call_id?: string;
+}
 
 export interface ChatRequest {
   model: string;
-  messages: ChatMessage[];
+  messages: ReceivedMessage[];
+  /** Names of the offered tools (common format `tools[].function.name`). */
+  tools?: string[];
   stream: boolean;
   maxTokens?: number;
   temperature?: number;
@@ -27,6 +36,28 @@ function contentText(content: unknown, index: number): string {
   throw badRequest('invalid_messages', `messages[${index}].content must be a string or an array of text parts.`);
 }
 
+function toolCallsOf(value: unknown, index: number): ToolCallLog[] {
+  if (!Array.isArray(value)) throw badRequest('invalid_messages', `messages[${index}].tool_calls must be an array.`);
+  return value.map((call: unknown) => {
+    const fn = isRecord(call) ? call.function : undefined;
+    if (!isRecord(call) || typeof call.id !== 'string' || !isRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
+      throw badRequest('invalid_messages', `messages[${index}].tool_calls items need "id" and "function": {"name", "arguments"} strings.`);
+    }
+    return { id: call.id, name: fn.name, arguments: fn.arguments };
+  });
+}
+
+function toolNames(value: unknown): string[] {
+  if (!Array.isArray(value)) throw badRequest('invalid_parameter', '"tools" must be an array.');
+  return value.map((tool: unknown) => {
+    const fn = isRecord(tool) ? tool.function : undefined;
+    if (!isRecord(tool) || tool.type !== 'function' || !isRecord(fn) || typeof fn.name !== 'string') {
+      throw badRequest('invalid_parameter', '"tools" items must be {"type":"function","function":{"name", …}}.');
+    }
+    return fn.name;
+  });
+}
+
 function optionalNumber(body: Record<string, unknown>, field: string, min: number, max: number): number | undefined {
   const v = body[field];
   if (v === undefined || v === null) return undefined;
@@ -42,13 +73,20 @@ export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRe
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
     throw badRequest('invalid_messages', '"messages" is required and must be a non-empty array.');
   }
-  const messages = body.messages.map((m: unknown, i): ChatMessage => {
+  const messages = body.messages.map((m: unknown, i): ReceivedMessage => {
     if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.has(m.role)) {
       throw badRequest('invalid_messages', `messages[${i}] needs a role (one of ${[...ROLES].join(', ')}).`);
     }
     if (!('content' in m)) throw badRequest('invalid_messages', `messages[${i}] needs a content.`);
-    return { role: m.role, content: contentText(m.content, i) };
+    const message: ReceivedMessage = { role: m.role, content: contentText(m.content, i) };
+    if (m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls !== null) message.tool_calls = toolCallsOf(m.tool_calls, i);
+    if (m.role === 'tool') {
+      if (typeof m.tool_call_id !== 'string') throw badRequest('invalid_messages', `messages[${i}] (role tool) needs a "tool_call_id".`);
+      message.tool_call_id = m.tool_call_id;
+    }
+    return message;
   });
+  const tools = body.tools === undefined || body.tools === null ? undefined : toolNames(body.tools);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw badRequest('invalid_parameter', '"stream" must be a boolean.');
   }
@@ -72,5 +110,6 @@ export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRe
     temperature,
     topP,
     serviceParameters: body.service_parameters ?? undefined,
+    ...(tools && { tools }),
   };
 }

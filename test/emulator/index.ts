@@ -13,7 +13,7 @@ import {
 } from './types';
 
 export type {
-  ChatRequestLog, DemoKeys, Emulator, EmulatorOptions, EnvironmentInfo, EnvironmentName, FaultName, FaultSpec, KeyLabel, RequestRecord, ScriptedReply,
+  ChatRequestLog, DemoKeys, Emulator, EmulatorOptions, EnvironmentInfo, EnvironmentName, FaultName, FaultSpec, KeyLabel, RequestRecord, ScriptedReply, ScriptedToolCall, ToolCallLog,
 } from './types';
 export { DEFAULT_IMAGE_SIZES } from './types';
 export { FAULT_NAMES } from './faults';

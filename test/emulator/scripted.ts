@@ -18,6 +18,14 @@ export function validateScriptedReply(value: unknown): ScriptedReply {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new Error(`${field} must be a positive integer.`);
     reply[field] = n;
   }
+  if (v.toolCalls !== undefined) {
+    if (!Array.isArray(v.toolCalls)) throw new Error('"toolCalls" must be an array.');
+    reply.toolCalls = v.toolCalls.map((call: unknown) => {
+      const c = call as Record<string, unknown> | null;
+      if (typeof c?.name !== 'string' || typeof c.arguments !== 'string') throw new Error('Each tool call needs a string "name" and "arguments".');
+      return { name: c.name, arguments: c.arguments };
+    });
+  }
   return reply;
 }
 

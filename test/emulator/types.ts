@@ -43,11 +43,27 @@ export interface ScriptedReply {
   chunkChars?: number;
   /** How many chat requests of the environment get this reply; default 1. */
   times?: number;
+  /**
+   * Tool calls the answer makes after its text (common format `tool_calls`, `finish_reason: "tool_calls"`).
+   * `arguments` is sent verbatim; streamed, it leaves in pieces of `chunkChars` (default 8) characters.
+   */
+  toolCalls?: ScriptedToolCall[];
 }
+
+export interface ScriptedToolCall {
+  name: string;
+  /** A JSON text, as the common format carries it. */
+  arguments: string;
+}
+
+/** A tool call or tool result a chat request carried, as received. */
+export interface ToolCallLog { id: string; name: string; arguments: string }
 
 /** What a chat request asked for, as received (message contents flattened to text). */
 export interface ChatRequestLog {
-  messages: { role: string; content: string }[];
+  messages: { role: string; content: string; tool_calls?: ToolCallLog[]; tool_call_id?: string }[];
+  /** Names of the `tools` offered, when any. */
+  tools?: string[];
   temperature?: number;
   top_p?: number;
   max_tokens?: number;

@@ -4,26 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { setApiKey } from '../../../src/host/accountCommands';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
-
-function filesUnder(root: string, limit = 5000): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (found.length >= limit) return;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== '.git') walk(full);
-      else if (entry.isFile() && fs.statSync(full).size < 20_000_000) found.push(full);
-    }
-  };
-  walk(root);
-  return found;
-}
+import { filesUnder } from '../support/files';
 
 describe('No API key in settings, state, workspace files or logs after a full session', () => {
   const fixture = useConfiguredEmulator();

@@ -29,7 +29,9 @@ describe('package.json settings and their trust boundaries', () => {
     const restricted = new Set(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations);
     // Only changes when the status bar turns to a warning.
     const harmless = new Set(['inference.balanceWarningThreshold']);
-    const open = Object.keys(properties).filter((id) => !restricted.has(id) && !harmless.has(id));
+    // Application- and machine-scoped settings are read from user settings only: no workspace can set them.
+    const userOnly = (id: string) => properties[id].scope === 'application' || properties[id].scope === 'machine';
+    const open = Object.keys(properties).filter((id) => !restricted.has(id) && !harmless.has(id) && !userOnly(id));
     assert.deepEqual(open, [], 'each setting is restricted, or listed here as harmless with a reason');
     assert.ok(restricted.has('inference.chat.systemPrompt'));
   });

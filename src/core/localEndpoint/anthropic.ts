@@ -1,0 +1,126 @@
+/** The Anthropic Messages protocol, translated to and from the service's chat completions. */
+import { createParser } from 'eventsource-parser';
+import { describeErrorBody } from '../errors';
+import type { ForwardedResponse } from '../types';
+import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModelList, completionToMessage } from './anthropicResponse';
+import { anthropicToChat, TranslationError } from './anthropicRequest';
+import { forwardFor, metadataHeaders, type Exchange } from './exchange';
+import { isRecord } from './json';
+import { EndpointError, parseJson, readAll, readRequestBody, sendJson, write } from './respond';
+
+/** The service's error, in Anthropic's shape, with its status and Retry-After kept. */
+export async function sendServiceError(exchange: Exchange, upstream: ForwardedResponse): Promise<void> {
+  const text = (await readAll(upstream.body, exchange.maxTranslatedBytes)).toString('utf8');
+  const { message, code } = describeErrorBody(text, upstream.headers['content-type']);
+  const detail = message ?? `The service answered HTTP ${upstream.status}.`;
+  exchange.summary.status = upstream.status;
+  sendJson(exchange.res, upstream.status, anthropicErrorBody(upstream.status, code ? `${detail} (${code})` : detail), metadataHeaders(upstream, 'anthropic'));
+}
+
+export async function readUpstreamJson(exchange: Exchange, upstream: ForwardedResponse): Promise<unknown> {
+  const raw = await readAll(upstream.body, exchange.maxTranslatedBytes);
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    throw new EndpointError(502, 'malformed_upstream', 'The service answered with something that is not JSON.');
+  }
+}
+
+export async function handleMessages(exchange: Exchange): Promise<void> {
+  const body = parseJson(await readRequestBody(exchange.req, exchange.maxRequestBytes), 'The request body');
+  let translated: ReturnType<typeof anthropicToChat>;
+  try {
+    translated = anthropicToChat(body);
+  } catch (error) {
+    if (error instanceof TranslationError) throw new EndpointError(400, 'untranslatable_request', error.message);
+    throw error;
+  }
+  exchange.summary.stream = translated.stream;
+  const upstream = await forwardFor(exchange, {
+    endpoint: 'chat', method: 'POST', path: '/chat/completions',
+    body: Buffer.from(JSON.stringify(translated.chat), 'utf8'), accept: translated.stream ? 'text/event-stream' : 'application/json',
+  });
+  if (upstream.status >= 300) return sendServiceError(exchange, upstream);
+  const model = upstream.meta.modelId ?? translated.model;
+  const isEventStream = (upstream.headers['content-type'] ?? '').includes('text/event-stream');
+  if (!translated.stream) {
+    const completion = await readUpstreamJson(exchange, upstream);
+    let message: Record<string, unknown>;
+    try {
+      message = completionToMessage(completion, model);
+    } catch (error) {
+      throw new EndpointError(502, 'malformed_upstream', error instanceof Error ? error.message : String(error));
+    }
+    exchange.summary.status = 200;
+    return sendJson(exchange.res, 200, message, metadataHeaders(upstream, 'anthropic'));
+  }
+  await streamMessages(exchange, upstream, model, isEventStream);
+}
+
+/** message_start leaves as soon as the service's headers arrive; each chunk is translated as it comes. */
+async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, model: string, isEventStream: boolean): Promise<void> {
+  const { res } = exchange;
+  const translator = new AnthropicStreamTranslator(model);
+  exchange.summary.status = 200;
+  res.writeHead(200, { ...metadataHeaders(upstream, 'anthropic'), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  await write(res, translator.start());
+  if (!isEventStream) {
+    // A service may answer a stream request with one completion: it becomes one short stream.
+    const completion = await readUpstreamJson(exchange, upstream);
+    await write(res, translator.chunk(completion) + translator.chunk({ choices: [], usage: isRecord(completion) ? completion.usage : undefined }) + translator.finish());
+    res.end();
+    return;
+  }
+  let done = false;
+  let out = '';
+  const parser = createParser({
+    onEvent: (event) => {
+      if (done) return;
+      if (event.data.trim() === '[DONE]') {
+        done = true;
+        out += translator.finish();
+        return;
+      }
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(event.data);
+      } catch {
+        done = true;
+        out += translator.error('api_error', 'The service sent a stream event that is not valid JSON.');
+        return;
+      }
+      if (event.event === 'error' || (isRecord(chunk) && chunk.error !== undefined)) {
+        done = true;
+        const { message } = describeErrorBody(JSON.stringify(isRecord(chunk) ? chunk : { error: chunk }), 'application/json');
+        out += translator.error('api_error', `The service reported an error during the answer: ${message ?? 'unknown error'}`);
+        return;
+      }
+      out += translator.chunk(chunk);
+    },
+  });
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for await (const bytes of upstream.body) {
+      parser.feed(decoder.decode(bytes, { stream: true }));
+      if (out) await write(res, out);
+      out = '';
+      if (res.destroyed) break;
+    }
+  } finally {
+    if (res.destroyed) upstream.discard();
+  }
+  if (res.destroyed) return;
+  if (!done) {
+    parser.feed(`${decoder.decode()}\n\n`);
+    out += translator.finished ? translator.finish() : translator.error('api_error', 'The service\'s stream ended before the answer was complete.');
+  }
+  await write(res, out);
+  res.end();
+}
+
+export async function handleAnthropicModels(exchange: Exchange): Promise<void> {
+  const upstream = await forwardFor(exchange, { endpoint: 'models', method: 'GET', path: '/models?type=chat&format=openai', accept: 'application/json' });
+  if (upstream.status >= 300) return sendServiceError(exchange, upstream);
+  exchange.summary.status = 200;
+  sendJson(exchange.res, 200, anthropicModelList(await readUpstreamJson(exchange, upstream)), metadataHeaders(upstream, 'anthropic'));
+}

@@ -1,0 +1,53 @@
+/**
+ * Who may use the local endpoint: a process on this machine that holds the per-run token, reaching it
+ * under a loopback host name. The token is random per start; the service key never leaves the host.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+const TOKEN_PREFIX = 'local-';
+
+/** 256 random bits, URL-safe, with a prefix that tells it apart from a service key in a config file. */
+export function createEndpointToken(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** Constant-time whatever the lengths: both sides are hashed to 32 bytes before the comparison. */
+export function tokenMatches(presented: string | undefined, expected: string): boolean {
+  if (presented === undefined || expected === '') return false;
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The token a client sent: `Authorization: Bearer <token>` (chat-completions clients) or `x-api-key`
+ * (Anthropic clients). Undefined when neither is present.
+ */
+export function presentedToken(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = single(headers.authorization)?.trim();
+  const bearer = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
+  if (bearer !== undefined) return bearer;
+  const apiKey = single(headers['x-api-key'])?.trim();
+  return apiKey ? apiKey : undefined;
+}
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether a Host header names this machine's loopback. A page on another site whose DNS name was
+ * rebound to 127.0.0.1 still sends its own name, so it is refused here.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
+  if (!match) return false;
+  const name = match[1].replace(/\.$/, '');
+  return LOOPBACK_NAMES.has(name);
+}

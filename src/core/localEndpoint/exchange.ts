@@ -1,0 +1,82 @@
+/** What a protocol handler gets for one request, and what the endpoint reports about it afterwards. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isApiError } from '../errors';
+import type { ForwardedResponse, ForwardRequest } from '../types';
+import { EndpointError, type Protocol } from './respond';
+
+/** Sends one request to the active environment with its key (the host's InferenceClient.forward). */
+export type Forward = (request: ForwardRequest, signal: AbortSignal) => Promise<ForwardedResponse>;
+
+/** One line of the log: never the token, the key, or a body. */
+export interface RequestSummary {
+  method: string;
+  path: string;
+  protocol: Protocol;
+  status: number;
+  stream: boolean;
+  durationMs: number;
+  /** The client went away before the answer ended; the upstream request was aborted. */
+  cancelled: boolean;
+  requestId?: string;
+  modelId?: string;
+  /** Why the endpoint refused or failed the request, in words. */
+  problem?: string;
+}
+
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Aborted when the client disconnects or the endpoint stops: aborts the upstream request too. */
+  signal: AbortSignal;
+  protocol: Protocol;
+  forward: Forward;
+  summary: RequestSummary;
+  maxRequestBytes: number;
+  maxTranslatedBytes: number;
+}
+
+/** Forwards, recording the service's request id and model; a failure before any answer becomes an EndpointError. */
+export async function forwardFor(exchange: Exchange, request: ForwardRequest): Promise<ForwardedResponse> {
+  let response: ForwardedResponse;
+  try {
+    response = await exchange.forward(request, exchange.signal);
+  } catch (error) {
+    if (exchange.signal.aborted) throw error;
+    if (!isApiError(error)) throw error;
+    switch (error.kind) {
+      case 'missingKey':
+      case 'invalidKey':
+      case 'notConfigured':
+        throw new EndpointError(503, 'service_not_configured', `The local endpoint cannot call the service: ${error.message}`);
+      case 'timeout':
+        throw new EndpointError(504, 'upstream_timeout', error.message);
+      default:
+        throw new EndpointError(502, 'upstream_unreachable', error.message);
+    }
+  }
+  if (response.meta.requestId !== undefined) exchange.summary.requestId = response.meta.requestId;
+  if (response.meta.modelId !== undefined) exchange.summary.modelId = response.meta.modelId;
+  return response;
+}
+
+/** The service's metadata headers for a translated answer (its own content type is not the one sent). */
+export function metadataHeaders(upstream: ForwardedResponse, protocol: Protocol): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (name !== 'content-type') headers[name] = value;
+  }
+  // Anthropic clients read the request id from `request-id`.
+  if (protocol === 'anthropic' && upstream.headers['x-request-id'] !== undefined) headers['request-id'] = upstream.headers['x-request-id'];
+  return headers;
+}
+
+/** One log line per request: method, path, protocol, outcome. Never the token, the key or a body. */
+export function describeRequest(s: RequestSummary): string {
+  const outcome = s.cancelled ? 'cancelled by the client' : `HTTP ${s.status}`;
+  return [
+    `local endpoint: ${s.method} ${s.path} (${s.protocol}${s.stream ? ', stream' : ''}) → ${outcome} in ${Math.round(s.durationMs)} ms`,
+    s.requestId && `request ${s.requestId}`,
+    s.modelId && `model ${s.modelId}`,
+    s.problem,
+  ].filter(Boolean).join(', ');
+}

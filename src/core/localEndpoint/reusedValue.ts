@@ -1,0 +1,24 @@
+/**
+ * A value made on first use and reused until forgotten, for the endpoint's client: building one reads the
+ * key from SecretStorage, too slow to repeat per request. A failed build is not kept, so a key set
+ * afterwards is picked up by the next request.
+ */
+export class ReusedValue<T> {
+  #pending: Promise<T> | undefined;
+
+  constructor(private readonly make: () => Promise<T>) {}
+
+  get(): Promise<T> {
+    if (this.#pending) return this.#pending;
+    const pending = this.make();
+    this.#pending = pending;
+    pending.catch(() => {
+      if (this.#pending === pending) this.#pending = undefined;
+    });
+    return pending;
+  }
+
+  forget(): void {
+    this.#pending = undefined;
+  }
+}

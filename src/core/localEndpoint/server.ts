@@ -1,0 +1,158 @@
+/**
+ * The local endpoint: a loopback-only HTTP server that lets other tools use the service through the
+ * extension. Clients authenticate with a per-run token; the service key is added by `forward` and never
+ * reaches them. No CORS headers are ever sent, Host must be a loopback name, and a browser's cross-origin
+ * request (it carries Origin) is refused, so a web page cannot use it. Knows nothing of VS Code.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleAnthropicModels, handleMessages } from './anthropic';
+import { isLoopbackHost, presentedToken, tokenMatches } from './auth';
+import type { Exchange, Forward, RequestSummary } from './exchange';
+import { handleModel } from './models';
+import { handleChatCompletions, handleModels } from './passthrough';
+import { EndpointError, sendError, type Protocol } from './respond';
+
+export { describeRequest, type Forward, type RequestSummary } from './exchange';
+
+export const LOOPBACK_HOST = '127.0.0.1';
+/** Request bodies: generous for long conversations, bounded so a client cannot exhaust the host. */
+export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+/** Upstream answers that are read whole to be translated (non-streamed Anthropic answers, model lists). */
+export const DEFAULT_MAX_TRANSLATED_BYTES = 16 * 1024 * 1024;
+
+export interface LocalEndpointOptions {
+  /** 0 picks a free port. */
+  port: number;
+  token: string;
+  forward: Forward;
+  onRequest?: (summary: RequestSummary) => void;
+  maxRequestBytes?: number;
+  maxTranslatedBytes?: number;
+}
+
+type Handler = (exchange: Exchange) => Promise<void>;
+
+interface Route { protocol: Protocol; method: 'GET' | 'POST'; handler: Handler }
+
+/** Both protocols use GET /v1/models: Anthropic clients say so with their version header. */
+function route(req: IncomingMessage, pathname: string): Route | undefined {
+  const anthropic = req.headers['anthropic-version'] !== undefined;
+  switch (pathname) {
+    case '/v1/chat/completions': return { protocol: 'openai', method: 'POST', handler: handleChatCompletions };
+    case '/v1/messages': return { protocol: 'anthropic', method: 'POST', handler: handleMessages };
+    case '/v1/models': return anthropic
+      ? { protocol: 'anthropic', method: 'GET', handler: handleAnthropicModels }
+      : { protocol: 'openai', method: 'GET', handler: handleModels };
+    default: {
+      const id = /^\/v1\/models\/([^/]+)$/.exec(pathname)?.[1];
+      if (id === undefined) return undefined;
+      const model = decodeURIComponent(id);
+      return { protocol: anthropic ? 'anthropic' : 'openai', method: 'GET', handler: (exchange) => handleModel(exchange, model) };
+    }
+  }
+}
+
+export class LocalEndpointServer {
+  readonly #options: LocalEndpointOptions;
+  readonly #server: http.Server;
+  /** Requests in flight, aborted (with their upstream requests) when the endpoint stops. */
+  readonly #inFlight = new Set<AbortController>();
+  #port = 0;
+
+  constructor(options: LocalEndpointOptions) {
+    this.#options = options;
+    this.#server = http.createServer({ noDelay: true }, (req, res) => {
+      this.#handle(req, res).catch(() => res.destroy());
+    });
+    this.#server.on('clientError', (_error, socket) => socket.destroy());
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get baseUrl(): string {
+    return `http://${LOOPBACK_HOST}:${this.#port}`;
+  }
+
+  /** Listens on 127.0.0.1 only; rejects when the port is taken. */
+  listen(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(this.#options.port, LOOPBACK_HOST, () => {
+        this.#server.off('error', reject);
+        this.#port = (this.#server.address() as AddressInfo).port;
+        resolve(this.#port);
+      });
+    });
+  }
+
+  /** Stops listening, aborts requests in flight (and so their upstream requests), closes every connection. */
+  close(): Promise<void> {
+    for (const controller of this.#inFlight) controller.abort();
+    return new Promise((resolve) => {
+      if (!this.#server.listening) {
+        resolve();
+        return;
+      }
+      this.#server.close(() => resolve());
+      this.#server.closeAllConnections();
+    });
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    const started = performance.now();
+    const pathname = new URL(req.url ?? '/', 'http://local.invalid').pathname;
+    const found = route(req, pathname);
+    const protocol: Protocol = found?.protocol ?? (req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai');
+    const summary: RequestSummary = { method: req.method ?? '', path: pathname, protocol, status: 0, stream: false, durationMs: 0, cancelled: false };
+    const controller = new AbortController();
+    this.#inFlight.add(controller);
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        summary.cancelled = true;
+        controller.abort();
+      }
+      this.#inFlight.delete(controller);
+      summary.durationMs = performance.now() - started;
+      this.#options.onRequest?.(summary);
+    });
+    try {
+      this.#admit(req, found);
+      await found?.handler({
+        req, res, signal: controller.signal, protocol, forward: this.#options.forward, summary,
+        maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+        maxTranslatedBytes: this.#options.maxTranslatedBytes ?? DEFAULT_MAX_TRANSLATED_BYTES,
+      });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const failure = error instanceof EndpointError
+        ? error
+        : new EndpointError(500, 'local_endpoint_error', `The local endpoint failed: ${error instanceof Error ? error.message : String(error)}`);
+      summary.status = failure.status;
+      summary.problem = failure.message;
+      if (res.headersSent) res.destroy();
+      else sendError(res, protocol, failure);
+    }
+  }
+
+  /** Host, origin, route, token, method: refused in that order, before anything reaches the service. */
+  #admit(req: IncomingMessage, found: Route | undefined): asserts found is Route {
+    if (!isLoopbackHost(req.headers.host)) {
+      throw new EndpointError(403, 'host_not_allowed', 'The local endpoint answers only under 127.0.0.1, localhost or [::1].');
+    }
+    if (req.headers.origin !== undefined) {
+      throw new EndpointError(403, 'browser_origin_refused', 'The local endpoint does not serve web pages (a request with an Origin header was refused).');
+    }
+    if (!found) throw new EndpointError(404, 'unknown_endpoint', 'The local endpoint serves GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions and POST /v1/messages.');
+    if (!tokenMatches(presentedToken(req.headers), this.#options.token)) {
+      throw new EndpointError(401, 'invalid_local_token', 'Wrong or missing token for the local endpoint: send the token shown by "Inference: Start Local Endpoint" as the API key (Authorization: Bearer or x-api-key).');
+    }
+    if (req.method !== found.method) {
+      throw new EndpointError(405, 'method_not_allowed', `Use ${found.method} for this path.`, { allow: found.method });
+    }
+  }
+}

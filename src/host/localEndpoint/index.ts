@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { LocalEndpointController } from './controller';
+import { LocalEndpointStatusItem } from './statusItem';
+
+export { LocalEndpointController, type EndpointState } from './controller';
+export { LocalEndpointStatusItem } from './statusItem';
+
+/** Shows the token once, with Copy: it is not kept anywhere else, and the next start makes a new one. */
+async function announce(origin: string, token: string): Promise<void> {
+  const choice = await vscode.window.showInformationMessage(
+    `Local endpoint running at ${origin} (OpenAI protocol: ${origin}/v1). Use this token as the API key; it is shown only now and changes at every start: ${token}`,
+    'Copy Token', 'Copy Base URL',
+  );
+  if (choice === 'Copy Token') await vscode.env.clipboard.writeText(token);
+  if (choice === 'Copy Base URL') await vscode.env.clipboard.writeText(`${origin}/v1`);
+}
+
+async function showMenu(services: Services, controller: LocalEndpointController): Promise<void> {
+  const state = controller.state;
+  if (!state) return;
+  const items = [
+    { label: '$(copy) Copy OpenAI-Protocol Base URL', run: () => vscode.env.clipboard.writeText(`${state.origin}/v1`) },
+    { label: '$(copy) Copy Anthropic-Protocol Base URL', run: () => vscode.env.clipboard.writeText(state.origin) },
+    { label: '$(debug-restart) Restart with a New Token', run: () => vscode.commands.executeCommand('inference.startLocalEndpoint') },
+    { label: '$(debug-stop) Stop Local Endpoint', run: () => vscode.commands.executeCommand('inference.stopLocalEndpoint') },
+    { label: '$(output) Show Logs', run: () => services.log.show(true) },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: `Local endpoint on port ${state.port}` });
+  await picked?.run();
+}
+
+/** Start / Stop Local Endpoint, its status-bar item and menu. Off until started; stopped with the window. */
+export function registerLocalEndpoint(services: Services): { controller: LocalEndpointController; statusItem: LocalEndpointStatusItem; disposable: vscode.Disposable } {
+  const controller = new LocalEndpointController(services);
+  const statusItem = new LocalEndpointStatusItem(controller, services.environments);
+  const disposable = vscode.Disposable.from(
+    controller,
+    statusItem,
+    vscode.commands.registerCommand('inference.startLocalEndpoint', async () => {
+      try {
+        const { origin, token } = await controller.start();
+        void announce(origin, token);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        services.log.error(`local endpoint: ${message}`);
+        void vscode.window.showErrorMessage(message, 'Open Settings').then((choice) => {
+          if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'inference.localEndpoint.port');
+        });
+      }
+    }),
+    vscode.commands.registerCommand('inference.stopLocalEndpoint', async () => {
+      if (!(await controller.stop())) void vscode.window.showInformationMessage('The local endpoint is not running.');
+    }),
+    vscode.commands.registerCommand('inference.localEndpointMenu', () => showMenu(services, controller)),
+  );
+  return { controller, statusItem, disposable };
+}
