@@ -67,6 +67,11 @@ describe('core parsing', () => {
       assert.equal(outcome.text, 'ab', 'the last event without its blank line is still delivered');
       assert.deepEqual(outcome.events.at(-1), { type: 'end', complete: false });
     });
+    it('yields one merged delta per network read, in order with finish and usage, never merging across reads', async () => {
+      const finish = `data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`;
+      const outcome = await drain(parseChatEventStream(bytes(chunk('a') + chunk('b') + chunk('c'), chunk('d') + finish + chunk('e'), chunk('f')), META));
+      assert.deepEqual(outcome.events.map((e) => (e.type === 'delta' ? e.text : e.type)), ['abc', 'd', 'finish', 'e', 'f', 'end']);
+    });
     it('stops reading at [DONE] even if more bytes follow', async () => {
       const outcome = await drain(parseChatEventStream(bytes(chunk('a'), 'data: [DONE]\n\n', chunk('ignored')), META));
       assert.equal(outcome.text, 'a');
@@ -92,6 +97,18 @@ describe('core parsing', () => {
     it('refuses hosted links, bad base64 and empty items', () => {
       for (const item of [{ url: 'https://cdn.example/x.png' }, { b64_json: '###' }, {}]) {
         assert.throws(() => decodeImageItem(item, META), (e: unknown) => e instanceof ApiError && e.kind === 'malformedResponse');
+      }
+    });
+    it('checks base64 by its decoded length: every length and both alphabets decode, white space is tolerated, any bad character is refused', () => {
+      for (let size = 1; size < 40; size++) {
+        const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 151 + size * 7) % 256));
+        for (const encoded of [bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('base64').replace(/(.{7})/g, '$1\n '), bytes.toString('base64').replace(/=+$/, '')]) {
+          assert.deepEqual(Buffer.from(decodeImageItem({ b64_json: encoded }, META).bytes), bytes, encoded);
+        }
+        const valid = bytes.toString('base64');
+        for (const bad of [`${valid.slice(0, 2)}$${valid.slice(2)}`, ...(size > 5 ? [`${valid.slice(0, 4)}=${valid.slice(4)}`] : []), `${valid}*`, `.${valid}`]) {
+          assert.throws(() => decodeImageItem({ b64_json: bad }, META), (e: unknown) => e instanceof ApiError && e.kind === 'malformedResponse', bad);
+        }
       }
     });
   });
