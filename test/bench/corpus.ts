@@ -130,7 +130,7 @@ export function batchedAppends(text: string, tokensPerSecond: number, seed = 7):
     clear: () => (due = undefined),
   };
   const appends: string[] = [];
-  const batcher = new AppendBatcher('bench', (a) => appends.push(a.append), undefined, timer);
+  const batcher = new AppendBatcher((a) => appends.push(a.text), {}, timer);
   const runDue = (until: number) => {
     while (due && due.at <= until) {
       const { callback } = due;
