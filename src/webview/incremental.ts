@@ -8,8 +8,10 @@ import { fenceLanguage, highlightChunk, renderTokens } from './markdown';
  * once (see blocks.ts). The one block still open is the quadratic risk, so three kinds grow in
  * place instead of being re-parsed whole: a list commits each item once the next one starts, a
  * table each row once its line is complete, a code fence each run of lines once the highlighter
- * is back at its top level. Whatever is still open is parsed again only when a line ends (or
- * every `reparseMs`); in between, new text is appended as text. Concatenating the committed HTML
+ * is back at its top level. Whatever is still open is parsed again only when a line ends, or
+ * once `reparseChars` and half its own length arrived (by bytes, not time: re-parsing the open
+ * part then costs at most about twice its bytes, whatever the model's speed); in between, new
+ * text is appended as text. Concatenating the committed HTML
  * gives exactly the one-shot render of the final text (the unit tests and the benchmark check it).
  */
 
@@ -40,7 +42,8 @@ export class IncrementalMarkdown {
   /** Text appended since the last full pass (shown as text until the next pass). */
   private fresh = '';
   private sawNewline = true;
-  private lastPass = -Infinity;
+  /** Characters appended since the last full pass. */
+  private sinceParse = 0;
   private mode: Mode | undefined;
   /** After a discard, the open block is rendered as a whole until it is committed. */
   private blocked = false;
@@ -48,13 +51,14 @@ export class IncrementalMarkdown {
 
   constructor(
     private readonly md: MarkdownIt,
-    private readonly reparseMs = 80,
-    private readonly now: () => number = () => performance.now(),
+    /** The open part's formatting (bold, links…) catches up at least this often. */
+    private readonly reparseChars = 64,
   ) {}
 
   append(text: string): void {
     this.pending += text;
     this.fresh += text;
+    this.sinceParse += text.length;
     if (NEWLINE.test(text)) this.sawNewline = true;
   }
 
@@ -68,14 +72,14 @@ export class IncrementalMarkdown {
 
   /** The operations that bring the DOM up to date; with `final`, everything is committed. */
   update(final: boolean): RenderOp[] {
-    if (!final && !this.sawNewline && this.now() - this.lastPass < this.reparseMs) {
+    if (!final && !this.sawNewline && this.sinceParse < Math.max(this.reparseChars, (this.pending.length - this.sinceParse) / 2)) {
       const text = this.fresh;
       this.fresh = '';
       return text ? [{ op: 'tailText', text }] : [];
     }
     this.fresh = '';
     this.sawNewline = false;
-    this.lastPass = this.now();
+    this.sinceParse = 0;
     const ops: RenderOp[] = [];
     for (let guard = 0; guard < 10_000; guard++) {
       const again = !this.mode ? this.blocksPass(final, ops)

@@ -18,7 +18,8 @@ import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from '.
  *   node out/test/bench/activation.bench.js [--rounds=5]
  */
 
-const BUNDLE = path.join(REPO_ROOT, 'dist', 'extension.js');
+// INFERENCE_BENCH_EXTENSION_BUNDLE: a bundle built from another commit, for before/after figures.
+const BUNDLE = path.resolve(REPO_ROOT, process.env.INFERENCE_BENCH_EXTENSION_BUNDLE ?? 'dist/extension.js');
 
 /** Times `require(file)` in a fresh Node process, with `vscode` answered by an inert stand-in. */
 function loadInFreshProcess(file: string): number {
@@ -34,13 +35,20 @@ function loadInFreshProcess(file: string): number {
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
 }
 
-/** A wrapper extension that times loading and activating `target` the same way for every target. */
+/**
+ * A wrapper extension that times loading and activating `target` the same way for every target.
+ * The target (and a dist/undici.js beside it) is copied into the extension's folder, as an
+ * installed extension has it: VS Code answers `require('vscode')` by the requiring file's extension.
+ */
 function writeTimedExtension(dir: string, manifest: Record<string, unknown>, target: string, resultFile: string): void {
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.copyFileSync(target, path.join(dir, 'dist', 'extension.js'));
+  const undici = path.join(path.dirname(target), 'undici.js');
+  if (fs.existsSync(undici)) fs.copyFileSync(undici, path.join(dir, 'dist', 'undici.js'));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...manifest, main: './index.js' }, null, 2));
   fs.writeFileSync(path.join(dir, 'index.js'), `
     const started = performance.now();
-    const target = require(${JSON.stringify(target)});
+    const target = require('./dist/extension.js');
     const loadMs = performance.now() - started;
     exports.activate = async (context) => {
       const activating = performance.now();

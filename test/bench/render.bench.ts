@@ -14,7 +14,8 @@ import { openWebviewPage, type PageDocument, type PageWindow } from './webviewPa
  * host's AppendBatcher produces for a fast (~1,000 tokens/s) and a slow (~20 tokens/s) model. The
  * run fails only when a streamed DOM differs from the one-shot DOM.
  *
- *   node out/test/bench/render.bench.js [--rounds=5] [--only=<case substring>] [--profile=<case substring>]
+ *   node out/test/bench/render.bench.js [--rounds=5] [--only=<case substring>] [--skip=<case substring>]...
+ *     [--profile=<case substring>] (one more streamed run under the profiler, after the measured rounds)
  */
 
 declare const window: PageWindow;
@@ -90,6 +91,7 @@ function hostToWebviewBytes(appends: string[]): number {
 
 function cases(): Case[] {
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice('--skip='.length));
   const kb = (n: number) => n * 1000;
   const mixed = SMOKE ? [kb(10)] : [kb(10), kb(200), kb(1000)];
   const blockBytes = SMOKE ? kb(2) : kb(20);
@@ -104,7 +106,7 @@ function cases(): Case[] {
     all.push({ name: `${label}, fast`, text, tokensPerSecond: FAST, target: 3 });
     all.push({ name: `${label}, slow`, text, tokensPerSecond: SLOW, target: 3 });
   }
-  return only ? all.filter((c) => c.name.includes(only)) : all;
+  return all.filter((c) => (!only || c.name.includes(only)) && !skip.some((s) => c.name.includes(s)));
 }
 
 async function main(): Promise<Row[]> {
