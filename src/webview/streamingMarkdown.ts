@@ -111,13 +111,14 @@ export class StreamingMarkdown implements FrameTask {
       }
       case 'open': {
         const fragment = sanitizeToFragment(op.prefix + op.suffix);
+        decorateCodeBlocks(Array.from(fragment.childNodes));
+        // After decoration: a fence's top node is its toolbar wrapper.
         const nodes = Array.from(fragment.childNodes);
-        decorateCodeBlocks(nodes);
         const top = fragment.firstElementChild;
         const slot = op.kind === 'list' ? top : top?.querySelector(op.kind === 'table' ? 'tbody' : 'code');
         this.element.insertBefore(fragment, this.tail);
         // A sanitiser that refused the container would leave no slot: render its children in the answer.
-        this.container = slot ? { kind: op.kind, nodes: Array.from(nodes), slot } : undefined;
+        this.container = slot ? { kind: op.kind, nodes, slot } : undefined;
         return;
       }
       case 'close':
