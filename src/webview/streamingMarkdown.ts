@@ -156,19 +156,25 @@ export class StreamingMarkdown implements FrameTask {
 
   /** Cheap frame: new text goes at the end of the provisional rendering until the next parse. */
   private appendProvisionalText(text: string): void {
-    const parent = this.container && this.provisional.length ? this.provisional[this.provisional.length - 1] : this.container ? undefined : this.tail;
-    let last: Node | null = parent ?? null;
-    while (last && last.nodeType !== Node.TEXT_NODE && last.lastChild) last = last.lastChild;
-    if (last && last.nodeType === Node.TEXT_NODE) {
-      (last as Text).appendData(text);
-    } else if (parent && parent !== this.tail && parent.nodeType !== Node.TEXT_NODE) {
-      parent.appendChild(document.createTextNode(text));
-    } else if (this.container) {
-      const node = document.createTextNode(text);
-      this.container.slot.append(node);
-      this.provisional.push(node);
-    } else {
-      this.tail.append(text);
-    }
+    // At the visual end: the container's provisional item or row (a fence's provisional lines),
+    // unless the root tail shows what follows the container; else the root tail itself (a new
+    // row or item shows as text below the container until the next parse).
+    const inContainer = this.tail.hasChildNodes() ? undefined
+      : this.provisional.findLast((n) => n.nodeType === Node.ELEMENT_NODE) ?? (this.container?.kind === 'fence' ? this.provisional[0] : undefined);
+    const holder = lastTextHolder(inContainer ?? this.tail);
+    if (holder.nodeType === Node.TEXT_NODE) (holder as Text).appendData(text);
+    else holder.appendChild(document.createTextNode(text));
+  }
+}
+
+/** The last text of `node` that is not formatting white space (between table cells, after a list item). */
+function lastTextHolder(node: Node): Node {
+  let current = node;
+  for (;;) {
+    if (current.nodeType === Node.TEXT_NODE) return current;
+    let next: Node | null = current.lastChild;
+    while (next && next.nodeType === Node.TEXT_NODE && !/\S/.test(next.textContent ?? '')) next = next.previousSibling;
+    if (!next) return current;
+    current = next;
   }
 }
