@@ -32,7 +32,7 @@ export type RenderOp =
 
 interface ListMode { kind: 'list'; type: string; marker: string; tight: boolean | undefined; committed: string }
 interface TableMode { kind: 'table'; head: string; committed: string }
-interface FenceMode { kind: 'fence'; closing: RegExp; language: string | undefined; code: string; failedAt: number; committed: string }
+interface FenceMode { kind: 'fence'; opening: string; closing: RegExp; language: string | undefined; code: string; failedAt: number; committed: string }
 type Mode = ListMode | TableMode | FenceMode;
 
 const NEWLINE = /[\r\n]/;
@@ -139,6 +139,7 @@ export class IncrementalMarkdown {
       language: fenceLanguage(fence.info),
       code: '',
       failedAt: 0,
+      opening: text.slice(0, firstLineEnd),
       committed: text.slice(0, firstLineEnd),
     };
     this.pending = text.slice(firstLineEnd);
@@ -258,7 +259,12 @@ export class IncrementalMarkdown {
     }
     mode.code += code;
     if (closedAt >= 0 || final) {
-      if (closedAt < 0) mode.code += text.slice(start).replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+      if (closedAt < 0) {
+        // Unclosed at the end of the answer: markdown-it decides the last lines (it drops a trailing
+        // line of white space), so the rest is parsed as the fence it is.
+        const rest = mode.code + text.slice(start);
+        mode.code = this.md.parse(mode.opening + rest, {})[0]?.content ?? rest;
+      }
       if (mode.code) ops.push({ op: 'append', html: highlightChunk(mode.code, mode.language).html });
       this.pending = closedAt >= 0 ? text.slice(closedAt) : '';
       ops.push({ op: 'close' });

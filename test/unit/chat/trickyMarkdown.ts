@@ -23,6 +23,8 @@ export const TRICKY_MARKDOWN = [
   '````md\n```\nnested fence text\n```\n````\n',
   '- a\n\n  para in a\n- b',
   '- a\n-\n- c\n',
+  '```ts\nconst a = 1;\n ',
+  '```ts\nconst a = 1;\n \n',
 ];
 
 /** Runs `run` and returns it with the number of characters markdown-it parsed meanwhile. */
