@@ -104,9 +104,9 @@ function cases(): Case[] {
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
   const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice('--skip='.length));
   const kb = (n: number) => n * 1000;
-  const mixed = SMOKE ? [kb(10)] : [kb(10), kb(200), kb(1000)];
-  const blockBytes = SMOKE ? kb(2) : kb(20);
-  const fenceLines = SMOKE ? 100 : 2000;
+  const mixed = SMOKE ? [kb(3)] : [kb(10), kb(200), kb(1000)];
+  const blockBytes = SMOKE ? kb(1.5) : kb(20);
+  const fenceLines = SMOKE ? 60 : 2000;
   const all: Case[] = [];
   for (const size of mixed) {
     const text = longAnswer(size);
