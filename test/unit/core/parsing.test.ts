@@ -99,18 +99,6 @@ describe('core parsing', () => {
         assert.throws(() => decodeImageItem(item, META), (e: unknown) => e instanceof ApiError && e.kind === 'malformedResponse');
       }
     });
-    it('checks base64 by its decoded length: every length and both alphabets decode, white space is tolerated, any bad character is refused', () => {
-      for (let size = 1; size < 40; size++) {
-        const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 151 + size * 7) % 256));
-        for (const encoded of [bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('base64').replace(/(.{7})/g, '$1\n '), bytes.toString('base64').replace(/=+$/, '')]) {
-          assert.deepEqual(Buffer.from(decodeImageItem({ b64_json: encoded }, META).bytes), bytes, encoded);
-        }
-        const valid = bytes.toString('base64');
-        for (const bad of [`${valid.slice(0, 2)}$${valid.slice(2)}`, ...(size > 5 ? [`${valid.slice(0, 4)}=${valid.slice(4)}`] : []), `${valid}*`, `.${valid}`]) {
-          assert.throws(() => decodeImageItem({ b64_json: bad }, META), (e: unknown) => e instanceof ApiError && e.kind === 'malformedResponse', bad);
-        }
-      }
-    });
   });
 
   describe('key format and error actions', () => {
