@@ -84,7 +84,12 @@ export async function* parseChatEventStream(
     }
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     const content = choice?.delta?.content ?? choice?.message?.content;
-    if (typeof content === 'string' && content.length > 0) pending.push({ type: 'delta', text: content });
+    if (typeof content === 'string' && content.length > 0) {
+      // One delta per network read: every event yielded costs a trip through each generator layer.
+      const last = pending[pending.length - 1];
+      if (last?.type === 'delta') last.text += content;
+      else pending.push({ type: 'delta', text: content });
+    }
     if (typeof choice?.finish_reason === 'string') {
       sawFinish = true;
       pending.push({ type: 'finish', reason: choice.finish_reason });
@@ -106,17 +111,24 @@ export async function* parseChatEventStream(
 
   for await (const bytes of body) {
     parser.feed(decoder.decode(bytes, { stream: true }));
-    while (pending.length > 0) yield pending.shift() as ChatStreamEvent;
+    yield* drain(pending);
     if (failure) throw failure;
     if (sawDone) break;
   }
   if (!sawDone) {
     // The stream ended without its terminator: flush a last event that lacked its blank line.
     parser.feed(`${decoder.decode()}\n\n`);
-    while (pending.length > 0) yield pending.shift() as ChatStreamEvent;
+    yield* drain(pending);
     if (failure) throw failure;
   }
   yield { type: 'end', complete: sawDone || sawFinish };
+}
+
+/** Takes every queued event out (the queue is reused across reads). */
+function drain(pending: ChatStreamEvent[]): ChatStreamEvent[] {
+  const events = pending.slice();
+  pending.length = 0;
+  return events;
 }
 
 function safeJson(text: string): unknown {

@@ -1,8 +1,8 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { checkApiKeyFormat } from './apiKey';
 import { parseChatEventStream, normaliseUsage } from './chatStream';
 import { ApiError, describeErrorBody, errorFromResponse, errorFromTransport, type Endpoint } from './errors';
-import { createDispatcher, resolveTimeouts, type Timeouts } from './http';
+import { createDispatcher, loadUndici, resolveTimeouts, type Timeouts } from './http';
 import { readImageResultBody } from './imageBody';
 import { decodeImageItem } from './imageData';
 import { capStream, readBodyCapped, resolveLimits, tooLarge, type ResponseLimits } from './limits';
@@ -19,7 +19,8 @@ export interface ClientOptions {
   apiKey: string | undefined;
   /** The service's fixed key prefix, when configured: keys without it are refused before sending. */
   keyPrefix?: string;
-  dispatcher?: Dispatcher;
+  /** A pool, or the promise of one (createDispatcher loads undici on first use). */
+  dispatcher?: Dispatcher | Promise<Dispatcher>;
   timeouts?: Partial<Timeouts>;
   /** Size caps on responses; the defaults are documented in the README. */
   limits?: Partial<ResponseLimits>;
@@ -87,7 +88,8 @@ export class InferenceClient {
   readonly baseUrl: string;
   readonly #apiKey: string | undefined;
   readonly #keyPrefix: string;
-  readonly #dispatcher: Dispatcher;
+  /** Created on the first request (undici loads then); `options.dispatcher` when given. */
+  #dispatcher: Promise<Dispatcher> | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #timeouts: Timeouts;
   readonly #limits: ResponseLimits;
@@ -104,7 +106,7 @@ export class InferenceClient {
     this.#limits = resolveLimits(options.limits);
     this.#secrets = keySecrets(this.#apiKey, this.#keyPrefix);
     this.#ownsDispatcher = !options.dispatcher;
-    this.#dispatcher = options.dispatcher ?? createDispatcher({ timeouts: this.#timeouts });
+    if (options.dispatcher) this.#dispatcher = Promise.resolve(options.dispatcher);
     this.#userAgent = options.userAgent ?? 'inference-client';
     this.#onResponse = options.onResponse;
   }
@@ -171,7 +173,7 @@ export class InferenceClient {
 
   /** Releases the connection pool when this client created it. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsDispatcher && this.#dispatcher) await (await this.#dispatcher).close();
   }
 
   #chatFromJson(body: unknown, meta: ResponseMeta): ChatResult {
@@ -296,12 +298,14 @@ export class InferenceClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: ResponseData;
     try {
+      const { request } = await loadUndici();
+      this.#dispatcher ??= createDispatcher({ timeouts: this.#timeouts });
       response = await request(`${this.baseUrl}${path}`, {
         method,
         headers,
         ...(body !== undefined && { body }),
         ...(signal && { signal }),
-        dispatcher: this.#dispatcher,
+        dispatcher: await this.#dispatcher,
         headersTimeout: this.#timeouts.responseMs,
         bodyTimeout: this.#timeouts.idleMs,
       });

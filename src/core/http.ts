@@ -1,4 +1,15 @@
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+
+/**
+ * undici is most of the extension's bundle, and its CommonJS index defeats tree-shaking: it is
+ * loaded on the first request, so that activation (on every window) never parses or runs it.
+ */
+export function loadUndici(): Promise<Undici> {
+  return (undici ??= import('undici'));
+}
 
 export interface Timeouts {
   /** TCP + TLS connection set-up. */
@@ -37,7 +48,8 @@ export function resolveTimeouts(partial: Partial<Timeouts> = {}): Timeouts {
  * plain Agent; otherwise undici's EnvHttpProxyAgent, which also honours NO_PROXY. Certificates of the
  * service are always verified (`connect`, `requestTls`); `strictSSL: false` relaxes only `proxyTls`.
  */
-export function createDispatcher(settings: ConnectionSettings = {}, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+export async function createDispatcher(settings: ConnectionSettings = {}, env: NodeJS.ProcessEnv = process.env): Promise<Dispatcher> {
+  const { Agent, EnvHttpProxyAgent } = await loadUndici();
   const timeouts = resolveTimeouts(settings.timeouts);
   const serviceTls = { timeout: timeouts.connectMs, rejectUnauthorized: true };
   const agentOptions = {

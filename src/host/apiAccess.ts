@@ -53,7 +53,8 @@ export const confirmNewOriginModal: OriginConfirmation = async (env, from, to) =
  * goes only to the origin it was verified against unless the user confirms the new one.
  */
 export class ApiAccess extends Disposable {
-  #dispatcher: Dispatcher | undefined;
+  /** One pool for every client, created (and undici loaded) by the first client asked for. */
+  #dispatcher: Promise<Dispatcher> | undefined;
   /** One dialog per environment and new origin, however many requests wait for it. */
   readonly #pendingConfirmations = new Map<string, Promise<boolean>>();
   /** Origins the user refused in this session: not asked again until the environments change. */
@@ -100,7 +101,7 @@ export class ApiAccess extends Disposable {
       baseUrl: env.baseUrl,
       apiKey,
       keyPrefix: env.keyPrefix,
-      dispatcher: this.#dispatcher,
+      dispatcher: await this.#dispatcher,
       ...(settings.timeouts && { timeouts: settings.timeouts }),
       userAgent: `inference-client-vscode/${vscode.version}`,
       onResponse: (meta, endpoint) => this.#onResponse(env.name, endpoint, meta),
@@ -108,9 +109,9 @@ export class ApiAccess extends Disposable {
   }
 
   /** Whether an address answers, through the user's proxy settings, without any key. */
-  probe(baseUrl: string): Promise<Reachability> {
+  async probe(baseUrl: string): Promise<Reachability> {
     this.#dispatcher ??= createDispatcher(connectionSettings());
-    return probeBaseUrl(baseUrl, { dispatcher: this.#dispatcher });
+    return probeBaseUrl(baseUrl, { dispatcher: await this.#dispatcher });
   }
 
   /** A stored key goes only where it was verified; a key stored before origins were recorded is bound to its current one. */
@@ -203,6 +204,6 @@ export class ApiAccess extends Disposable {
     const old = this.#dispatcher;
     this.#dispatcher = undefined;
     // Let requests in flight finish on the old pool.
-    void old?.close().catch(() => undefined);
+    void old?.then((dispatcher) => dispatcher.close()).catch(() => undefined);
   }
 }

@@ -20,7 +20,8 @@ export interface TailSplit {
   openTokens: Token[];
 }
 
-interface Block { start: number; end: number; line: number; endLine: number }
+/** A top-level block: its first and last token indexes and its source lines [line, endLine). */
+export interface Block { start: number; end: number; line: number; endLine: number }
 
 export function splitTail(md: MarkdownIt, tail: string, final: boolean): TailSplit {
   const tokens = md.parse(tail, {});
@@ -29,7 +30,7 @@ export function splitTail(md: MarkdownIt, tail: string, final: boolean): TailSpl
   if (blocks.length === 0) return { finalTokens: [], finalLength: 0, openTokens: tokens };
 
   const lineStarts = lineOffsets(tail);
-  const completeLines = tail.endsWith('\n') || tail.endsWith('\r') ? lineStarts.length : lineStarts.length - 1;
+  const completeLines = completeLineCount(tail, lineStarts);
   let finalBlocks = 0;
   for (let i = 0; i < blocks.length - 1; i++) {
     if (blocks[i + 1].line < completeLines) finalBlocks = i + 1;
@@ -46,7 +47,7 @@ export function splitTail(md: MarkdownIt, tail: string, final: boolean): TailSpl
   return { finalTokens: tokens.slice(0, cut), finalLength, openTokens: tokens.slice(cut) };
 }
 
-function topLevelBlocks(tokens: Token[]): Block[] {
+export function topLevelBlocks(tokens: Token[]): Block[] {
   const blocks: Block[] = [];
   let i = 0;
   while (i < tokens.length) {
@@ -73,6 +74,11 @@ export function lineOffsets(text: string): number[] {
   for (let m = newline.exec(text); m; m = newline.exec(text)) starts.push(m.index + m[0].length);
   if (starts[starts.length - 1] === text.length && text.length > 0) starts.pop();
   return starts;
+}
+
+/** How many lines of `text` are complete (a half-received last line can still change meaning). */
+export function completeLineCount(text: string, lineStarts: number[]): number {
+  return text.endsWith('\n') || text.endsWith('\r') ? lineStarts.length : lineStarts.length - 1;
 }
 
 function isClosedFence(token: Token, tail: string, lineStarts: number[], completeLines: number): boolean {

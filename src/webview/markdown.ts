@@ -61,14 +61,25 @@ export function fenceLanguage(info: string): string | undefined {
 }
 
 function highlight(code: string, language: string | undefined): string {
+  return highlightChunk(code, language).html;
+}
+
+/**
+ * Highlights `code`; `atTopLevel` says the grammar ended outside any open construct (comment,
+ * string...), so that the code that follows highlights the same alone as after this chunk. That is
+ * what lets a streaming fence grow by appended lines without re-highlighting the lines before.
+ */
+export function highlightChunk(code: string, language: string | undefined): { html: string; atTopLevel: boolean } {
   if (language && hljs.getLanguage(language)) {
     try {
-      return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+      const result = hljs.highlight(code, { language, ignoreIllegals: true }) as { value: string; _top?: { parent?: unknown } };
+      // `_top` is the grammar mode the highlighter stopped in; only the language's root has no parent.
+      return { html: result.value, atTopLevel: result._top !== undefined && result._top.parent === undefined };
     } catch {
       // fall through to plain text: a grammar bug must not lose the code block
     }
   }
-  return escapeHtml(code);
+  return { html: escapeHtml(code), atTopLevel: true };
 }
 
 export function escapeHtml(text: string): string {

@@ -1,44 +1,58 @@
 import type { MarkdownIt } from 'markdown-it';
-import { splitTail } from './blocks';
 import { decorateCodeBlocks } from './codeBlocks';
 import { el } from './dom';
 import type { FrameScheduler, FrameTask } from './frames';
-import { renderTokens } from './markdown';
-import { sanitizeToFragment } from './sanitize';
+import { IncrementalMarkdown, type ContainerKind, type RenderOp } from './incremental';
+import { sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
 
 /** A reference definition anywhere can change links in blocks already committed before it. */
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 
+interface OpenContainer {
+  kind: ContainerKind;
+  /** The container's top-level nodes (a fence's include its toolbar wrapper). */
+  nodes: Node[];
+  /** Where its children go: the list, the table body, the fence's <code>. */
+  slot: Element;
+}
+
 /**
- * Renders one assistant answer while it streams, in time linear in its length: finished markdown
- * blocks are rendered, sanitised and highlighted once and never touched again; only the open tail
- * is re-parsed, at most once per animation frame however many appends arrived in between.
+ * Renders one assistant answer while it streams, in time linear in its length: IncrementalMarkdown
+ * decides what is final; this applies its operations to the DOM, sanitising every piece of HTML,
+ * at most once per animation frame however many appends arrived in between.
  */
 export class StreamingMarkdown implements FrameTask {
   readonly element: HTMLElement;
   private readonly tail: HTMLElement;
-  private readonly committedParts: string[] = [];
-  private tailText = '';
+  private readonly engine: IncrementalMarkdown;
+  private fullText = '';
   private final = false;
-  private hasReferences = false;
+  private committedAny = false;
+  /** The final text is rendered: nothing is left to do until the next reset. */
+  private rendered = false;
+  private container: OpenContainer | undefined;
+  /** Provisional nodes inside the open container's slot (the root tail holds the others). */
+  private provisional: Node[] = [];
 
   constructor(
-    private readonly md: MarkdownIt,
+    md: MarkdownIt,
     private readonly frames: FrameScheduler,
     /** Called with the plain text of newly committed blocks (for the screen-reader live region). */
     private readonly onCommitted: (text: string) => void = () => {},
   ) {
+    this.engine = new IncrementalMarkdown(md);
     this.tail = el('div', { className: 'md-tail' });
     this.element = el('div', { className: 'markdown' }, [this.tail]);
   }
 
   get text(): string {
-    return this.committedParts.join('') + this.tailText;
+    return this.fullText;
   }
 
   append(text: string): void {
     if (!text) return;
-    this.tailText += text;
+    this.fullText += text;
+    this.engine.append(text);
     this.frames.request(this);
   }
 
@@ -50,10 +64,14 @@ export class StreamingMarkdown implements FrameTask {
 
   private clear(text: string, final: boolean): void {
     for (const child of Array.from(this.element.childNodes)) if (child !== this.tail) child.remove();
-    this.committedParts.length = 0;
-    this.tailText = text;
+    this.tail.replaceChildren();
+    this.container = undefined;
+    this.provisional = [];
+    this.committedAny = false;
+    this.rendered = false;
+    this.fullText = text;
     this.final = final;
-    this.hasReferences = false;
+    this.engine.reset(text);
   }
 
   finish(): void {
@@ -62,24 +80,101 @@ export class StreamingMarkdown implements FrameTask {
   }
 
   renderFrame(): void {
-    if (this.final && (this.hasReferences || REFERENCE_DEFINITION.test(this.tailText)) && this.committedParts.length) {
+    if (this.rendered) return;
+    if (this.final && this.committedAny && REFERENCE_DEFINITION.test(this.fullText)) {
       // Rare: re-render the whole answer once so references resolve exactly as a one-shot render.
-      this.clear(this.text, true);
+      this.clear(this.fullText, true);
     }
-    const split = splitTail(this.md, this.tailText, this.final);
-    if (split.finalLength > 0 || split.finalTokens.length > 0) {
-      const html = renderTokens(this.md, split.finalTokens, { highlight: true });
-      const fragment = sanitizeToFragment(html);
-      const nodes = Array.from(fragment.childNodes);
-      decorateCodeBlocks(nodes);
-      this.element.insertBefore(fragment, this.tail);
-      const committed = this.tailText.slice(0, split.finalLength);
-      this.committedParts.push(committed);
-      if (!this.final && REFERENCE_DEFINITION.test(committed)) this.hasReferences = true;
-      this.tailText = this.tailText.slice(split.finalLength);
-      this.onCommitted(nodes.map((n) => n.textContent ?? '').join(' ').trim());
+    const ops = this.engine.update(this.final);
+    this.rendered = this.final;
+    if (ops.length === 1 && ops[0].op === 'tailText') return this.appendProvisionalText(ops[0].text);
+    this.removeProvisional();
+    const committed: Node[] = [];
+    for (const op of ops) this.apply(op, committed);
+    if (committed.length) {
+      this.committedAny = true;
+      this.onCommitted(committed.map((n) => n.textContent ?? '').join(' ').trim());
     }
-    const tailHtml = split.openTokens.length ? renderTokens(this.md, split.openTokens, { highlight: false }) : '';
-    this.tail.replaceChildren(sanitizeToFragment(tailHtml));
+  }
+
+  private apply(op: RenderOp, committed: Node[]): void {
+    switch (op.op) {
+      case 'append': {
+        if (!op.html) return;
+        const fragment = this.container?.kind === 'table' ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html);
+        const nodes = Array.from(fragment.childNodes);
+        if (this.container?.kind !== 'fence') decorateCodeBlocks(nodes);
+        if (this.container) this.container.slot.append(fragment);
+        else this.element.insertBefore(fragment, this.tail);
+        if (this.container?.kind !== 'fence') committed.push(...nodes);
+        return;
+      }
+      case 'open': {
+        const fragment = sanitizeToFragment(op.prefix + op.suffix);
+        decorateCodeBlocks(Array.from(fragment.childNodes));
+        // After decoration: a fence's top node is its toolbar wrapper.
+        const nodes = Array.from(fragment.childNodes);
+        const top = fragment.firstElementChild;
+        const slot = op.kind === 'list' ? top : top?.querySelector(op.kind === 'table' ? 'tbody' : 'code');
+        this.element.insertBefore(fragment, this.tail);
+        // A sanitiser that refused the container would leave no slot: render its children in the answer.
+        this.container = slot ? { kind: op.kind, nodes, slot } : undefined;
+        return;
+      }
+      case 'close':
+        this.container = undefined;
+        return;
+      case 'discard':
+        for (const node of this.container?.nodes ?? []) node.parentNode?.removeChild(node);
+        this.container = undefined;
+        return;
+      case 'tail': {
+        const inSlot = this.container?.slot;
+        const inner = op.text !== undefined ? document.createTextNode(op.text)
+          : op.html ? (this.container?.kind === 'table' ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html)) : undefined;
+        if (inSlot) {
+          if (inner) {
+            this.provisional = inner instanceof DocumentFragment ? Array.from(inner.childNodes) : [inner];
+            inSlot.append(inner);
+          }
+          if (op.after) this.tail.replaceChildren(sanitizeToFragment(op.after));
+        } else if (inner) {
+          this.tail.replaceChildren(inner);
+        }
+        return;
+      }
+      case 'tailText':
+        return this.appendProvisionalText(op.text);
+    }
+  }
+
+  private removeProvisional(): void {
+    for (const node of this.provisional) node.parentNode?.removeChild(node);
+    this.provisional = [];
+    this.tail.replaceChildren();
+  }
+
+  /** Cheap frame: new text goes at the end of the provisional rendering until the next parse. */
+  private appendProvisionalText(text: string): void {
+    // At the visual end: the container's provisional item or row (a fence's provisional lines),
+    // unless the root tail shows what follows the container; else the root tail itself (a new
+    // row or item shows as text below the container until the next parse).
+    const inContainer = this.tail.hasChildNodes() ? undefined
+      : this.provisional.findLast((n) => n.nodeType === Node.ELEMENT_NODE) ?? (this.container?.kind === 'fence' ? this.provisional[0] : undefined);
+    const holder = lastTextHolder(inContainer ?? this.tail);
+    if (holder.nodeType === Node.TEXT_NODE) (holder as Text).appendData(text);
+    else holder.appendChild(document.createTextNode(text));
+  }
+}
+
+/** The last text of `node` that is not formatting white space (between table cells, after a list item). */
+function lastTextHolder(node: Node): Node {
+  let current = node;
+  for (;;) {
+    if (current.nodeType === Node.TEXT_NODE) return current;
+    let next: Node | null = current.lastChild;
+    while (next && next.nodeType === Node.TEXT_NODE && !/\S/.test(next.textContent ?? '')) next = next.previousSibling;
+    if (!next) return current;
+    current = next;
   }
 }

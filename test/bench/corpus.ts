@@ -4,6 +4,7 @@
  * stream of deltas a host would send for it.
  */
 
+import { AppendBatcher, type Timer } from '../../src/core/chat/appendBatcher';
 import { seededRandom } from '../shared/seededRandom';
 
 const WORDS = ('the a request stream token model answer credit balance render frame block parse tail commit ' +
@@ -68,9 +69,87 @@ export function longAnswer(bytes: number, seed = 42): string {
   return blocks.join('\n\n').slice(0, bytes);
 }
 
+/** One long tight list of `bytes` (what makes a per-frame re-parse of the open block quadratic). */
+export function longList(bytes: number, seed = 21): string {
+  const rand = seededRandom(seed);
+  const items: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const item = `- ${sentence(rand)}`;
+    items.push(item);
+    size += item.length + 1;
+  }
+  return items.join('\n');
+}
+
+/** One long table of `bytes`. */
+export function longTable(bytes: number, seed = 22): string {
+  const rand = seededRandom(seed);
+  const rows = ['| name | credits | note |', '|:-----|------:|:---:|'];
+  let size = 0;
+  while (size < bytes) {
+    const row = `| ${WORDS[Math.floor(rand() * WORDS.length)]} | ${Math.floor(rand() * 1000)} | ${sentence(rand)} |`;
+    rows.push(row);
+    size += row.length + 1;
+  }
+  return rows.join('\n');
+}
+
+/** One fenced TypeScript block of `lines` lines, closed. */
+export function longFence(lines: number): string {
+  const body: string[] = [];
+  for (let i = 0; body.length < lines; i++) {
+    body.push(...CODE.ts.map((line) => line.replace('total', `total${i}`)));
+    body.push(`/* block ${i}`, ` * spans lines */`, `const s${i} = \`template \${i}\`;`);
+  }
+  return `\`\`\`ts\n${body.slice(0, lines).join('\n')}\n\`\`\`\n`;
+}
+
+/** The tokens a model emits for `text`: 1-8 characters each (about 4.5 on average, like BPE tokens of prose). */
+export function modelTokens(text: string, seed = 7): string[] {
+  const rand = seededRandom(seed);
+  const tokens: string[] = [];
+  for (let offset = 0; offset < text.length;) {
+    const length = 1 + Math.floor(rand() * 8);
+    tokens.push(text.slice(offset, offset + length));
+    offset += length;
+  }
+  return tokens;
+}
+
 /**
- * Splits text the way it reaches the webview: the model emits tokens of 1-8 characters, and the
- * host's batcher sends what accumulated in one ~16 ms window (here 1-6 tokens) as one append.
+ * The appends the host's real AppendBatcher sends for a model emitting `tokensPerSecond`, on a
+ * virtual clock: at ~1,000 tokens/s one 24 ms window holds ~24 tokens; at ~20 tokens/s every token
+ * travels alone.
+ */
+export function batchedAppends(text: string, tokensPerSecond: number, seed = 7): string[] {
+  let now = 0;
+  let due: { at: number; callback: () => void } | undefined;
+  const timer: Timer = {
+    set: (callback, ms) => (due = { at: now + ms, callback }),
+    clear: () => (due = undefined),
+  };
+  const appends: string[] = [];
+  const batcher = new AppendBatcher((a) => appends.push(a.text), {}, timer);
+  const runDue = (until: number) => {
+    while (due && due.at <= until) {
+      const { callback } = due;
+      due = undefined;
+      callback();
+    }
+  };
+  modelTokens(text, seed).forEach((token, i) => {
+    now = (i * 1000) / tokensPerSecond;
+    runDue(now);
+    batcher.push(token);
+  });
+  batcher.flush();
+  return appends;
+}
+
+/**
+ * Splits text in small host-sized deltas (1-6 tokens of 1-8 characters), for the unit tests that
+ * check streamed and one-shot renders agree.
  */
 export function streamDeltas(text: string, seed = 7): string[] {
   const rand = seededRandom(seed);

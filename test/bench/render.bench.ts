@@ -1,179 +1,213 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
 import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chatProtocol';
-import { longAnswer, streamDeltas } from './corpus';
-import { openWebviewPage, REPO_ROOT, type PageDocument, type PageWindow } from './webviewPage';
+import { RESULTS_DIR } from '../harness/paths';
+import { alternate, arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
+import { batchedAppends, longAnswer, longFence, longList, longTable } from './corpus';
+import { summariseProfile, type CpuProfile } from './profileSummary';
+import { openWebviewPage, type PageDocument, type PageWindow } from './webviewPage';
 
 /**
- * Benchmark (not a timed test): the real webview bundle in Chromium renders a streamed 200 KB answer.
- * Prints total render time against one render of the final text in the same run, per-frame p50/p99/max,
- * and fails only if the streamed DOM differs from the one-shot DOM. The quadratic baseline (re-render
- * the whole message per delta) runs on a smaller answer, within a time budget, for the ratio.
+ * Benchmark (not a timed test): the real webview bundle in Chromium renders answers as the host
+ * streams them, against one render of the final text, alternated over rounds in one run. Every
+ * frame is measured from the webview's render to the first task after paint. Appends are what the
+ * host's AppendBatcher produces for a fast (~1,000 tokens/s) and a slow (~20 tokens/s) model. The
+ * run fails only when a streamed DOM differs from the one-shot DOM.
  *
- *   npm run bench [-- --size=200000 --naive-size=40000 --naive-budget-ms=30000]
+ *   node out/test/bench/render.bench.js [--rounds=5] [--only=<case substring>] [--skip=<case substring>]...
+ *     [--profile=<case substring>] (one more streamed run under the profiler, after the measured rounds)
  */
 
-declare const window: PageWindow & { __naiveStream(deltas: string[], budgetMs: number): NaiveResult };
+declare const window: PageWindow;
 declare const document: PageDocument;
 
-interface NaiveResult { totalMs: number; frames: number; chars: number; complete: boolean }
-interface StreamResult { totalMs: number; frames: number[]; finalHtml: string }
+const FAST = 1000;
+const SLOW = 20;
 
-function arg(name: string, fallback: number): number {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? Number(found.split('=')[1]) : fallback;
+interface RunResult { ms: number; frames: number[]; html: string; floorMs?: number }
+
+interface Case {
+  name: string;
+  text: string;
+  tokensPerSecond: number;
+  target: number;
+  /** Also counted in the p99-frame-time row (the mixed answers of every size). */
+  p99?: boolean;
 }
 
-const SIZE = arg('size', 200_000);
-const NAIVE_SIZE = arg('naive-size', 40_000);
-const NAIVE_BUDGET_MS = arg('naive-budget-ms', 30_000);
-
-function snapshot(conversation: string, text: string, status: MessageView['status']): SnapshotMessage {
+function snapshot(conversation: string, text: string | undefined, status: MessageView['status']): SnapshotMessage {
   const now = Date.now();
+  const messages: MessageView[] = text === undefined ? [] : [
+    { id: 'u1', role: 'user', text: 'Write a long answer.', createdAt: now },
+    { id: 'a1', role: 'assistant', text, createdAt: now, status },
+  ];
   return {
     v: CHAT_PROTOCOL_VERSION,
     type: 'snapshot',
-    conversation: {
-      id: conversation,
-      title: 'Benchmark',
-      params: {},
-      messages: [
-        { id: 'u1', role: 'user', text: 'Write a long answer.', createdAt: now },
-        { id: 'a1', role: 'assistant', text, createdAt: now, status },
-      ],
-    },
+    conversation: { id: conversation, title: 'Benchmark', params: {}, messages },
     streaming: status === 'streaming' ? { messageId: 'a1', seq: 0 } : undefined,
     attachments: [],
     environment: { effectiveModel: 'bench-model', defaults: {} },
   };
 }
 
-/** Streams deltas through the real message handler, one host batch per animation frame. */
-function streamInPage(args: { start: SnapshotMessage; deltas: string[]; conversation: string; full: string }): StreamResult {
+/** Streams appends through the real message handler, one host append per painted frame. */
+async function streamInPage(args: { blank: SnapshotMessage; start: SnapshotMessage; appends: string[] }): Promise<RunResult> {
+  window.__deliver(args.blank);
+  await window.__frame();
+  const conversationId = args.start.conversation.id;
+  const v = args.start.v;
   window.__deliver(args.start);
-  window.__pumpFrame();
+  await window.__frame();
   const frames: number[] = [];
-  let totalMs = 0;
-  args.deltas.forEach((append, i) => {
-    const ms = window.__deliver({ v: 2, type: 'append', seq: i + 1, text: append })
-      + window.__pumpFrame();
-    frames.push(ms);
-    totalMs += ms;
-  });
+  for (let i = 0; i < args.appends.length; i++) {
+    const ms = window.__deliver({ v, type: 'append', seq: i + 1, text: args.appends[i] });
+    frames.push(ms + (await window.__frame()));
+  }
   // The end of an answer is a patch without the text, as the host sends it.
-  const last = window.__deliver({ v: 2, type: 'messagePatch', conversationId: args.conversation, messageId: 'a1', status: 'done' }) + window.__pumpFrame();
-  frames.push(last);
-  totalMs += last;
-  return { totalMs, frames, finalHtml: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
+  frames.push(window.__deliver({ v, type: 'messagePatch', conversationId, messageId: 'a1', status: 'done' }) + (await window.__frame()));
+  let total = 0;
+  for (const f of frames) total += f;
+  return { ms: total, frames, html: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
 }
 
-function oneShotInPage(start: SnapshotMessage): { ms: number; html: string } {
-  const ms = window.__deliver(start) + window.__pumpFrame();
-  return { ms, html: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
+async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMessage }): Promise<RunResult> {
+  window.__deliver(args.blank);
+  await window.__frame();
+  const ms = window.__deliver(args.start) + (await window.__frame());
+  const html = document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '';
+  // The frame floor: what a frame costs that only adds one character to the answer's DOM.
+  const tail = document.querySelector('[data-message-id="a1"] .md-tail') as unknown as { append(text: string): void; textContent: string | null };
+  const floor: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const started = performance.now();
+    window.requestAnimationFrame(() => tail.append('x'));
+    floor.push(performance.now() - started + (await window.__frame()));
+  }
+  tail.textContent = '';
+  floor.sort((a, b) => a - b);
+  return { ms, frames: [ms], html, floorMs: floor[Math.floor(floor.length / 2)] };
 }
 
-/** The naive baseline, bundled from the same markdown/sanitiser/code-block modules as the webview. */
-function naiveBundle(): string {
-  const contents = `
-    import { createMarkdown, renderMarkdown } from './src/webview/markdown';
-    import { sanitizeToFragment } from './src/webview/sanitize';
-    import { decorateCodeBlocks } from './src/webview/codeBlocks';
-    const md = createMarkdown();
-    window.__naiveStream = (deltas, budgetMs) => {
-      const container = document.createElement('div');
-      container.className = 'markdown';
-      document.querySelector('.messages').append(container);
-      let text = '', totalMs = 0, frames = 0;
-      for (const delta of deltas) {
-        const start = performance.now();
-        text += delta;
-        const fragment = sanitizeToFragment(renderMarkdown(md, text, { highlight: true }));
-        decorateCodeBlocks(Array.from(fragment.childNodes));
-        container.replaceChildren(fragment);
-        void document.body.offsetHeight;
-        totalMs += performance.now() - start;
-        frames++;
-        if (totalMs > budgetMs) break;
-      }
-      container.remove();
-      return { totalMs, frames, chars: text.length, complete: frames === deltas.length };
-    };`;
-  const result = buildSync({ stdin: { contents, resolveDir: REPO_ROOT, loader: 'js' }, bundle: true, format: 'iife', write: false, platform: 'browser', target: 'chrome120', minify: true });
-  return result.outputFiles[0].text;
+/** Bytes the host posts (protocol 2): one append per batch, the end a patch without the text. */
+function hostToWebviewBytes(appends: string[]): number {
+  const ids = { conversationId: 'c'.repeat(36), messageId: 'm'.repeat(36) };
+  let bytes = 0;
+  appends.forEach((append, i) => {
+    bytes += JSON.stringify({ v: CHAT_PROTOCOL_VERSION, type: 'append', seq: i + 1, text: append }).length;
+  });
+  bytes += JSON.stringify({ v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', ...ids, status: 'done', meta: { model: 'bench-model', finishedAt: Date.now() } }).length;
+  return bytes;
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+function cases(): Case[] {
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice('--skip='.length));
+  const kb = (n: number) => n * 1000;
+  const mixed = SMOKE ? [kb(3)] : [kb(10), kb(200), kb(1000)];
+  const blockBytes = SMOKE ? kb(1.5) : kb(20);
+  const fenceLines = SMOKE ? 60 : 2000;
+  const all: Case[] = [];
+  for (const size of mixed) {
+    const text = longAnswer(size);
+    all.push({ name: `mixed ${size / 1000} KB, fast`, text, tokensPerSecond: FAST, target: 2, p99: true });
+    all.push({ name: `mixed ${size / 1000} KB, slow`, text, tokensPerSecond: SLOW, target: 3 });
+  }
+  for (const [label, text] of [[`list ${blockBytes / 1000} KB`, longList(blockBytes)], [`table ${blockBytes / 1000} KB`, longTable(blockBytes)], [`code fence ${fenceLines} lines`, longFence(fenceLines)]]) {
+    all.push({ name: `${label}, fast`, text, tokensPerSecond: FAST, target: 3 });
+    all.push({ name: `${label}, slow`, text, tokensPerSecond: SLOW, target: 3 });
+  }
+  return all.filter((c) => (!only || c.name.includes(only)) && !skip.some((s) => c.name.includes(s)));
 }
 
-const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
-
-async function main(): Promise<void> {
-  const text = longAnswer(SIZE);
-  const deltas = streamDeltas(text);
-  const webview = await openWebviewPage({ manualFrames: true });
+async function main(): Promise<Row[]> {
+  const webview = await openWebviewPage({ unthrottledFrames: true });
+  const rows: Row[] = [];
+  const p99s: { name: string; p99: number }[] = [];
+  const profileCase = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+  let runs = 0;
   try {
     const { page } = webview;
+    const blank = () => snapshot(`blank-${runs++}`, undefined, 'done');
     // Warm up the JIT and highlight.js grammars, as a long session would have.
-    await page.evaluate(oneShotInPage, snapshot('warmup', longAnswer(20_000, 3), 'done'));
-
-    const streamed = await page.evaluate(streamInPage, { start: snapshot('streamed', '', 'streaming'), deltas, conversation: 'streamed', full: text });
-    const oneShots: { ms: number; html: string }[] = [];
-    for (let i = 0; i < 3; i++) oneShots.push(await page.evaluate(oneShotInPage, snapshot(`oneshot-${i}`, text, 'done')));
-    const oneShotMs = percentile(oneShots.map((o) => o.ms), 50);
-    const domEqual = streamed.finalHtml === oneShots[0].html && streamed.finalHtml.length > 0;
-
-    const naiveText = text.slice(0, NAIVE_SIZE);
-    const naiveDeltas = streamDeltas(naiveText);
-    const incrementalSmall = await page.evaluate(streamInPage, { start: snapshot('small', '', 'streaming'), deltas: naiveDeltas, conversation: 'small', full: naiveText });
-    await page.evaluate(naiveBundle());
-    const naive = await page.evaluate(([d, budget]) => window.__naiveStream(d, budget), [naiveDeltas, NAIVE_BUDGET_MS] as [string[], number]);
-
-    // Compare the same appends: the naive run may have stopped early at its budget.
-    const incrementalSameAppends = incrementalSmall.frames.slice(0, naive.frames).reduce((a, b) => a + b, 0);
-    const report = {
-      answerBytes: text.length,
-      appends: deltas.length,
-      streamedTotalMs: streamed.totalMs,
-      oneShotMs,
-      ratio: streamed.totalMs / oneShotMs,
-      frameP50Ms: percentile(streamed.frames, 50),
-      frameP99Ms: percentile(streamed.frames, 99),
-      frameMaxMs: Math.max(...streamed.frames),
-      domEqual,
-      naive: { ...naive, incrementalMsSameAppends: incrementalSameAppends, ratio: naive.totalMs / incrementalSameAppends },
-      loadAverage: os.loadavg(),
-      unexpectedRequests: webview.requests.filter((url) => !url.startsWith(webview.origin)),
-    };
-    console.log(`Machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (a busy machine inflates p99/max)`);
-    console.log(`Streamed ${(text.length / 1000).toFixed(0)} KB answer in ${deltas.length} appends (one per frame), real webview bundle in Chromium:`);
-    console.log(`  total render time while streaming : ${ms(report.streamedTotalMs)}`);
-    console.log(`  one-shot render of the final text : ${ms(oneShotMs)} (median of 3)`);
-    console.log(`  ratio streamed / one-shot         : ${report.ratio.toFixed(2)}x`);
-    console.log(`  per-frame p50 / p99 / max         : ${ms(report.frameP50Ms)} / ${ms(report.frameP99Ms)} / ${ms(report.frameMaxMs)}`);
-    console.log(`  final DOM equals one-shot DOM     : ${domEqual ? 'yes' : 'NO'} (${streamed.finalHtml.length} chars of HTML)`);
-    const naiveLabel = naive.complete ? `${(naive.chars / 1000).toFixed(0)} KB` : `first ${(naive.chars / 1000).toFixed(0)} KB of ${(naiveText.length / 1000).toFixed(0)} KB (stopped at the ${NAIVE_BUDGET_MS / 1000} s budget)`;
-    console.log(`Naive baseline (re-render the whole message per append), ${naiveLabel}, ${naive.frames} appends:`);
-    console.log(`  naive ${ms(naive.totalMs)} vs incremental ${ms(incrementalSameAppends)} for the same ${naive.frames} appends: ${report.naive.ratio.toFixed(0)}x`);
-    console.log(`  (quadratic: the naive cost of the full ${(text.length / 1000).toFixed(0)} KB answer would be roughly ${((naive.totalMs / 1000) * (text.length / naive.chars) ** 2).toFixed(0)} s)`);
-    const outDir = path.join(REPO_ROOT, 'test-results');
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(path.join(outDir, 'bench-render.json'), JSON.stringify(report, null, 2));
-    if (!domEqual) {
-      fs.writeFileSync(path.join(outDir, 'bench-streamed.html'), streamed.finalHtml);
-      fs.writeFileSync(path.join(outDir, 'bench-oneshot.html'), oneShots[0].html);
-      throw new Error('The streamed DOM differs from the one-shot DOM (see test-results/bench-*.html)');
+    await page.evaluate(oneShotInPage, { blank: blank(), start: snapshot('warmup', longAnswer(20_000, 3), 'done') });
+    for (const c of cases()) {
+      const appends = batchedAppends(c.text, c.tokensPerSecond);
+      const stream = () => page.evaluate(streamInPage, { blank: blank(), start: snapshot(`s-${runs}`, '', 'streaming'), appends });
+      const oneShot = () => page.evaluate(oneShotInPage, { blank: blank(), start: snapshot(`o-${runs}`, c.text, 'done') });
+      const started = Date.now();
+      const result = await alternate(ROUNDS, stream, oneShot, (r) => r.ms);
+      const mismatch = result.measured.findIndex((r) => r.html !== result.baseline[0].html || !r.html);
+      if (mismatch >= 0) throw new Error(`${c.name}: the streamed DOM differs from the one-shot DOM (round ${mismatch + 1})`);
+      const allFrames = result.measured.flatMap((r) => r.frames);
+      const p99 = percentile(allFrames, 99);
+      if (c.p99) p99s.push({ name: c.name.replace(/, fast$/, ''), p99 });
+      const streamedMs = stats(result.measured.map((r) => r.ms));
+      const oneShotMs = stats(result.baseline.map((r) => r.ms));
+      // Renderer work above the frame floor: what no renderer that paints every append can avoid is taken out.
+      const aboveFloor = stats(result.measured.map((r, i) => Math.max(0, r.ms - (appends.length + 1) * (result.baseline[i].floorMs ?? 0)) / result.baseline[i].ms));
+      const floorMs = stats(result.baseline.map((r) => r.floorMs ?? 0));
+      rows.push(ratioRow(c, appends, result.ratios, streamedMs, oneShotMs, p99, aboveFloor, floorMs.median));
+      console.log(`  ${c.name}: ${fmtRatio(result.ratios)}, above the frame floor ${fmtRatio(aboveFloor)} (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(floorMs.median)}/frame, p99 frame ${fmtMs(p99)}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      if (profileCase && c.name.includes(profileCase)) await profile(page, c, () => stream().then(() => undefined));
     }
-    if (report.unexpectedRequests.length) throw new Error(`Unexpected requests: ${report.unexpectedRequests.join(', ')}`);
   } finally {
     await webview.close();
   }
+  if (p99s.length) {
+    const worst = Math.max(...p99s.map((p) => p.p99));
+    rows.push({
+      what: 'p99 frame time while streaming (fast model), mixed answers',
+      target: '<= 8 ms, flat to 1 MB',
+      measured: p99s.map((p) => `${p.name.replace('mixed ', '')}: ${fmtMs(p.p99)}`).join(', '),
+      met: SMOKE ? undefined : worst <= 8,
+      data: { p99s },
+    });
+  }
+  rows.push(trafficRow());
+  rows.push({ what: 'streamed DOM equals one-shot DOM, every case and round', target: 'identical', measured: 'identical', met: true });
+  return rows;
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+function ratioRow(c: Case, appends: string[], ratios: RatioStats, streamed: RatioStats, oneShot: RatioStats, p99: number, aboveFloor: RatioStats, floorMs: number): Row {
+  const averageAppend = c.text.length / appends.length;
+  return {
+    what: `streamed / one-shot render, ${c.name} (${appends.length} appends of ~${averageAppend.toFixed(0)} chars)`,
+    target: `<= ${c.target}x`,
+    measured: `${fmtRatio(ratios)} (above a ${fmtMs(floorMs)} frame floor: ${fmtRatio(aboveFloor)})`,
+    met: SMOKE ? undefined : ratios.median <= c.target,
+    data: { ratios, aboveFloor, floorMs, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
+  };
+}
+
+/** Context for issue 11 point 2 (host traffic, another branch): what today's protocol posts at 50 tokens/s. */
+function trafficRow(): Row {
+  const text = longAnswer(SMOKE ? 10_000 : 200_000);
+  const appends = batchedAppends(text, 50);
+  const bytes = hostToWebviewBytes(appends);
+  return {
+    what: `host -> webview bytes / answer bytes at 50 tokens/s (${appends.length} appends; point 2, not this branch)`,
+    target: '<= 1.5x',
+    measured: `${(bytes / text.length).toFixed(1)}x`,
+    met: bytes / text.length <= 1.5,
+    data: { bytes, answerBytes: text.length, appends: appends.length },
+  };
+}
+
+/** One more streamed run under Chromium's sampling profiler; writes the .cpuprofile and prints the top self times. */
+async function profile(page: import('playwright-core').Page, c: Case, run: () => Promise<void>): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: arg('sampling-us', 200) });
+  await cdp.send('Profiler.start');
+  await run();
+  const { profile: cpuProfile } = await cdp.send('Profiler.stop');
+  const dir = path.join(RESULTS_DIR, 'bench');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `render-${c.name.replace(/[^\w]+/g, '-')}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(cpuProfile));
+  console.log(`  profile of "${c.name}" (${file}):`);
+  for (const line of summariseProfile(cpuProfile as CpuProfile, 15)) console.log(`    ${line}`);
+}
+
+runBench('render', main);

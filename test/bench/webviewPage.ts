@@ -17,7 +17,8 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const SERVED: Record<string, { file: string; type: string }> = {
-  '/dist/webview/main.js': { file: 'dist/webview/main.js', type: 'text/javascript' },
+  // INFERENCE_BENCH_WEBVIEW_BUNDLE: a bundle built from another commit, for before/after figures.
+  '/dist/webview/main.js': { file: process.env.INFERENCE_BENCH_WEBVIEW_BUNDLE ?? 'dist/webview/main.js', type: 'text/javascript' },
   '/dist/webview/codicon.css': { file: 'dist/webview/codicon.css', type: 'text/css' },
   '/dist/webview/codicon.ttf': { file: 'dist/webview/codicon.ttf', type: 'font/ttf' },
   '/media/chat.css': { file: 'media/chat.css', type: 'text/css' },
@@ -34,6 +35,11 @@ export interface WebviewPage {
 export interface WebviewPageOptions {
   /** Replace requestAnimationFrame with a queue that `__pumpFrame()` runs, for deterministic timing. */
   manualFrames?: boolean;
+  /**
+   * Frames as fast as the page can render them (no 60 Hz vsync wait), so that a benchmark of thousands
+   * of real frames (style, layout and paint included, see `__frame()`) takes seconds, not minutes.
+   */
+  unthrottledFrames?: boolean;
 }
 
 export async function openWebviewPage(options: WebviewPageOptions = {}): Promise<WebviewPage> {
@@ -45,7 +51,7 @@ export async function openWebviewPage(options: WebviewPageOptions = {}): Promise
       res.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(origin));
     } else if (SERVED[url.pathname]) {
       const entry = SERVED[url.pathname];
-      res.writeHead(200, { 'content-type': entry.type }).end(fs.readFileSync(path.join(REPO_ROOT, entry.file)));
+      res.writeHead(200, { 'content-type': entry.type }).end(fs.readFileSync(path.resolve(REPO_ROOT, entry.file)));
     } else {
       res.writeHead(404).end();
     }
@@ -59,7 +65,10 @@ export async function openWebviewPage(options: WebviewPageOptions = {}): Promise
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 900, height: 800 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+        ...(options.unthrottledFrames ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
+      ],
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const requests: string[] = [];
@@ -114,6 +123,12 @@ export interface PageWindow {
   __pwned: unknown[];
   __deliver(message: HostToWebview): number;
   __pumpFrame(): number;
+  /**
+   * Resolves after the next frame has been painted, with the milliseconds from the start of its first
+   * animation-frame callback (the webview's render) to the first task after the frame: render, style,
+   * layout and paint, without the idle wait for the frame.
+   */
+  __frame(): Promise<number>;
   acquireVsCodeApi?: () => unknown;
   requestAnimationFrame(callback: (time: number) => void): number;
   dispatchEvent(event: unknown): boolean;
@@ -129,6 +144,7 @@ export interface PageDocument {
 declare const window: PageWindow;
 declare const document: PageDocument;
 declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
+declare const MessageChannel: new () => { port1: { onmessage: (() => void) | null }; port2: { postMessage(message: unknown): void } };
 
 /** Runs in the page before any page script (Playwright init scripts are not subject to the CSP). */
 function fakeVsCodeApi({ manualFrames }: { manualFrames: boolean }): void {
@@ -150,9 +166,28 @@ function fakeVsCodeApi({ manualFrames }: { manualFrames: boolean }): void {
     return performance.now() - start;
   };
   let queue: ((time: number) => void)[] = [];
+  const nativeFrame = window.requestAnimationFrame.bind(window);
+  let frameStart = 0;
   if (manualFrames) {
     window.requestAnimationFrame = (callback) => queue.push(callback);
+  } else {
+    window.requestAnimationFrame = (callback) => nativeFrame((time) => {
+      if (!frameStart) frameStart = performance.now();
+      callback(time);
+    });
   }
+  window.__frame = () => new Promise((resolve) => {
+    nativeFrame(() => {
+      if (!frameStart) frameStart = performance.now();
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        const ms = performance.now() - frameStart;
+        frameStart = 0;
+        resolve(ms);
+      };
+      channel.port2.postMessage(0);
+    });
+  });
   /** Runs the queued frame callbacks and the style/layout they cause; returns the milliseconds spent. */
   window.__pumpFrame = () => {
     const start = performance.now();

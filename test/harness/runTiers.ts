@@ -13,6 +13,7 @@ interface Tier {
   command: string;
   args: string[];
   timeoutMs: number;
+  env?: Record<string, string>;
 }
 
 const MINUTE = 60_000;
@@ -24,6 +25,8 @@ const TIERS: Tier[] = [
   // The first run also provisions code-server into the cache (~5 min).
   { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE },
   { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json'], timeoutMs: 12 * MINUTE },
+  // Every benchmark in its smoke mode (seconds): keeps `npm run bench` from rotting; asserts no target.
+  { name: 'bench', command: 'node', args: ['out/test/bench/runAll.js'], timeoutMs: 3 * MINUTE, env: { INFERENCE_BENCH_SMOKE: '1' } },
 ];
 
 let current: ReturnType<typeof spawn> | undefined;
@@ -32,7 +35,7 @@ function runTier(tier: Tier): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(tier.command, tier.args, {
       cwd: REPO_ROOT,
-      env: { ...process.env, PATH: pathWithProjectNode() },
+      env: { ...process.env, PATH: pathWithProjectNode(), ...tier.env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     current = child;

@@ -3,6 +3,7 @@ import { splitTail } from '../../../src/webview/blocks';
 import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/markdown';
 import { longAnswer, streamDeltas } from '../../bench/corpus';
 import { seededRandom } from '../../shared/seededRandom';
+import { countingParsedChars, TRICKY_MARKDOWN } from './trickyMarkdown';
 
 const md = createMarkdown();
 
@@ -46,17 +47,7 @@ describe('incremental markdown (commit finished blocks, re-parse the tail)', () 
   });
 
   it('matches the one-shot HTML for every random split of tricky constructs', () => {
-    const tricky = [
-      '> quote\n-- more lazy text\n\nafter',
-      'Title\n-----\n\ntext',
-      'para\n- item\n\n  continued\n- second\n\n1. one\n\n2. two\n\nend',
-      '| a | b |\n|:--|--:|\n| 1 | 2 |\n\nafter table',
-      '```ts\nconst a = 1;\n```\n```\nplain\n```\ntext right after',
-      '~~~~python\nprint("x")\n~~~\n~~~~\n\nafter',
-      '    indented code\n\n    more\n\npara',
-      'line one\r\nline two\r\n\r\n- a\r\n- b\r\n',
-      'Text with [ref link][r] before.\n\n[r]: https://example.com\n',
-    ];
+    const tricky = [...TRICKY_MARKDOWN, 'Text with [ref link][r] before.\n\n[r]: https://example.com\n'];
     const rand = seededRandom(99);
     for (const text of tricky) {
       for (let trial = 0; trial < 25; trial++) {
@@ -92,17 +83,7 @@ describe('incremental markdown (commit finished blocks, re-parse the tail)', () 
 
   it('re-parses only a bounded tail: committed text never enters a later parse', () => {
     const text = longAnswer(20_000, 3);
-    let parsedChars = 0;
-    const original = md.parse.bind(md);
-    md.parse = (src, env) => {
-      parsedChars += src.length;
-      return original(src, env);
-    };
-    try {
-      streamRender(streamDeltas(text, 2));
-    } finally {
-      md.parse = original;
-    }
+    const { parsedChars } = countingParsedChars(md, () => streamRender(streamDeltas(text, 2)));
     // Quadratic re-rendering would parse ~ n^2 / (2 * average delta) = tens of millions of chars.
     assert.ok(parsedChars < text.length * 60, `parsed ${parsedChars} chars for a ${text.length}-char answer`);
   });

@@ -141,7 +141,7 @@ describe('InferenceClient through a proxy', () => {
 
   it('sends requests through the configured proxy', async () => {
     const { port } = proxy.address() as net.AddressInfo;
-    const dispatcher = createDispatcher({ proxy: `http://127.0.0.1:${port}`, noProxy: '' });
+    const dispatcher = await createDispatcher({ proxy: `http://127.0.0.1:${port}`, noProxy: '' });
     try {
       const before = tunnels;
       const list = await client('production', { dispatcher }).listModels();
@@ -154,7 +154,7 @@ describe('InferenceClient through a proxy', () => {
 
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
     const { port } = proxy.address() as net.AddressInfo;
-    const dispatcher = createDispatcher({ proxy: `http://127.0.0.1:${port}`, noProxy: '127.0.0.1' });
+    const dispatcher = await createDispatcher({ proxy: `http://127.0.0.1:${port}`, noProxy: '127.0.0.1' });
     try {
       const before = tunnels;
       await client('production', { dispatcher }).listModels();

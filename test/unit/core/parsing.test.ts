@@ -67,6 +67,11 @@ describe('core parsing', () => {
       assert.equal(outcome.text, 'ab', 'the last event without its blank line is still delivered');
       assert.deepEqual(outcome.events.at(-1), { type: 'end', complete: false });
     });
+    it('yields one merged delta per network read, in order with finish and usage, never merging across reads', async () => {
+      const finish = `data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`;
+      const outcome = await drain(parseChatEventStream(bytes(chunk('a') + chunk('b') + chunk('c'), chunk('d') + finish + chunk('e'), chunk('f')), META));
+      assert.deepEqual(outcome.events.map((e) => (e.type === 'delta' ? e.text : e.type)), ['abc', 'd', 'finish', 'e', 'f', 'end']);
+    });
     it('stops reading at [DONE] even if more bytes follow', async () => {
       const outcome = await drain(parseChatEventStream(bytes(chunk('a'), 'data: [DONE]\n\n', chunk('ignored')), META));
       assert.equal(outcome.text, 'a');

@@ -1,0 +1,305 @@
+import type { MarkdownIt, Token } from 'markdown-it';
+import { completeLineCount, lineOffsets, splitTail, topLevelBlocks, type Block } from './blocks';
+import { fenceLanguage, highlightChunk, renderTokens } from './markdown';
+
+/**
+ * The DOM-free half of the streaming renderer: turns a growing answer into render operations whose
+ * total cost follows the answer's bytes, not its frames. Finished top-level blocks are committed
+ * once (see blocks.ts). The one block still open is the quadratic risk, so three kinds grow in
+ * place instead of being re-parsed whole: a list commits each item once the next one starts, a
+ * table each row once its line is complete, a code fence each run of lines once the highlighter
+ * is back at its top level. Whatever is still open is parsed again only when a line ends, or
+ * once `reparseChars` and half its own length arrived (by bytes, not time: re-parsing the open
+ * part then costs at most about twice its bytes, whatever the model's speed); in between, new
+ * text is appended as text. Concatenating the committed HTML
+ * gives exactly the one-shot render of the final text (the unit tests and the benchmark check it).
+ */
+
+export type ContainerKind = 'list' | 'table' | 'fence';
+
+export type RenderOp =
+  /** Final HTML, appended to the open container's slot (rows of a table, lines of a fence) or the answer. */
+  | { op: 'append'; html: string }
+  /** A container whose children follow: `prefix + children + suffix` is its final HTML. */
+  | { op: 'open'; kind: ContainerKind; prefix: string; suffix: string }
+  | { op: 'close' }
+  /** Drop the open container and what it holds: its text goes back to be rendered again. */
+  | { op: 'discard' }
+  /** The provisional rendering of the open part: `html` or `text` in the slot (or the answer), `after` behind the container. */
+  | { op: 'tail'; html?: string; text?: string; after?: string }
+  /** More provisional text, appended to the last text of the provisional rendering. */
+  | { op: 'tailText'; text: string };
+
+interface ListMode { kind: 'list'; type: string; marker: string; tight: boolean | undefined; committed: string }
+interface TableMode { kind: 'table'; head: string; committed: string }
+interface FenceMode { kind: 'fence'; opening: string; closing: RegExp; language: string | undefined; code: string; failedAt: number; committed: string }
+type Mode = ListMode | TableMode | FenceMode;
+
+const NEWLINE = /[\r\n]/;
+
+export class IncrementalMarkdown {
+  private pending = '';
+  /** Text appended since the last full pass (shown as text until the next pass). */
+  private fresh = '';
+  private sawNewline = true;
+  /** Characters appended since the last full pass. */
+  private sinceParse = 0;
+  private mode: Mode | undefined;
+  /** After a discard, the open block is rendered as a whole until it is committed. */
+  private blocked = false;
+  private tail: RenderOp = { op: 'tail' };
+
+  constructor(
+    private readonly md: MarkdownIt,
+    /** The open part's formatting (bold, links…) catches up at least this often. */
+    private readonly reparseChars = 64,
+  ) {}
+
+  append(text: string): void {
+    this.pending += text;
+    this.fresh += text;
+    this.sinceParse += text.length;
+    if (NEWLINE.test(text)) this.sawNewline = true;
+  }
+
+  reset(text: string): void {
+    this.pending = text;
+    this.fresh = '';
+    this.sawNewline = true;
+    this.mode = undefined;
+    this.blocked = false;
+  }
+
+  /** The operations that bring the DOM up to date; with `final`, everything is committed. */
+  update(final: boolean): RenderOp[] {
+    if (!final && !this.sawNewline && this.sinceParse < Math.max(this.reparseChars, (this.pending.length - this.sinceParse) / 2)) {
+      const text = this.fresh;
+      this.fresh = '';
+      return text ? [{ op: 'tailText', text }] : [];
+    }
+    this.fresh = '';
+    this.sawNewline = false;
+    this.sinceParse = 0;
+    const ops: RenderOp[] = [];
+    for (let guard = 0; guard < 10_000; guard++) {
+      const again = !this.mode ? this.blocksPass(final, ops)
+        : this.mode.kind === 'list' ? this.listPass(this.mode, final, ops)
+          : this.mode.kind === 'table' ? this.tablePass(this.mode, final, ops)
+            : this.fencePass(this.mode, final, ops);
+      if (!again) break;
+    }
+    ops.push(final ? { op: 'tail' } : this.tail);
+    return ops;
+  }
+
+  private render(tokens: Token[], highlight: boolean): string {
+    return tokens.length ? renderTokens(this.md, tokens, { highlight }) : '';
+  }
+
+  /** Top level: commit finished blocks; let a list, table or fence that is still open grow in place. */
+  private blocksPass(final: boolean, ops: RenderOp[]): boolean {
+    const text = this.pending;
+    const split = splitTail(this.md, text, final);
+    if (split.finalLength > 0 || split.finalTokens.length > 0) {
+      ops.push({ op: 'append', html: this.render(split.finalTokens, true) });
+      this.pending = text.slice(split.finalLength);
+      this.blocked = false;
+      this.tail = { op: 'tail' };
+      return this.pending.length > 0;
+    }
+    const tokens = split.openTokens;
+    const blocks = topLevelBlocks(tokens);
+    this.tail = { op: 'tail', html: this.render(tokens, false) };
+    if (this.blocked || blocks.length !== 1 || blocks[0].line !== 0) return false;
+    const lineStarts = lineOffsets(text);
+    const complete = completeLineCount(text, lineStarts);
+    if (complete === 0 || text.endsWith('\r')) return false;
+    const first = tokens[0];
+    if (first.type === 'fence' && /^(`{3,}|~{3,})/.test(text)) return this.enterFence(first, text, lineStarts, ops);
+    if (first.type === 'bullet_list_open' || first.type === 'ordered_list_open') {
+      ops.push({ op: 'open', kind: 'list', prefix: this.render([first], true), suffix: this.render([tokens[blocks[0].end]], true) });
+      this.mode = { kind: 'list', type: first.type, marker: tokens[1].markup, tight: undefined, committed: '' };
+      return true;
+    }
+    if (first.type === 'table_open') return this.enterTable(tokens, blocks[0], text, lineStarts, complete, ops);
+    return false;
+  }
+
+  private enterFence(fence: Token, text: string, lineStarts: number[], ops: RenderOp[]): boolean {
+    const empty = Object.assign(Object.create(Object.getPrototypeOf(fence) as object) as Token, fence, { content: '' });
+    const html = this.render([empty], true);
+    const cut = html.lastIndexOf('</code>');
+    ops.push({ op: 'open', kind: 'fence', prefix: html.slice(0, cut), suffix: html.slice(cut) });
+    const marker = fence.markup;
+    // lineOffsets() lists no start for an empty last line.
+    const firstLineEnd = lineStarts.length > 1 ? lineStarts[1] : text.length;
+    this.mode = {
+      kind: 'fence',
+      closing: new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`),
+      language: fenceLanguage(fence.info),
+      code: '',
+      failedAt: 0,
+      opening: text.slice(0, firstLineEnd),
+      committed: text.slice(0, firstLineEnd),
+    };
+    this.pending = text.slice(firstLineEnd);
+    return true;
+  }
+
+  private enterTable(tokens: Token[], block: Block, text: string, lineStarts: number[], complete: number, ops: RenderOp[]): boolean {
+    const bodyOpen = tokens.findIndex((t) => t.type === 'tbody_open');
+    const bodyClose = tokens.findIndex((t) => t.type === 'tbody_close');
+    if (bodyOpen < 0 || bodyClose < 0 || (tokens[bodyOpen + 1].map?.[0] ?? complete) >= complete || lineStarts.length < 3) return false;
+    ops.push({ op: 'open', kind: 'table', prefix: this.render(tokens.slice(0, bodyOpen + 1), true), suffix: this.render(tokens.slice(bodyClose, block.end + 1), true) });
+    this.mode = { kind: 'table', head: text.slice(0, lineStarts[2]), committed: '' };
+    this.pending = text.slice(lineStarts[2]);
+    return true;
+  }
+
+  /** Puts the container's text back in front and renders it again from the top level. */
+  private discard(mode: Mode, prefix: string, ops: RenderOp[], block: boolean): true {
+    ops.push({ op: 'discard' });
+    this.pending = prefix + mode.committed + this.pending;
+    this.mode = undefined;
+    this.blocked = block;
+    return true;
+  }
+
+  private listPass(mode: ListMode, final: boolean, ops: RenderOp[]): boolean {
+    const text = this.pending;
+    const tokens = this.md.parse(text, {});
+    const blocks = topLevelBlocks(tokens);
+    const list = blocks[0];
+    if (!list || tokens[list.start].type !== mode.type || tokens[list.start + 1]?.markup !== mode.marker) return this.discard(mode, '', ops, true);
+    const level = tokens[list.start].level;
+    const tight = tightness(tokens, list, level);
+    // Tightness belongs to the whole list: items committed tight must be rendered again once it is loose.
+    if (tight === false && mode.tight === true && mode.committed) return this.discard(mode, '', ops, false);
+    if (tight !== undefined && mode.tight !== false) mode.tight = tight;
+    if (mode.tight === false) loosen(tokens, list, level);
+    const items: number[] = [];
+    for (let i = list.start; i < list.end; i++) if (tokens[i].type === 'list_item_open' && tokens[i].level === level + 1) items.push(i);
+    const lineStarts = lineOffsets(text);
+    const complete = completeLineCount(text, lineStarts);
+    const ended = final || (blocks.length > 1 && blocks[1].line < complete);
+    let open = items.length;
+    if (!ended) {
+      open = 0;
+      for (let k = 1; k < items.length; k++) if ((tokens[items[k]].map?.[0] ?? complete) < complete) open = k;
+    }
+    const after = ended ? blocks.length > 1 ? lineStarts[blocks[1].line] : text.length : undefined;
+    if (open > 0) {
+      ops.push({ op: 'append', html: this.render(tokens.slice(items[0], open < items.length ? items[open] : list.end), true) });
+      const length = after ?? lineStarts[tokens[items[open]].map?.[0] ?? 0];
+      mode.committed += text.slice(0, length);
+      this.pending = text.slice(length);
+    }
+    if (ended) {
+      if (open === 0) this.pending = text.slice(after);
+      ops.push({ op: 'close' });
+      this.mode = undefined;
+      return true;
+    }
+    const openItems = open > 0 ? this.md.parse(this.pending, {}) : tokens;
+    const openList = open > 0 ? topLevelBlocks(openItems)[0] : list;
+    if (mode.tight === false && openList && open > 0) loosen(openItems, openList, level);
+    this.tail = openList
+      ? { op: 'tail', html: this.render(openItems.slice(openList.start + 1, openList.end), false), after: this.render(openItems.slice(openList.end + 1), false) }
+      : { op: 'tail', text: this.pending };
+    return false;
+  }
+
+  private tablePass(mode: TableMode, final: boolean, ops: RenderOp[]): boolean {
+    const text = mode.head + this.pending;
+    const tokens = this.md.parse(text, {});
+    const blocks = topLevelBlocks(tokens);
+    const table = blocks[0];
+    if (!table || tokens[table.start].type !== 'table_open') return this.discard(mode, mode.head, ops, true);
+    const rows: number[] = [];
+    let bodyClose = table.end;
+    for (let i = table.start; i < table.end; i++) {
+      if (tokens[i].type === 'tr_open' && tokens[i].level === 2 && (tokens[i].map?.[0] ?? 0) >= 2) rows.push(i);
+      if (tokens[i].type === 'tbody_close') bodyClose = i;
+    }
+    const lineStarts = lineOffsets(text);
+    const complete = completeLineCount(text, lineStarts);
+    const ended = final || (blocks.length > 1 && blocks[1].line < complete);
+    let done = 0;
+    while (done < rows.length && (ended || (tokens[rows[done]].map?.[0] ?? complete) < complete)) done++;
+    if (done > 0) ops.push({ op: 'append', html: this.render(tokens.slice(rows[0], done < rows.length ? rows[done] : bodyClose), true) });
+    const lastDoneLine = done > 0 ? (tokens[rows[done - 1]].map?.[0] ?? 0) + 1 : 2;
+    const consumed = ended ? (blocks.length > 1 ? lineStarts[blocks[1].line] : text.length) : (lastDoneLine < lineStarts.length ? lineStarts[lastDoneLine] : text.length);
+    mode.committed += text.slice(mode.head.length, consumed);
+    this.pending = text.slice(consumed);
+    if (ended) {
+      ops.push({ op: 'close' });
+      this.mode = undefined;
+      return true;
+    }
+    const after = blocks.length > 1 ? this.render(tokens.slice(blocks[1].start), false) : '';
+    this.tail = { op: 'tail', html: done < rows.length ? this.render(tokens.slice(rows[done], bodyClose), false) : '', after };
+    return false;
+  }
+
+  private fencePass(mode: FenceMode, final: boolean, ops: RenderOp[]): boolean {
+    const text = this.pending;
+    const newline = /\r\n|\r(?!$)|\n/g;
+    let start = 0;
+    let code = '';
+    let closedAt = -1;
+    for (let m = newline.exec(text); m; m = newline.exec(text)) {
+      if (m[0] === '\r' && m.index === text.length - 1) break;
+      const line = text.slice(start, m.index);
+      if (mode.closing.test(line)) {
+        closedAt = m.index + m[0].length;
+        break;
+      }
+      code += line.replace(/\0/g, '\uFFFD') + '\n';
+      start = m.index + m[0].length;
+    }
+    mode.code += code;
+    if (closedAt >= 0 || final) {
+      if (closedAt < 0) {
+        // Unclosed at the end of the answer: markdown-it decides the last lines (it drops a trailing
+        // line of white space), so the rest is parsed as the fence it is.
+        const rest = mode.code + text.slice(start);
+        mode.code = this.md.parse(mode.opening + rest, {})[0]?.content ?? rest;
+      }
+      if (mode.code) ops.push({ op: 'append', html: highlightChunk(mode.code, mode.language).html });
+      this.pending = closedAt >= 0 ? text.slice(closedAt) : '';
+      ops.push({ op: 'close' });
+      this.mode = undefined;
+      return true;
+    }
+    mode.committed += text.slice(0, start);
+    this.pending = text.slice(start);
+    // Retry an unfinished construct (a comment spanning lines) only once it has doubled: linear overall.
+    if (mode.code && mode.code.length >= 2 * mode.failedAt) {
+      const chunk = highlightChunk(mode.code, mode.language);
+      if (chunk.atTopLevel) {
+        ops.push({ op: 'append', html: chunk.html });
+        mode.code = '';
+        mode.failedAt = 0;
+      } else {
+        mode.failedAt = mode.code.length;
+      }
+    }
+    this.tail = { op: 'tail', text: mode.code + this.pending };
+    return false;
+  }
+}
+
+/** true/false when the tokens show whether the list is tight, undefined when no item has a paragraph. */
+function tightness(tokens: Token[], list: Block, level: number): boolean | undefined {
+  for (let i = list.start; i < list.end; i++) {
+    if (tokens[i].type === 'paragraph_open' && tokens[i].level === level + 2) return tokens[i].hidden;
+  }
+  return undefined;
+}
+
+function loosen(tokens: Token[], list: Block, level: number): void {
+  for (let i = list.start; i < list.end; i++) {
+    const t = tokens[i];
+    if ((t.type === 'paragraph_open' || t.type === 'paragraph_close') && t.level === level + 2) t.hidden = false;
+  }
+}

@@ -1,0 +1,141 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launchBrowser } from '../harness/browser';
+import { startCodeServer, workbenchUrl } from '../harness/codeServer';
+import { pathWithProjectNode, REPO_ROOT } from '../harness/paths';
+import { stopAll } from '../harness/processes';
+import { waitFor } from '../harness/wait';
+import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
+
+/**
+ * Benchmark: start-up cost. (1) Loading the extension bundle (parse + top-level run) in Node against
+ * an empty module; (2) activation in the real extension host of code-server (module load plus
+ * `activate()` until it resolves, timed by the same wrapper for our extension and for an empty
+ * extension), alternating windows; (3) the VSIX size. The smoke run skips (2).
+ *
+ *   node out/test/bench/activation.bench.js [--rounds=5]
+ */
+
+// INFERENCE_BENCH_EXTENSION_BUNDLE: a bundle built from another commit, for before/after figures.
+const BUNDLE = path.resolve(REPO_ROOT, process.env.INFERENCE_BENCH_EXTENSION_BUNDLE ?? 'dist/extension.js');
+
+/** Times `require(file)` in a fresh Node process, with `vscode` answered by an inert stand-in. */
+function loadInFreshProcess(file: string): number {
+  const script = `
+    const Module = require('module');
+    const resolve = Module._resolveFilename;
+    Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? 'vscode' : resolve.call(this, request, ...rest); };
+    const inert = new Proxy(function () {}, { get: (_t, key) => (key === 'then' ? undefined : inert), apply: () => inert, construct: () => inert });
+    require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: inert };
+    const started = performance.now();
+    require(${JSON.stringify(file)});
+    process.stdout.write(String(performance.now() - started));`;
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+}
+
+/**
+ * A wrapper extension that times loading and activating `target` the same way for every target.
+ * The target (and a dist/undici.js beside it) is copied into the extension's folder, as an
+ * installed extension has it: VS Code answers `require('vscode')` by the requiring file's extension.
+ */
+function writeTimedExtension(dir: string, manifest: Record<string, unknown>, target: string, resultFile: string): void {
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.copyFileSync(target, path.join(dir, 'dist', 'extension.js'));
+  const undici = path.join(path.dirname(target), 'undici.js');
+  if (fs.existsSync(undici)) fs.copyFileSync(undici, path.join(dir, 'dist', 'undici.js'));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...manifest, main: './index.js' }, null, 2));
+  fs.writeFileSync(path.join(dir, 'index.js'), `
+    const started = performance.now();
+    const target = require('./dist/extension.js');
+    const loadMs = performance.now() - started;
+    exports.activate = async (context) => {
+      const activating = performance.now();
+      const api = await target.activate(context);
+      const activateMs = performance.now() - activating;
+      require('fs').writeFileSync(${JSON.stringify(resultFile)}, JSON.stringify({ loadMs, activateMs, totalMs: loadMs + activateMs }));
+      return api;
+    };
+    exports.deactivate = () => target.deactivate && target.deactivate();\n`);
+}
+
+interface Activation { loadMs: number; activateMs: number; totalMs: number }
+
+async function activationInCodeServer(rounds: number): Promise<{ ours: Activation[]; empty: Activation[]; ratios: ReturnType<typeof stats> }> {
+  const server = await startCodeServer();
+  const browser = await launchBrowser();
+  try {
+    const root = path.join(server.stateDir, 'activation-bench');
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const emptyModule = path.join(root, 'empty.js');
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(emptyModule, 'exports.activate = () => undefined;\n');
+    const emptyManifest = { name: 'empty-extension', publisher: 'inference-client-bench', version: '0.0.0', engines: manifest.engines, activationEvents: ['onStartupFinished'] };
+    let window = 0;
+    const open = async (which: 'ours' | 'empty'): Promise<Activation> => {
+      const devDir = path.join(root, `window-${window++}`);
+      const resultFile = path.join(devDir, 'result.json');
+      if (which === 'ours') writeTimedExtension(path.join(devDir, 'inference-client'), manifest, BUNDLE, resultFile);
+      else writeTimedExtension(path.join(devDir, 'empty-extension'), emptyManifest, emptyModule, resultFile);
+      const page = await browser.context.newPage();
+      try {
+        await page.goto(workbenchUrl(server, { extensionDevelopmentPaths: [devDir] }), { timeout: 60_000 });
+        return await waitFor(`${which} extension to activate`, () => fs.existsSync(resultFile) && (JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Activation), { timeoutMs: 120_000, intervalMs: 100 });
+      } finally {
+        await page.close();
+      }
+    };
+    await open('empty'); // the first window pays for code-server's own warm-up
+    const result = await alternate(rounds, () => open('ours'), () => open('empty'), (r) => r.totalMs);
+    return { ours: result.measured, empty: result.baseline, ratios: result.ratios };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+function vsixBytes(): number {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vsix-bench-')), 'bench.vsix');
+  try {
+    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', out], {
+      cwd: REPO_ROOT, stdio: 'ignore', env: { ...process.env, PATH: pathWithProjectNode() },
+    });
+    return fs.statSync(out).size;
+  } finally {
+    fs.rmSync(path.dirname(out), { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<Row[]> {
+  if (!fs.existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run "npm run build" first`);
+  const emptyModule = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'empty-module-')), 'empty.js');
+  fs.writeFileSync(emptyModule, 'exports.activate = () => undefined;\n');
+  const load = await alternate(ROUNDS, async () => loadInFreshProcess(BUNDLE), async () => loadInFreshProcess(emptyModule), (ms) => ms);
+  const added = stats(load.measured.map((ms, i) => ms - load.baseline[i]));
+  const rows: Row[] = [{
+    what: `extension bundle load (parse + top-level run) in Node, minus an empty module (${(fs.statSync(BUNDLE).size / 1024).toFixed(0)} KB bundle)`,
+    target: '(context for the row below)',
+    measured: `${added.min.toFixed(1)} ms / ${added.median.toFixed(1)} ms (min / median; ratio ${fmtRatio(load.ratios)})`,
+    data: { addedMs: added, ratios: load.ratios },
+  }];
+  if (SMOKE) {
+    rows.push({ what: 'activation in real VS Code, minus an empty extension', target: '< 50 ms', measured: 'not measured in a smoke run' });
+  } else {
+    const activation = await activationInCodeServer(ROUNDS);
+    const minus = stats(activation.ours.map((a, i) => a.totalMs - activation.empty[i].totalMs));
+    rows.push({
+      what: 'activation in real VS Code (load + activate()), minus an empty extension, alternated windows',
+      target: '< 50 ms',
+      measured: `${minus.min.toFixed(1)} ms / ${minus.median.toFixed(1)} ms (min / median; ours median ${stats(activation.ours.map((a) => a.totalMs)).median.toFixed(1)} ms, of which load ${stats(activation.ours.map((a) => a.loadMs)).median.toFixed(1)} ms; empty ${stats(activation.empty.map((a) => a.totalMs)).median.toFixed(1)} ms)`,
+      met: minus.median < 50,
+      data: activation,
+    });
+  }
+  const vsix = vsixBytes();
+  rows.push({ what: 'VSIX size', target: '< 1 MB', measured: `${(vsix / 1024).toFixed(0)} KB`, met: vsix < 1024 * 1024, data: { bytes: vsix } });
+  fs.rmSync(path.dirname(emptyModule), { recursive: true, force: true });
+  return rows;
+}
+
+runBench('activation', () => main().finally(() => stopAll()));

@@ -1,0 +1,103 @@
+import * as assert from 'node:assert/strict';
+import { IncrementalMarkdown, type RenderOp } from '../../../src/webview/incremental';
+import { createMarkdown, renderMarkdown } from '../../../src/webview/markdown';
+import { batchedAppends, longAnswer, longFence, longList, longTable, streamDeltas } from '../../bench/corpus';
+import { seededRandom } from '../../shared/seededRandom';
+import { countingParsedChars, TRICKY_MARKDOWN } from './trickyMarkdown';
+
+const md = createMarkdown();
+
+interface Streamed { html: string; ops: RenderOp[]; parsedChars: number }
+
+/**
+ * Applies the engine's operations to strings the way StreamingMarkdown applies them to the DOM:
+ * a container's children go between its prefix and suffix; provisional output is ignored.
+ */
+function stream(deltas: string[], options: { reparseChars?: number } = {}): Streamed {
+  const { result, parsedChars } = countingParsedChars(md, () => {
+    const engine = new IncrementalMarkdown(md, options.reparseChars ?? 0);
+    const root: string[] = [];
+    let container: { prefix: string; children: string[]; suffix: string } | undefined;
+    const ops: RenderOp[] = [];
+    const apply = (op: RenderOp) => {
+      ops.push(op);
+      if (op.op === 'append') (container ? container.children : root).push(op.html);
+      if (op.op === 'open') container = { prefix: op.prefix, children: [], suffix: op.suffix };
+      if (op.op === 'close' && container) root.push(container.prefix + container.children.join('') + container.suffix);
+      if (op.op === 'close' || op.op === 'discard') container = undefined;
+    };
+    for (const delta of deltas) {
+      engine.append(delta);
+      engine.update(false).forEach(apply);
+    }
+    engine.update(true).forEach(apply);
+    assert.equal(container, undefined, 'no container is left open once the answer is final');
+    return { html: root.join(''), ops };
+  });
+  return { ...result, parsedChars };
+}
+
+function randomSplits(text: string, rand: () => number, max = 5): string[] {
+  const deltas: string[] = [];
+  for (let i = 0; i < text.length;) {
+    const n = 1 + Math.floor(rand() * max);
+    deltas.push(text.slice(i, i + n));
+    i += n;
+  }
+  return deltas;
+}
+
+const oneShot = (text: string) => renderMarkdown(md, text, { highlight: true });
+
+
+describe('streaming engine (lists, tables and fences grow in place)', () => {
+  it('produces exactly the one-shot HTML for every random split of tricky constructs', () => {
+    const rand = seededRandom(99);
+    for (const text of TRICKY_MARKDOWN) {
+      for (let trial = 0; trial < 25; trial++) assert.equal(stream(randomSplits(text, rand)).html, oneShot(text), JSON.stringify(text));
+      assert.equal(stream([...text]).html, oneShot(text), `one character at a time: ${JSON.stringify(text)}`);
+      assert.equal(stream([text]).html, oneShot(text), `one append: ${JSON.stringify(text)}`);
+    }
+  });
+
+  it('matches the one-shot HTML for long answers, lists, tables and fences in batcher-sized appends, with and without the re-parse throttle', () => {
+    const texts = [longAnswer(40_000, 11), longList(8_000), longTable(8_000), longFence(400), longAnswer(20_000, 5)];
+    for (const text of texts) {
+      for (const tokensPerSecond of [1000, 20]) {
+        const appends = batchedAppends(text, tokensPerSecond);
+        assert.equal(stream(appends).html, oneShot(text));
+        assert.equal(stream(appends, { reparseChars: 64 }).html, oneShot(text));
+      }
+    }
+  });
+
+  it('commits list items, table rows and fence lines as they finish, not at the end of the block', () => {
+    for (const [name, text, kind] of [['list', longList(6_000), 'list'], ['table', longTable(6_000), 'table'], ['fence', longFence(300), 'fence']] as const) {
+      const { ops } = stream(streamDeltas(text, 3));
+      assert.ok(ops.some((op) => op.op === 'open' && op.kind === kind), `${name}: opened as a growing container`);
+      const appends = ops.filter((op) => op.op === 'append').length;
+      assert.ok(appends > 20, `${name}: committed in ${appends} pieces`);
+    }
+  });
+
+  it('parses a bounded amount per append: a 20 KB list, table or fence costs a few times its size, not its square', () => {
+    for (const text of [longList(20_000), longTable(20_000), longFence(1000), longAnswer(20_000, 3)]) {
+      const { parsedChars } = stream(batchedAppends(text, 20));
+      // Re-parsing the open block per append would parse ~ n^2 / (2 * 5 chars) = tens of millions of chars.
+      assert.ok(parsedChars < text.length * 60, `parsed ${parsedChars} chars for a ${text.length}-char answer`);
+    }
+  });
+
+  it('shows text appended between parses as provisional text, and parses again when a line ends or enough arrived', () => {
+    const engine = new IncrementalMarkdown(md, 8);
+    engine.append('Hello');
+    assert.deepEqual(engine.update(false).at(-1), { op: 'tail', html: '<p>Hello</p>\n' });
+    engine.append(' world');
+    assert.deepEqual(engine.update(false), [{ op: 'tailText', text: ' world' }]);
+    engine.append('!!');
+    assert.deepEqual(engine.update(false).at(-1), { op: 'tail', html: '<p>Hello world!!</p>\n' });
+    engine.append('\n\nNext\n');
+    const ops = engine.update(false);
+    assert.deepEqual(ops[0], { op: 'append', html: '<p>Hello world!!</p>\n' });
+  });
+});
