@@ -137,7 +137,8 @@ describe('Local endpoint in the real extension host: official openai and Anthrop
     }, { timeoutMs: 3000, intervalMs: 20 });
     assert.equal(snapshot.visible, true);
     assert.equal(snapshot.text, `$(plug) :${new URL(endpoint.origin).port} · ${before + 1}`);
-    assert.equal(api().services.account.get('production').balanceCredits, emulator().balance('production'));
+    // The balance comes from the relayed headers; wait for the record rather than racing it (it once read a stale 0).
+    await waitFor('the balance from the relayed headers', () => api().services.account.get('production').balanceCredits === emulator().balance('production'), { timeoutMs: 3000, intervalMs: 20 });
   });
 });
 
