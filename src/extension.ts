@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { importKeysFromEnvironment, offerFirstRunSetup, registerAccountCommands } from './host/accountCommands';
 import { registerImages } from './host/images';
-import { registerChat } from './host/chat';
+import { registerChat, type ChatTestApi } from './host/chat';
 import { registerLocalEndpoint, type LocalEndpointController, type LocalEndpointStatusItem } from './host/localEndpoint';
 import { createServices, type Services } from './host/services';
 import { AccountStatusBar } from './host/statusBar';
@@ -12,6 +12,7 @@ export interface TestApi {
   statusBar: AccountStatusBar;
   localEndpoint: LocalEndpointController;
   localEndpointStatus: LocalEndpointStatusItem;
+  chat: ChatTestApi;
 }
 
 /** Owners whose disposal saves data: deactivate() waits for them (VS Code does not wait for subscriptions). */
@@ -34,7 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     await importKeysFromEnvironment(services);
     void offerFirstRunSetup(services);
     log.info(`Activated; active environment: ${services.environments.active().name}`);
-    return context.extensionMode === vscode.ExtensionMode.Test ? { services, statusBar, localEndpoint: localEndpoint.controller, localEndpointStatus: localEndpoint.statusItem } : undefined;
+    return context.extensionMode === vscode.ExtensionMode.Test ? { services, statusBar, localEndpoint: localEndpoint.controller, localEndpointStatus: localEndpoint.statusItem, chat: chat.testApi } : undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.error(`Activation failed: ${message}`);

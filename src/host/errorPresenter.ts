@@ -26,12 +26,25 @@ export interface PresentOptions {
   detail?: string;
 }
 
+/** A notification as shown, with a way to pick one of its actions as the user would (tests read these). */
+export interface PresentedError {
+  kind: string;
+  source: string;
+  env: string;
+  text: string;
+  actions: ErrorAction[];
+  choose(actionId: ErrorActionId): Promise<void>;
+}
+
 /**
  * The one place that handles a failure: it logs it, does what its kind implies (a 404 for the model
  * forgets the stale model list), and shows it — as a notification here, or as the chat card built
  * from the same errorView.
  */
 export class ErrorPresenter {
+  readonly #onDidPresent = new vscode.EventEmitter<PresentedError>();
+  readonly onDidPresent = this.#onDidPresent.event;
+
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly environments: Environments,
@@ -79,6 +92,10 @@ export class ErrorPresenter {
   show(facts: ErrorFacts, options: PresentOptions = {}): void {
     const view = errorView(facts, { canRetry: options.retry !== undefined });
     const text = redactSecrets([view.message, options.detail, view.requestId && `(request ${view.requestId})`].filter(Boolean).join(' '));
+    this.#onDidPresent.fire({
+      kind: facts.kind, source: options.source ?? 'request', env: options.env ?? this.environments.active().name, text, actions: view.actions,
+      choose: (id) => this.run(id, view, options),
+    });
     void vscode.window.showErrorMessage(text, ...view.actions.map((action) => action.label)).then(async (chosen) => {
       const action = view.actions.find((candidate) => candidate.label === chosen);
       if (action) await this.run(action.id, view, options);

@@ -100,6 +100,8 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
     for (let i = 0; i <= pieces.length; i++) {
       if (i === faultAt) {
         if (faults.has('reset-mid-stream')) return await sse.destroy();
+        // Silence with the connection open, until the client gives up (or the emulator closes).
+        if (faults.has('stall-mid-stream')) return void (await sleep(2 ** 31 - 1, ctx.signal));
         if (faults.has('error-mid-stream')) {
           await sse.data({ error: { message: 'Emulated fault error-mid-stream: generation failed.', type: 'server_error', code: 'stream_error' } });
           return sse.end();

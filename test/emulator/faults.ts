@@ -6,13 +6,13 @@ import type { FaultName, FaultSpec } from './types';
 export const FAULT_NAMES: readonly FaultName[] = [
   'http-400', 'http-401', 'http-402', 'http-403', 'http-404', 'http-429', 'http-500', 'http-503',
   'html-500', 'text-502', 'slow-first-byte', 'hang',
-  'reset-mid-stream', 'no-done', 'malformed-chunk', 'error-mid-stream', 'keepalive-comments',
+  'reset-mid-stream', 'stall-mid-stream', 'no-done', 'malformed-chunk', 'error-mid-stream', 'keepalive-comments',
   'crlf', 'tiny-writes', 'large-stream', 'usage-chunk',
   'html-404', 'redirect-308', 'no-balance-header', 'echo-authorization', 'echo-authorization-mid-stream',
 ];
 
 const STREAM_FAULTS: ReadonlySet<FaultName> = new Set<FaultName>([
-  'reset-mid-stream', 'no-done', 'malformed-chunk', 'error-mid-stream', 'keepalive-comments',
+  'reset-mid-stream', 'stall-mid-stream', 'no-done', 'malformed-chunk', 'error-mid-stream', 'keepalive-comments',
   'crlf', 'tiny-writes', 'large-stream', 'usage-chunk', 'echo-authorization-mid-stream',
 ]);
 

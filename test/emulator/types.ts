@@ -10,6 +10,7 @@ export type FaultName =
   | 'slow-first-byte'     // delay before the status line (delayMs, default 2000)
   | 'hang'                // accept and never answer (for client timeouts)
   | 'reset-mid-stream'    // SSE: send some chunks then destroy the socket
+  | 'stall-mid-stream'    // SSE: send some chunks then fall silent, connection open (for idle timeouts)
   | 'no-done'             // SSE: end the response without `data: [DONE]`
   | 'malformed-chunk'     // SSE: one `data:` line that is not JSON
   | 'error-mid-stream'    // SSE: a `data: {"error":{...}}` event after some content, then end

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
 
 /**
@@ -101,4 +101,11 @@ export function spawnGroup(name: string, command: string, args: string[], option
   };
   const unregister = registerCleanup({ name, stop: () => stop(), stopNow: () => killGroup(pid, 'SIGKILL') });
   return { child, pid, exited, stop };
+}
+
+/** The processes of a process group (from `ps`), e.g. the extension hosts code-server forked. */
+export function processGroupMembers(groupId: number): { pid: number; command: string }[] {
+  const listing = execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' });
+  return listing.split('\n').map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)).filter((m): m is RegExpExecArray => m !== null && Number(m[2]) === groupId)
+    .map((m) => ({ pid: Number(m[1]), command: m[3] }));
 }

@@ -47,6 +47,7 @@ async function main(): Promise<number> {
         extensionDevelopmentPaths: [developmentExtensions],
         extensionTestsPath: path.join(OUT_DIR, 'test', 'integration', 'index.js'),
         extensionEnvironment: extensionHostEnvironment(window, env),
+        ...(process.env.INFERENCE_TEST_WINDOW_MINUTES && { timeoutMs: Number(process.env.INFERENCE_TEST_WINDOW_MINUTES) * 60_000 }),
       });
       console.log(`[integration] ${window} window ${code === 0 ? 'passed' : 'FAILED'} in ${seconds(windowStarted)}`);
       if (code !== 0) failed++;

@@ -27,8 +27,21 @@ export const WINDOW_TAGS: Readonly<Record<Exclude<IntegrationWindow, 'workspace'
 /** A regular expression over full test titles; only matching tests run (passed on by the launchers). */
 export const GREP_ENV = 'INFERENCE_TEST_GREP';
 
+/** How many chat requests the soak makes (a reduced count unless set; `npm run soak` sets 1,000). */
+export const SOAK_REQUESTS_ENV = 'INFERENCE_SOAK_REQUESTS';
+
+/**
+ * Set by `npm run test:faults` to load the fault matrix (`faults/`), which `npm test` leaves out
+ * until it passes on main (issue 12).
+ */
+export const FAULT_SUITES_ENV = 'INFERENCE_FAULT_SUITES';
+
 /** The environment the launchers give the extension host of one window. */
 export function extensionHostEnvironment(window: IntegrationWindow, extra: Record<string, string> = {}): Record<string, string> {
-  const grep = process.env[GREP_ENV];
-  return { [WINDOW_ENV]: window, ...(grep ? { [GREP_ENV]: grep } : {}), ...extra };
+  const passed: Record<string, string> = { [WINDOW_ENV]: window };
+  for (const name of [GREP_ENV, SOAK_REQUESTS_ENV, FAULT_SUITES_ENV]) {
+    const value = process.env[name];
+    if (value) passed[name] = value;
+  }
+  return { ...passed, ...extra };
 }

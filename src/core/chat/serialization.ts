@@ -82,7 +82,7 @@ export function toStoredConversation(conversation: Conversation): StoredConversa
   return stored;
 }
 
-function toStoredMessage(message: ConversationMessage): StoredMessage {
+export function toStoredMessage(message: ConversationMessage): StoredMessage {
   const stored: StoredMessage = { id: message.id, role: message.role, text: message.text, createdAt: message.createdAt };
   if (message.status !== undefined) stored.status = message.status;
   if (message.meta !== undefined) stored.meta = { ...message.meta, ...(message.meta.usage && { usage: { ...message.meta.usage } }) };
@@ -173,6 +173,11 @@ export function parseConversation(text: string): Conversation | undefined {
   } catch {
     return undefined;
   }
+  return conversationFromJson(raw);
+}
+
+/** The conversation in an already parsed JSON value (a history log is replayed into one). */
+export function conversationFromJson(raw: unknown): Conversation | undefined {
   if (!isObject(raw) || !READABLE_VERSIONS.has(raw.v) || !str(raw.id) || !Array.isArray(raw.messages)) return undefined;
   const conversation: Conversation = {
     id: raw.id,

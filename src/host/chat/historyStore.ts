@@ -1,115 +1,70 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { summary, type Conversation, type ConversationSummary } from '../../core/chat/conversation';
-import { parseConversation, serializeConversation } from '../../core/chat/serialization';
+import type { Conversation, ConversationSummary } from '../../core/chat/conversation';
+import { HistoryStore, type DamagedHistory } from '../../core/chat/historyFiles';
 
-/** While an answer streams, saves are coalesced to one per this interval: a crash loses at most this much. */
-export const STREAMING_SAVE_INTERVAL_MS = 300;
+export { STREAMING_SAVE_INTERVAL_MS } from '../../core/chat/historyFiles';
 
 /**
- * Conversations as one JSON file each under the extension's global storage. Writes go to a temporary
- * file renamed over the old one, so a crash mid-write leaves the previous version, never half a file.
+ * The chat history under the extension's global storage (the format and its crash safety are in
+ * core/chat/historyLog.ts). This adapter adds what needs VS Code: the change event, the log, and the
+ * one warning a damaged history file deserves.
  */
 export class ChatHistoryStore implements vscode.Disposable {
-  private readonly dir: string;
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly latest = new Map<string, Conversation>();
-  private writing: Promise<void> = Promise.resolve();
+  private readonly store: HistoryStore;
   private readonly onDidChangeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.onDidChangeEmitter.event;
 
   constructor(storageUri: vscode.Uri, private readonly log: vscode.LogOutputChannel) {
-    this.dir = path.join(storageUri.fsPath, 'chat-history');
-  }
-
-  private file(id: string): string {
-    if (!/^[\w-]+$/.test(id)) throw new Error(`Invalid conversation id "${id}"`);
-    return path.join(this.dir, `${id}.json`);
-  }
-
-  /** Saves now (a finished turn, a rename). */
-  async save(conversation: Conversation): Promise<void> {
-    this.cancelTimer(conversation.id);
-    this.latest.delete(conversation.id);
-    await this.write(conversation);
-  }
-
-  /** Saves soon: called on every streamed delta, writes at most once per interval. */
-  saveSoon(conversation: Conversation): void {
-    this.latest.set(conversation.id, conversation);
-    if (this.timers.has(conversation.id)) return;
-    this.timers.set(conversation.id, setTimeout(() => {
-      this.timers.delete(conversation.id);
-      const pending = this.latest.get(conversation.id);
-      this.latest.delete(conversation.id);
-      if (pending) void this.write(pending);
-    }, STREAMING_SAVE_INTERVAL_MS));
-  }
-
-  async load(id: string): Promise<Conversation | undefined> {
-    await this.writing;
-    try {
-      return parseConversation(await fs.readFile(this.file(id), 'utf8'));
-    } catch {
-      return undefined;
-    }
-  }
-
-  async list(): Promise<ConversationSummary[]> {
-    await this.writing;
-    let names: string[];
-    try {
-      names = await fs.readdir(this.dir);
-    } catch {
-      return [];
-    }
-    const loaded = await Promise.all(names.filter((n) => n.endsWith('.json')).map((n) => this.load(n.slice(0, -5))));
-    return loaded.filter((c): c is Conversation => c !== undefined).map(summary).sort((a, b) => b.updatedAt - a.updatedAt);
-  }
-
-  async delete(id: string): Promise<void> {
-    this.cancelTimer(id);
-    this.latest.delete(id);
-    await this.writing;
-    await fs.rm(this.file(id), { force: true });
-    this.onDidChangeEmitter.fire();
-  }
-
-  private write(conversation: Conversation): Promise<void> {
-    const text = serializeConversation(conversation);
-    const target = this.file(conversation.id);
-    // Serialise writes so an older snapshot can never land after a newer one.
-    this.writing = this.writing.then(async () => {
-      try {
-        await fs.mkdir(this.dir, { recursive: true });
-        const temp = `${target}.${process.pid}.tmp`;
-        await fs.writeFile(temp, text, 'utf8');
-        await fs.rename(temp, target);
-        this.onDidChangeEmitter.fire();
-      } catch (error) {
-        this.log.error(`Could not save chat ${conversation.id}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+    this.store = new HistoryStore({
+      dir: path.join(storageUri.fsPath, 'chat-history'),
+      onChange: () => this.onDidChangeEmitter.fire(),
+      onDamaged: (damaged) => this.reportDamaged(damaged),
+      onError: (message) => this.log.error(message),
     });
-    return this.writing;
   }
 
-  private cancelTimer(id: string): void {
-    const timer = this.timers.get(id);
-    if (timer) clearTimeout(timer);
-    this.timers.delete(id);
+  save(conversation: Conversation): Promise<void> {
+    return this.store.save(conversation);
   }
 
-  /** Writes whatever is still pending (window closing). */
-  async flush(): Promise<void> {
-    for (const id of [...this.timers.keys()]) this.cancelTimer(id);
-    const pending = [...this.latest.values()];
-    this.latest.clear();
-    await Promise.all(pending.map((c) => this.write(c)));
+  /** Called on every streamed delta; the new text is journaled at most once per interval. */
+  saveSoon(conversation: Conversation): void {
+    this.store.saveSoon(conversation);
   }
 
-  dispose(): void {
-    void this.flush();
+  load(id: string): Promise<Conversation | undefined> {
+    return this.store.load(id);
+  }
+
+  list(): Promise<ConversationSummary[]> {
+    return this.store.list();
+  }
+
+  delete(id: string): Promise<void> {
+    return this.store.delete(id);
+  }
+
+  flush(): Promise<void> {
+    return this.store.flush();
+  }
+
+  /** Each damaged file is reported once: it is moved aside, so it is not found again. */
+  private reportDamaged(damaged: DamagedHistory): void {
+    const what = damaged.recovered ? 'was damaged; what could be read was kept' : 'could not be read';
+    this.log.error(`Chat history file ${damaged.file} ${what}; the file was moved to ${damaged.movedTo} (${damaged.problems.map((p) => `${p.kind} line ${p.line}`).join(', ')})`);
+    const open = 'Open Original';
+    void vscode.window.showWarningMessage(
+      `A chat history file ${what}. The original was kept as ${path.basename(damaged.movedTo)}; other conversations are not affected.`,
+      open,
+    ).then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(damaged.movedTo));
+    });
+  }
+
+  /** Awaits the last write: a window that closes mid-stream keeps the text received so far. */
+  async dispose(): Promise<void> {
+    await this.store.flush();
     this.onDidChangeEmitter.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createConversation, type Conversation } from '../../core/chat/conversation';
 import { parseChatWebviewState } from '../../core/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequestMessage, type ChatRequests } from '../../core/chatProtocol';
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
 import { ChatPanel, CHAT_VIEW_TYPE, CHAT_WEBVIEW_OPTIONS } from './chatPanel';
@@ -9,12 +10,23 @@ import { ChatHistoryStore } from './historyStore';
 import { pickConversation } from './pickers';
 import { createRequestHandler } from './requestHandlers';
 
+/** What integration tests drive: the panels' requests, as their webviews send them, and what the host holds. */
+export interface ChatTestApi {
+  /** Runs a request through the same handler a panel's webview message reaches, and returns its reply. */
+  request<M extends ChatMethod>(conversationId: string, method: M, params: ChatRequests[M]): Promise<unknown>;
+  /** Ids of the conversations shown in open panels, oldest panel first. */
+  openConversations(): string[];
+  /** The conversation as its panel holds it, else as the history has it. */
+  conversation(id: string): Promise<Conversation | undefined>;
+}
+
 /**
  * The chat feature: commands, the panel serializer (restores panels after a reload) and the history.
  * Disposing it stops every answer in flight and resolves once each has been saved.
  */
-class ChatFeature extends Disposable {
+export class ChatFeature extends Disposable {
   private readonly panels = new Set<ChatPanel>();
+  readonly testApi: ChatTestApi;
 
   constructor(services: Services) {
     super();
@@ -62,6 +74,17 @@ class ChatFeature extends Disposable {
       open(conversation);
     }));
     this.register({ dispose: () => this.closePanels() });
+    let requestId = 0;
+    const panelOf = (conversationId: string) => [...this.panels].find((p) => p.conversation.id === conversationId);
+    this.testApi = {
+      request: async (conversationId, method, params) => {
+        const panel = panelOf(conversationId);
+        if (!panel) throw new Error(`No open panel shows conversation ${conversationId}`);
+        return handler(panel, { v: CHAT_PROTOCOL_VERSION, type: 'request', id: --requestId, method, params } as ChatRequestMessage);
+      },
+      openConversations: () => [...this.panels].map((p) => p.conversation.id),
+      conversation: async (id) => panelOf(id)?.conversation ?? store.load(id),
+    };
   }
 
   private closePanels(): Promise<unknown> {
@@ -73,6 +96,6 @@ class ChatFeature extends Disposable {
   }
 }
 
-export function registerChat(services: Services): Disposable {
+export function registerChat(services: Services): ChatFeature {
   return new ChatFeature(services);
 }

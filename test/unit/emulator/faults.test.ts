@@ -119,6 +119,16 @@ describe('emulator: faults', () => {
     assert.ok(!res.text.includes('[DONE]'));
   });
 
+  it('stall-mid-stream sends some chunks, then nothing, with the connection open until the client leaves', async () => {
+    const res = await withFault('stall-mid-stream', { timeoutMs: 500 });
+    assert.equal(res.error, 'client timeout');
+    const record = emu().requests.at(-1);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(record?.status, 200);
+    assert.ok((record?.bytesSent ?? 0) > 0, 'some chunks were sent before the silence');
+    assert.ok(record?.clientClosedAt !== undefined, 'the client left before the emulator ended the response');
+  });
+
   it('no-done ends the response cleanly without data: [DONE]', async () => {
     const res = await withFault('no-done');
     assert.equal(res.complete, true);

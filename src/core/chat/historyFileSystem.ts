@@ -1,0 +1,32 @@
+import * as nodeFs from 'node:fs/promises';
+
+/** The few file operations the store needs; the benchmark counts bytes through them. */
+export interface HistoryFileSystem {
+  readFile(file: string): Promise<string>;
+  writeFile(file: string, data: string): Promise<void>;
+  appendFile(file: string, data: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  rm(file: string): Promise<void>;
+  readdir(dir: string): Promise<string[]>;
+  mkdir(dir: string): Promise<void>;
+}
+
+export const nodeFileSystem: HistoryFileSystem = {
+  readFile: (file) => nodeFs.readFile(file, 'utf8'),
+  writeFile: (file, data) => nodeFs.writeFile(file, data, 'utf8'),
+  appendFile: (file, data) => nodeFs.appendFile(file, data, 'utf8'),
+  rename: (from, to) => nodeFs.rename(from, to),
+  rm: (file) => nodeFs.rm(file, { force: true }),
+  readdir: (dir) => nodeFs.readdir(dir),
+  mkdir: async (dir) => void (await nodeFs.mkdir(dir, { recursive: true })),
+};
+
+/** Whether a process still runs (a journal or temporary file of a dead one is a crash's leftover). */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

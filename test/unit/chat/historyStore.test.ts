@@ -1,0 +1,268 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Timer } from '../../../src/core/chat/appendBatcher';
+import { createConversation, type Conversation, type ConversationMessage } from '../../../src/core/chat/conversation';
+import { HistoryStore, type DamagedHistory, type HistoryStoreOptions } from '../../../src/core/chat/historyFiles';
+import { replayJournal, replayLog } from '../../../src/core/chat/historyLog';
+import { serializeConversation } from '../../../src/core/chat/serialization';
+
+/** A timer the test fires by hand: "the interval elapsed". */
+function manualTimer(): Timer & { fire(): void } {
+  let callbacks = new Map<number, () => void>();
+  let next = 0;
+  return {
+    set: (callback) => { callbacks.set(++next, callback); return next; },
+    clear: (handle) => { callbacks.delete(handle as number); },
+    fire() { const run = [...callbacks.values()]; callbacks = new Map(); run.forEach((c) => c()); },
+  };
+}
+
+const LIVE_PIDS = new Set<number>();
+const DEAD_PID = 999_999_001;
+
+describe('chat history store (append-only log and streaming journal)', () => {
+  let dir: string;
+  let timer: ReturnType<typeof manualTimer>;
+  let damaged: DamagedHistory[];
+  const open = (options: Partial<HistoryStoreOptions> = {}) => new HistoryStore({
+    dir, timer, pid: 4242, isAlive: (pid) => pid === 4242 || LIVE_PIDS.has(pid), onDamaged: (d) => damaged.push(d), ...options,
+  });
+  const files = () => fs.readdirSync(dir).filter((name) => name !== 'damaged').sort();
+
+  function conversationWithQuestion(text = 'Question?'): Conversation {
+    const conversation = createConversation(1);
+    conversation.title = 'T';
+    conversation.messages.push({ id: 'u1', role: 'user', text, createdAt: 1 });
+    return conversation;
+  }
+  function startAnswer(conversation: Conversation): ConversationMessage {
+    const answer: ConversationMessage = { id: 'a1', role: 'assistant', text: '', createdAt: 2, status: 'streaming', meta: { model: 'm' } };
+    conversation.messages.push(answer);
+    return answer;
+  }
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-test-'));
+    timer = manualTimer();
+    damaged = [];
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('journals a streaming answer append-only and compacts it into the log when the turn ends', async () => {
+    const store = open();
+    const conversation = conversationWithQuestion();
+    await store.save(conversation);
+    const logAfterQuestion = fs.readFileSync(path.join(dir, `${conversation.id}.json`), 'utf8');
+    const answer = startAnswer(conversation);
+    const pieces = ['Hello', ', wor', 'ld ', '"quoted"\n', 'é漢🙂'];
+    for (const piece of pieces) {
+      answer.text += piece;
+      store.saveSoon(conversation);
+      timer.fire();
+      await store.flush();
+    }
+    const journal = path.join(dir, `${conversation.id}.4242.stream`);
+    const journalText = fs.readFileSync(journal, 'utf8');
+    assert.equal(journalText.split('\n').length - 1, pieces.length, 'one start line and one line per later write');
+    assert.equal(replayJournal(journalText)?.text, pieces.join(''));
+    assert.equal(fs.readFileSync(path.join(dir, `${conversation.id}.json`), 'utf8'), logAfterQuestion, 'the log is not touched while streaming');
+
+    answer.status = 'done';
+    await store.save(conversation);
+    assert.deepEqual(files(), [`${conversation.id}.json`], 'the journal is gone once the answer is in the log');
+    const log = fs.readFileSync(path.join(dir, `${conversation.id}.json`), 'utf8');
+    assert.ok(log.startsWith(logAfterQuestion), 'the answer was appended, not rewritten');
+    const reopened = await open().load(conversation.id);
+    assert.equal(reopened?.messages[1].text, pieces.join(''));
+    assert.equal(reopened?.messages[1].status, 'done');
+  });
+
+  it('after a crash, reopens the conversation with the text up to the last write, marked interrupted', async () => {
+    const crashed = open({ pid: DEAD_PID, isAlive: () => true });
+    const conversation = conversationWithQuestion();
+    await crashed.save(conversation);
+    const answer = startAnswer(conversation);
+    answer.text = 'written before the crash';
+    await crashed.writeStreaming(conversation);
+    answer.text += ' and this never reached the disk';
+    // The process dies here: nothing more is written. A torn last write is ignored too.
+    fs.appendFileSync(path.join(dir, `${conversation.id}.${DEAD_PID}.stream`), '{"t":"half a wri');
+
+    const store = open();
+    const reopened = await store.load(conversation.id);
+    assert.equal(reopened?.messages.length, 2);
+    assert.equal(reopened?.messages[1].text, 'written before the crash');
+    assert.equal(reopened?.messages[1].status, 'interrupted');
+    assert.deepEqual(files(), [`${conversation.id}.json`], 'the journal was folded into the log');
+    assert.deepEqual(damaged, [], 'a crash is not damage');
+    assert.equal((await open().load(conversation.id))?.messages[1].text, 'written before the crash');
+  });
+
+  it('a journal carrying this process\'s pid from before it started is a crash too (pid reused)', async () => {
+    const before = open({ isAlive: () => true });
+    const conversation = conversationWithQuestion();
+    await before.save(conversation);
+    startAnswer(conversation).text = 'from the previous process';
+    await before.writeStreaming(conversation);
+    const reopened = await open().load(conversation.id);
+    assert.equal(reopened?.messages[1].status, 'interrupted');
+    assert.deepEqual(files(), [`${conversation.id}.json`]);
+  });
+
+  it('never takes a live window\'s journal for a crash: reads it, leaves it alone', async () => {
+    const otherPid = 5151;
+    LIVE_PIDS.add(otherPid);
+    try {
+      const other = open({ pid: otherPid });
+      const conversation = conversationWithQuestion();
+      await other.save(conversation);
+      startAnswer(conversation).text = 'still streaming in the other window';
+      await other.writeStreaming(conversation);
+      const store = open();
+      assert.equal((await store.list()).length, 1);
+      assert.equal((await store.load(conversation.id))?.messages[1].text, 'still streaming in the other window');
+      assert.ok(files().includes(`${conversation.id}.${otherPid}.stream`));
+    } finally {
+      LIVE_PIDS.delete(otherPid);
+    }
+  });
+
+  it('two stores (two windows) streaming at once keep each other\'s conversations', async () => {
+    LIVE_PIDS.add(1).add(2);
+    try {
+      const windows = [open({ pid: 1 }), open({ pid: 2 })];
+      const conversations = windows.map((_, i) => conversationWithQuestion(`question ${i}`));
+      await Promise.all(windows.map((w, i) => w.save(conversations[i])));
+      const answers = conversations.map(startAnswer);
+      for (let round = 0; round < 20; round++) {
+        windows.forEach((w, i) => {
+          answers[i].text += `${i}:${round} `;
+          void w.writeStreaming(conversations[i]);
+        });
+        if (round % 5 === 0) await Promise.all(windows.map((w) => w.list()));
+      }
+      answers.forEach((a) => (a.status = 'done'));
+      await Promise.all(windows.map((w, i) => w.save(conversations[i])));
+      const summaries = await open().list();
+      assert.equal(summaries.length, 2);
+      for (const [i, conversation] of conversations.entries()) {
+        const loaded = await open().load(conversation.id);
+        assert.equal(loaded?.messages[1].text, answers[i].text);
+      }
+    } finally {
+      LIVE_PIDS.delete(1);
+      LIVE_PIDS.delete(2);
+    }
+  });
+
+  it('a truncated log: reported once, the original moved aside untouched, the readable part kept, others still load', async () => {
+    const store = open();
+    const good = conversationWithQuestion('good');
+    const torn = conversationWithQuestion('torn');
+    await store.save(good);
+    await store.save(torn);
+    torn.messages.push({ id: 'a1', role: 'assistant', text: 'an answer', createdAt: 2, status: 'done' });
+    await store.save(torn);
+    const tornFile = path.join(dir, `${torn.id}.json`);
+    const original = fs.readFileSync(tornFile, 'utf8');
+    const cut = original.slice(0, original.length - 10);
+    fs.writeFileSync(tornFile, cut);
+
+    const reopened = open();
+    const summaries = await reopened.list();
+    assert.equal(summaries.length, 2, 'both conversations are listed');
+    assert.equal(damaged.length, 1);
+    assert.equal(damaged[0].recovered, true);
+    assert.deepEqual(damaged[0].problems.map((p) => p.kind), ['truncated']);
+    assert.equal(fs.readFileSync(damaged[0].movedTo, 'utf8'), cut, 'the original bytes are kept aside');
+    assert.equal((await reopened.load(torn.id))?.messages.length, 1, 'what was readable: the question');
+    await open().list();
+    assert.equal(damaged.length, 1, 'reported once');
+  });
+
+  it('a corrupt log that cannot be read at all is moved aside, not deleted or overwritten', async () => {
+    const store = open();
+    const good = conversationWithQuestion('good');
+    await store.save(good);
+    fs.writeFileSync(path.join(dir, 'broken-1.json'), '\u0000\u0001 not json at all');
+    const summaries = await open().list();
+    assert.deepEqual(summaries.map((s) => s.id), [good.id]);
+    assert.equal(damaged.length, 1);
+    assert.equal(damaged[0].recovered, false);
+    assert.equal(fs.readFileSync(damaged[0].movedTo, 'utf8'), '\u0000\u0001 not json at all');
+    assert.ok(!files().includes('broken-1.json'));
+  });
+
+  it('reads the single-line files of earlier versions, and appends to them', async () => {
+    const conversation = conversationWithQuestion('legacy');
+    fs.writeFileSync(path.join(dir, `${conversation.id}.json`), serializeConversation(conversation));
+    const store = open();
+    const loaded = await store.load(conversation.id);
+    assert.equal(loaded?.messages[0].text, 'legacy');
+    loaded!.messages.push({ id: 'a9', role: 'assistant', text: 'new', createdAt: 3, status: 'done' });
+    await store.save(loaded!);
+    assert.equal((await open().load(conversation.id))?.messages[1].text, 'new');
+    assert.deepEqual(damaged, []);
+  });
+
+  it('records removals and header changes, and compacts when superseded lines dominate', async () => {
+    const store = open();
+    const conversation = conversationWithQuestion();
+    await store.save(conversation);
+    conversation.messages.push({ id: 'a1', role: 'assistant', text: 'x'.repeat(40_000), createdAt: 2, status: 'done' });
+    await store.save(conversation);
+    for (let i = 0; i < 5; i++) {
+      conversation.messages = conversation.messages.filter((m) => m.id !== `a${i + 1}`);
+      conversation.messages.push({ id: `a${i + 2}`, role: 'assistant', text: 'y'.repeat(40_000), createdAt: 3, status: 'done' });
+      conversation.title = `Title ${i}`;
+      await store.save(conversation);
+    }
+    const file = path.join(dir, `${conversation.id}.json`);
+    const size = fs.statSync(file).size;
+    assert.ok(size < 3 * 40_000 + 70_000, `compacted (${size} bytes)`);
+    const loaded = await open().load(conversation.id);
+    assert.deepEqual(loaded?.messages.map((m) => m.id), ['u1', 'a6']);
+    assert.equal(loaded?.title, 'Title 4');
+    assert.deepEqual(replayLog(fs.readFileSync(file, 'utf8')).problems, []);
+  });
+
+  it('removes temporary files and journals that dead processes left, keeps those of live ones', async () => {
+    LIVE_PIDS.add(6161);
+    try {
+      const conversation = conversationWithQuestion();
+      await open().save(conversation);
+      const names = [`${conversation.id}.json.${DEAD_PID}.tmp`, `${conversation.id}.json.6161.tmp`, `orphan-1.${DEAD_PID}.stream`];
+      for (const name of names) fs.writeFileSync(path.join(dir, name), '{"op":"begin","message":{"id":"x","role":"assistant","text":"","createdAt":0}}\n');
+      await open().list();
+      assert.deepEqual(files(), [`${conversation.id}.json`, `${conversation.id}.json.6161.tmp`].sort());
+    } finally {
+      LIVE_PIDS.delete(6161);
+    }
+  });
+
+  it('flush() writes the pending streamed text and waits for it (the window is closing)', async () => {
+    const store = open();
+    const conversation = conversationWithQuestion();
+    await store.save(conversation);
+    const answer = startAnswer(conversation);
+    answer.text = 'pending when the window closed';
+    store.saveSoon(conversation);
+    await store.flush();
+    assert.equal(replayJournal(fs.readFileSync(path.join(dir, `${conversation.id}.4242.stream`), 'utf8'))?.text, answer.text);
+  });
+
+  it('a deleted conversation stays deleted, even when its answer ends afterwards', async () => {
+    const store = open();
+    const conversation = conversationWithQuestion();
+    await store.save(conversation);
+    const answer = startAnswer(conversation);
+    answer.text = 'abc';
+    await store.writeStreaming(conversation);
+    await store.delete(conversation.id);
+    answer.status = 'stopped';
+    await store.save(conversation);
+    assert.deepEqual(files(), []);
+  });
+});
