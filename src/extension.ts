@@ -3,6 +3,8 @@ import { importKeysFromEnvironment, offerFirstRunSetup, registerAccountCommands 
 import { registerImages } from './host/images';
 import { registerChat, type ChatTestApi } from './host/chat';
 import { registerLocalEndpoint, type LocalEndpointController, type LocalEndpointStatusItem } from './host/localEndpoint';
+import { registerLanguageModels } from './host/languageModels';
+import type { InferenceChatModelProvider } from './host/languageModels/provider';
 import { createServices, type Services } from './host/services';
 import { AccountStatusBar } from './host/statusBar';
 
@@ -13,6 +15,8 @@ export interface TestApi {
   localEndpoint: LocalEndpointController;
   localEndpointStatus: LocalEndpointStatusItem;
   chat: ChatTestApi;
+  /** Absent where VS Code has no language model provider API. */
+  languageModels: InferenceChatModelProvider | undefined;
 }
 
 /** Owners whose disposal saves data: deactivate() waits for them (VS Code does not wait for subscriptions). */
@@ -32,10 +36,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     void services.workspaceGuard.check();
     const localEndpoint = registerLocalEndpoint(services);
     context.subscriptions.push(localEndpoint.disposable);
+    const languageModels = registerLanguageModels(services);
+    context.subscriptions.push(languageModels.disposable);
     await importKeysFromEnvironment(services);
     void offerFirstRunSetup(services);
     log.info(`Activated; active environment: ${services.environments.active().name}`);
-    return context.extensionMode === vscode.ExtensionMode.Test ? { services, statusBar, localEndpoint: localEndpoint.controller, localEndpointStatus: localEndpoint.statusItem, chat: chat.testApi } : undefined;
+    return context.extensionMode === vscode.ExtensionMode.Test
+      ? {
+        services, statusBar, localEndpoint: localEndpoint.controller, localEndpointStatus: localEndpoint.statusItem,
+        chat: chat.testApi, languageModels: languageModels.provider,
+      }
+      : undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.error(`Activation failed: ${message}`);

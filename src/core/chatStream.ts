@@ -1,10 +1,11 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ApiError } from './errors';
+import { ToolCallAssembler } from './toolCalls';
 import type { ChatStreamEvent, ResponseMeta, Usage } from './types';
 
 interface ChunkChoice {
-  delta?: { content?: unknown };
-  message?: { content?: unknown };
+  delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown };
+  message?: { content?: unknown; tool_calls?: unknown };
   finish_reason?: unknown;
 }
 
@@ -60,6 +61,16 @@ export async function* parseChatEventStream(
   let sawDone = false;
   let sawFinish = false;
   let failure: ApiError | undefined;
+  const toolCalls = new ToolCallAssembler();
+  // Tool calls are complete at the finish reason (or the end of the stream), not before.
+  const flushToolCalls = () => {
+    if (!toolCalls.pending || failure) return;
+    try {
+      for (const call of toolCalls.finish(meta)) pending.push({ type: 'toolCall', call });
+    } catch (error) {
+      failure = error as ApiError;
+    }
+  };
 
   const onData = (data: string) => {
     if (failure || sawDone) return;
@@ -83,14 +94,13 @@ export async function* parseChatEventStream(
       return;
     }
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
+    if (typeof reasoning === 'string' && reasoning.length > 0) queueText(pending, 'reasoning', reasoning);
     const content = choice?.delta?.content ?? choice?.message?.content;
-    if (typeof content === 'string' && content.length > 0) {
-      // One delta per network read: every event yielded costs a trip through each generator layer.
-      const last = pending[pending.length - 1];
-      if (last?.type === 'delta') last.text += content;
-      else pending.push({ type: 'delta', text: content });
-    }
+    if (typeof content === 'string' && content.length > 0) queueText(pending, 'delta', content);
+    toolCalls.add(choice?.delta?.tool_calls ?? choice?.message?.tool_calls);
     if (typeof choice?.finish_reason === 'string') {
+      flushToolCalls();
       sawFinish = true;
       pending.push({ type: 'finish', reason: choice.finish_reason });
     }
@@ -118,10 +128,18 @@ export async function* parseChatEventStream(
   if (!sawDone) {
     // The stream ended without its terminator: flush a last event that lacked its blank line.
     parser.feed(`${decoder.decode()}\n\n`);
-    yield* drain(pending);
-    if (failure) throw failure;
   }
+  flushToolCalls();
+  yield* drain(pending);
+  if (failure) throw failure;
   yield { type: 'end', complete: sawDone || sawFinish };
+}
+
+/** One text event per network read and kind: every event yielded costs a trip through each generator layer. */
+function queueText(pending: ChatStreamEvent[], type: 'delta' | 'reasoning', text: string): void {
+  const last = pending[pending.length - 1];
+  if (last?.type === type) last.text += text;
+  else pending.push({ type, text });
 }
 
 /** Takes every queued event out (the queue is reused across reads). */

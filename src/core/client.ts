@@ -9,6 +9,7 @@ import { capStream, readBodyCapped, resolveLimits, tooLarge, type ResponseLimits
 import { isAllowedProtocol } from './loopback';
 import { keySecrets, redactSecrets } from './redact';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
+import { ToolCallAssembler } from './toolCalls';
 import type {
   ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
 } from './types';
@@ -139,6 +140,7 @@ export class InferenceClient {
         // Tolerate a service that answers a stream request with one JSON completion.
         const result = this.#chatFromJson(await this.#readJson(response, meta, signal), meta);
         if (result.text) yield { type: 'delta', text: result.text };
+        for (const call of result.toolCalls ?? []) yield { type: 'toolCall', call };
         if (result.finishReason) yield { type: 'finish', reason: result.finishReason };
         if (result.usage) yield { type: 'usage', usage: result.usage };
         yield { type: 'end', complete: true };
@@ -177,7 +179,7 @@ export class InferenceClient {
   }
 
   #chatFromJson(body: unknown, meta: ResponseMeta): ChatResult {
-    const record = body as { choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }>; usage?: Record<string, unknown> };
+    const record = body as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }>; usage?: Record<string, unknown> };
     const choice = Array.isArray(record.choices) ? record.choices[0] : undefined;
     const content = choice?.message?.content;
     // A null content is a legitimate empty answer (for example a length stop before any text).
@@ -185,6 +187,11 @@ export class InferenceClient {
       throw new ApiError('malformedResponse', 'The chat completion has no choices[0].message.content.', { meta, status: meta.status });
     }
     const result: ChatResult = { text: content ?? '', meta };
+    if (Array.isArray(choice?.message?.tool_calls) && choice.message.tool_calls.length > 0) {
+      const assembler = new ToolCallAssembler();
+      assembler.add(choice.message.tool_calls.map((call: unknown, index) => ({ index, ...(call as object) })));
+      result.toolCalls = assembler.finish(meta);
+    }
     if (typeof choice?.finish_reason === 'string') result.finishReason = choice.finish_reason;
     const usage = normaliseUsage(record.usage);
     if (usage) result.usage = usage;

@@ -7,9 +7,43 @@ export interface ChatMessage {
   content: string;
 }
 
+/** A tool call as the common chat format carries it on an assistant message. */
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** An assistant turn that called tools (its text, if any, may be empty). */
+export interface AssistantToolCallMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls: ChatToolCall[];
+}
+
+/** The result of one tool call, answered by the caller. */
+export interface ToolResultMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
+
+export type ChatRequestMessage = ChatMessage | AssistantToolCallMessage | ToolResultMessage;
+
+/** A tool offered to the model (`tools` in the common chat format). */
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: object };
+}
+
+export type ChatToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+
 export interface ChatRequest {
   model: string;
-  messages: ChatMessage[];
+  messages: ChatRequestMessage[];
+  /** Not in the contract's field table; many compatible services accept it, so it is sent only when set. */
+  tools?: ChatTool[];
+  tool_choice?: ChatToolChoice;
   temperature?: number;
   top_p?: number;
   max_tokens?: number;
@@ -39,11 +73,24 @@ export interface ChatResult {
   meta: ResponseMeta;
   finishReason?: string;
   usage?: Usage;
+  toolCalls?: CompletedToolCall[];
+}
+
+/** A streamed tool call once all its pieces arrived and its arguments parsed as a JSON object. */
+export interface CompletedToolCall {
+  id: string;
+  name: string;
+  /** The arguments exactly as the service sent them. */
+  arguments: string;
+  input: Record<string, unknown>;
 }
 
 export type ChatStreamEvent =
   | { type: 'response'; meta: ResponseMeta }
   | { type: 'delta'; text: string }
+  /** `delta.reasoning_content` / `delta.reasoning`: the model's thinking, kept apart from the answer. */
+  | { type: 'reasoning'; text: string }
+  | { type: 'toolCall'; call: CompletedToolCall }
   | { type: 'finish'; reason: string }
   | { type: 'usage'; usage: Usage }
   /** Last event. `complete` is false when the stream ended without `[DONE]` or a finish reason. */

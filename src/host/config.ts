@@ -34,6 +34,8 @@ export interface SettingTypes {
   'inference.serviceParameters.byModel': Record<string, unknown>;
   /** 0: a free port, chosen at each start. */
   'inference.localEndpoint.port': number;
+  /** Per model id (or "*"): limits and capabilities the service does not publish; validated by the reader. */
+  'inference.languageModels.overrides': Record<string, unknown>;
 }
 
 export type SettingId = keyof SettingTypes;
@@ -60,6 +62,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},
   'inference.localEndpoint.port': 0,
+  'inference.languageModels.overrides': {},
 };
 
 /**

@@ -22,6 +22,9 @@ const SELECTED_KEY = (env: string, kind: ModelKind) => `inference.selectedModel.
 export class ModelService extends Disposable {
   readonly #onDidChangeSelection = this.register(new vscode.EventEmitter<string>());
   readonly onDidChangeSelection = this.#onDidChangeSelection.event;
+  readonly #onDidChangeModels = this.register(new vscode.EventEmitter<{ env: string; kind: ModelKind }>());
+  /** Fires when an environment's cached list of models of a kind changes (new ids, or forgotten). */
+  readonly onDidChangeModels = this.#onDidChangeModels.event;
 
   constructor(
     private readonly memento: vscode.Memento,
@@ -35,21 +38,32 @@ export class ModelService extends Disposable {
     return this.memento.get<CachedModels>(CACHE_KEY(env, kind));
   }
 
-  /** The ids of the environment's models of that kind, from the cache while it is fresh. */
-  async list(kind: ModelKind, envName = this.environments.active().name, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<string[]> {
+  /**
+   * The ids of the environment's models of that kind, from the cache while it is fresh. `quiet`: a 429
+   * fails at once instead of showing a retry countdown (for lists nobody asked for on screen).
+   */
+  async list(kind: ModelKind, envName = this.environments.active().name, options: { refresh?: boolean; signal?: AbortSignal; quiet?: boolean } = {}): Promise<string[]> {
     const cached = this.cached(envName, kind);
     const lifetimeMs = readSetting('inference.modelCacheMinutes') * 60_000;
     if (!options.refresh && cached && Date.now() - cached.fetchedAt < lifetimeMs) return cached.ids;
     const client = await this.api.client(envName);
-    const { models } = await this.api.withRateLimitRetry('model list', () => client.listModels({ type: kind, ...(options.signal && { signal: options.signal }) }), options.signal);
+    const fetch = () => client.listModels({ type: kind, ...(options.signal && { signal: options.signal }) });
+    const { models } = options.quiet ? await fetch() : await this.api.withRateLimitRetry('model list', fetch, options.signal);
     const ids = [...new Set(models.map((model) => model.id))];
-    await this.memento.update(CACHE_KEY(envName, kind), { ids, fetchedAt: Date.now() } satisfies CachedModels);
+    await this.#store(envName, kind, ids);
     return ids;
   }
 
   /** Stores a list fetched elsewhere (the key check fetches one), so the picker opens without a second call. */
   async remember(envName: string, kind: ModelKind, ids: string[]): Promise<void> {
+    await this.#store(envName, kind, ids);
+  }
+
+  async #store(envName: string, kind: ModelKind, ids: string[]): Promise<void> {
+    const previous = this.cached(envName, kind)?.ids;
     await this.memento.update(CACHE_KEY(envName, kind), { ids, fetchedAt: Date.now() } satisfies CachedModels);
+    // Only a different list is news: listeners re-read the list, and a refresh that finds the same ids must not loop.
+    if (!previous || previous.length !== ids.length || previous.some((id, i) => id !== ids[i])) this.#onDidChangeModels.fire({ env: envName, kind });
   }
 
   selected(kind: ModelKind, envName = this.environments.active().name): string | undefined {
@@ -67,7 +81,11 @@ export class ModelService extends Disposable {
 
   /** Forgets the cached lists of the environment: both kinds, or only `kind`. */
   async invalidate(envName: string, kind?: ModelKind): Promise<void> {
-    for (const each of kind ? [kind] : (['chat', 'image'] as const)) await this.memento.update(CACHE_KEY(envName, each), undefined);
+    for (const each of kind ? [kind] : (['chat', 'image'] as const)) {
+      if (!this.cached(envName, each)) continue;
+      await this.memento.update(CACHE_KEY(envName, each), undefined);
+      this.#onDidChangeModels.fire({ env: envName, kind: each });
+    }
   }
 
   /**

@@ -2,24 +2,18 @@
 import { badRequest } from './errors';
 import { isRecord } from './http';
 import type { ChatMessage } from './textgen';
-import type { ToolCallLog } from './types';
-
-/** A message as received: tool fields only when the message carried them (so the generated text is unchanged). */
-export interface ReceivedMessage extends ChatMessage {
-  tool_calls?: ToolCallLog[];
-  tool_call_id?: string;
-}
+import { checkToolTurns, parseToolCalls, parseToolChoice, parseTools, type ToolChoice, type ToolDefinition } from './tools';
 
 export interface ChatRequest {
   model: string;
-  messages: ReceivedMessage[];
-  /** Names of the offered tools (common format `tools[].function.name`). */
-  tools?: string[];
+  messages: ChatMessage[];
   stream: boolean;
   maxTokens?: number;
   temperature?: number;
   topP?: number;
   serviceParameters?: unknown;
+  tools: ToolDefinition[];
+  toolChoice: ToolChoice;
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
@@ -34,28 +28,6 @@ function contentText(content: unknown, index: number): string {
     }).join('');
   }
   throw badRequest('invalid_messages', `messages[${index}].content must be a string or an array of text parts.`);
-}
-
-function toolCallsOf(value: unknown, index: number): ToolCallLog[] {
-  if (!Array.isArray(value)) throw badRequest('invalid_messages', `messages[${index}].tool_calls must be an array.`);
-  return value.map((call: unknown) => {
-    const fn = isRecord(call) ? call.function : undefined;
-    if (!isRecord(call) || typeof call.id !== 'string' || !isRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
-      throw badRequest('invalid_messages', `messages[${index}].tool_calls items need "id" and "function": {"name", "arguments"} strings.`);
-    }
-    return { id: call.id, name: fn.name, arguments: fn.arguments };
-  });
-}
-
-function toolNames(value: unknown): string[] {
-  if (!Array.isArray(value)) throw badRequest('invalid_parameter', '"tools" must be an array.');
-  return value.map((tool: unknown) => {
-    const fn = isRecord(tool) ? tool.function : undefined;
-    if (!isRecord(tool) || tool.type !== 'function' || !isRecord(fn) || typeof fn.name !== 'string') {
-      throw badRequest('invalid_parameter', '"tools" items must be {"type":"function","function":{"name", …}}.');
-    }
-    return fn.name;
-  });
 }
 
 function optionalNumber(body: Record<string, unknown>, field: string, min: number, max: number): number | undefined {
@@ -73,20 +45,24 @@ export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRe
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
     throw badRequest('invalid_messages', '"messages" is required and must be a non-empty array.');
   }
-  const messages = body.messages.map((m: unknown, i): ReceivedMessage => {
+  const messages = body.messages.map((m: unknown, i): ChatMessage => {
     if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.has(m.role)) {
       throw badRequest('invalid_messages', `messages[${i}] needs a role (one of ${[...ROLES].join(', ')}).`);
     }
-    if (!('content' in m)) throw badRequest('invalid_messages', `messages[${i}] needs a content.`);
-    const message: ReceivedMessage = { role: m.role, content: contentText(m.content, i) };
-    if (m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls !== null) message.tool_calls = toolCallsOf(m.tool_calls, i);
+    const toolCalls = m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls !== null ? parseToolCalls(m.tool_calls, i) : undefined;
+    // An assistant message that calls tools may leave its content out.
+    if (!('content' in m) && !toolCalls) throw badRequest('invalid_messages', `messages[${i}] needs a content.`);
+    const message: ChatMessage = { role: m.role, content: contentText(m.content ?? null, i) };
+    if (toolCalls) message.toolCalls = toolCalls;
     if (m.role === 'tool') {
-      if (typeof m.tool_call_id !== 'string') throw badRequest('invalid_messages', `messages[${i}] (role tool) needs a "tool_call_id".`);
-      message.tool_call_id = m.tool_call_id;
+      if (typeof m.tool_call_id !== 'string') throw badRequest('invalid_messages', `messages[${i}] (role "tool") needs a "tool_call_id".`);
+      message.toolCallId = m.tool_call_id;
     }
     return message;
   });
-  const tools = body.tools === undefined || body.tools === null ? undefined : toolNames(body.tools);
+  checkToolTurns(messages);
+  const tools = parseTools(body.tools);
+  const toolChoice = parseToolChoice(body.tool_choice, tools);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw badRequest('invalid_parameter', '"stream" must be a boolean.');
   }
@@ -110,6 +86,7 @@ export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRe
     temperature,
     topP,
     serviceParameters: body.service_parameters ?? undefined,
-    ...(tools && { tools }),
+    tools,
+    toolChoice,
   };
 }

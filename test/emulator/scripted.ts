@@ -18,13 +18,21 @@ export function validateScriptedReply(value: unknown): ScriptedReply {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new Error(`${field} must be a positive integer.`);
     reply[field] = n;
   }
+  if (v.reasoning !== undefined) {
+    if (typeof v.reasoning !== 'string') throw new Error('"reasoning" must be a string.');
+    reply.reasoning = v.reasoning;
+  }
+  if (v.reasoningField !== undefined) {
+    if (v.reasoningField !== 'reasoning_content' && v.reasoningField !== 'reasoning') throw new Error('"reasoningField" must be "reasoning_content" or "reasoning".');
+    reply.reasoningField = v.reasoningField;
+  }
   if (v.toolCalls !== undefined) {
-    if (!Array.isArray(v.toolCalls)) throw new Error('"toolCalls" must be an array.');
-    reply.toolCalls = v.toolCalls.map((call: unknown) => {
-      const c = call as Record<string, unknown> | null;
-      if (typeof c?.name !== 'string' || typeof c.arguments !== 'string') throw new Error('Each tool call needs a string "name" and "arguments".');
-      return { name: c.name, arguments: c.arguments };
-    });
+    const calls = v.toolCalls;
+    const valid = Array.isArray(calls) && calls.every((c: unknown) => typeof c === 'object' && c !== null
+      && typeof (c as Record<string, unknown>).name === 'string' && typeof (c as Record<string, unknown>).arguments === 'string'
+      && ['string', 'undefined'].includes(typeof (c as Record<string, unknown>).id));
+    if (!valid) throw new Error('"toolCalls" must be an array of {name, arguments (a string), id?}.');
+    reply.toolCalls = (calls as { name: string; arguments: string; id?: string }[]).map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id !== undefined && { id: c.id }) }));
   }
   return reply;
 }

@@ -1,7 +1,15 @@
 /** Deterministic reply text: depends only on the messages and the model, so tests can predict it. */
 import { createHash } from 'node:crypto';
+import type { ToolCall } from './tools';
 
-export interface ChatMessage { role: string; content: string }
+export interface ChatMessage {
+  role: string;
+  content: string;
+  /** An assistant message's tool calls. */
+  toolCalls?: ToolCall[];
+  /** The call a `tool` message answers. */
+  toolCallId?: string;
+}
 
 const FILLER = [
   'the', 'emulator', 'streams', 'deterministic', 'tokens', 'so', 'clients', 'can', 'test', 'parsing,',
@@ -18,19 +26,34 @@ export function tokenize(text: string): string[] {
   return text.match(/\s*\S+\s*/gu) ?? [];
 }
 
-export function countTokens(messages: readonly ChatMessage[]): number {
-  return messages.reduce((sum, m) => sum + tokenize(m.content).length + 1, 0);
+/** Prompt tokens: each message's words + 1, its tool calls' names and arguments, and the tool definitions as JSON. */
+export function countTokens(messages: readonly ChatMessage[], toolsJson = ''): number {
+  const callTokens = (m: ChatMessage) => (m.toolCalls ?? []).reduce((sum, c) => sum + tokenize(`${c.name} ${c.arguments}`).length, 0);
+  return messages.reduce((sum, m) => sum + tokenize(m.content).length + 1 + callTokens(m), 0) + tokenize(toolsJson).length;
+}
+
+/** After tool results, the answer quotes them; otherwise it echoes the last user message. */
+function echoOf(messages: readonly ChatMessage[]): string {
+  const last = messages.at(-1);
+  if (last?.role === 'tool') {
+    const calls = new Map(messages.flatMap((m) => m.toolCalls ?? []).map((c) => [c.id, c.name]));
+    const results = [];
+    for (let i = messages.length - 1; i >= 0 && messages[i].role === 'tool'; i--) {
+      results.unshift(`${calls.get(messages[i].toolCallId ?? '') ?? 'tool'} returned “${messages[i].content}”`);
+    }
+    return `Tool results: ${results.join('; ')}`;
+  }
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  return `You said: “${lastUser.length > 200 ? `${lastUser.slice(0, 200)}…` : lastUser}”`;
 }
 
 export function generateReply(messages: readonly ChatMessage[], model: string): string {
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const echo = lastUser.length > 200 ? `${lastUser.slice(0, 200)}…` : lastUser;
   const h = hashOf(`${model}\n${JSON.stringify(messages)}`);
   const fillerWords = 12 + (h % 24);
   const filler: string[] = [];
   for (let i = 0; i < fillerWords; i++) filler.push(FILLER[(h + i * 7) % FILLER.length]);
   return [
-    `You said: “${echo}”`,
+    echoOf(messages),
     '',
     `**${model}** answers with a short example — é, 漢字 and 🙂 included:`,
     '',

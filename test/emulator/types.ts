@@ -44,17 +44,19 @@ export interface ScriptedReply {
   chunkChars?: number;
   /** How many chat requests of the environment get this reply; default 1. */
   times?: number;
-  /**
-   * Tool calls the answer makes after its text (common format `tool_calls`, `finish_reason: "tool_calls"`).
-   * `arguments` is sent verbatim; streamed, it leaves in pieces of `chunkChars` (default 8) characters.
-   */
+  /** Streamed before the text as `delta.reasoning_content` (or the field `reasoningField` names). */
+  reasoning?: string;
+  reasoningField?: 'reasoning_content' | 'reasoning';
+  /** Tool calls sent after the text, exactly as given (arguments may be deliberately malformed JSON). */
   toolCalls?: ScriptedToolCall[];
 }
 
 export interface ScriptedToolCall {
   name: string;
-  /** A JSON text, as the common format carries it. */
+  /** A JSON text, as the common format carries it; streamed in pieces of `chunkChars` (else the emulator's `toolArgumentChunkChars`). */
   arguments: string;
+  /** Default: a random `call_…`. */
+  id?: string;
 }
 
 /** A tool call or tool result a chat request carried, as received. */
@@ -63,8 +65,9 @@ export interface ToolCallLog { id: string; name: string; arguments: string }
 /** What a chat request asked for, as received (message contents flattened to text). */
 export interface ChatRequestLog {
   messages: { role: string; content: string; tool_calls?: ToolCallLog[]; tool_call_id?: string }[];
-  /** Names of the `tools` offered, when any. */
+  /** Names of the tools offered, and the tool_choice, when the request had tools. */
   tools?: string[];
+  tool_choice?: unknown;
   temperature?: number;
   top_p?: number;
   max_tokens?: number;
@@ -81,6 +84,10 @@ export interface EmulatorOptions {
   defaultRpm?: number;
   /** Largest accepted `max_tokens` (and the output reserved when it is absent); default 4096. */
   maxOutputTokens?: number;
+  /** Chat models that refuse requests with `tools` (400 `tools_not_supported`); default none. */
+  modelsWithoutTools?: string[];
+  /** Streamed tool-call arguments leave in pieces of this many characters; default 8. */
+  toolArgumentChunkChars?: number;
 }
 
 export interface DemoKeys {
@@ -161,6 +168,8 @@ export interface ResolvedOptions {
   prices: { chatPerRequest: number; chatPer1kTokens: number; image: number };
   defaultRpm: number;
   maxOutputTokens: number;
+  modelsWithoutTools: string[];
+  toolArgumentChunkChars: number;
 }
 
 export const DEFAULT_IMAGE_SIZES = ['256x256', '512x512', '768x768', '1024x1024', '1024x768', '768x1024'];
@@ -180,5 +189,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     },
     defaultRpm: options.defaultRpm ?? 60,
     maxOutputTokens: options.maxOutputTokens ?? 4096,
+    modelsWithoutTools: [...(options.modelsWithoutTools ?? [])],
+    toolArgumentChunkChars: Math.max(1, options.toolArgumentChunkChars ?? 8),
   };
 }

@@ -16,10 +16,11 @@ export interface ExtensionTestRun extends WorkbenchOptions {
 
 /**
  * Workbench chatter that is not the tests' output: the unreachable extension gallery, connection
- * set-up, and cancellations while the window shuts its extension host down. Printed to the log file only.
+ * set-up, cancellations while the window shuts its extension host down, and the workbench's stack
+ * trace for every language model request that fails (the tests provoke them). Printed to the log file only.
  */
 const NOISE =
-  /ENOTFOUND open-vsx\.org|^(Resolving connection token|Resolved connection token|Creating a socket|Canceled: Canceled|Updating additional builtin extensions|\[(reconnection-grace-time|Service Worker|AgentHost:remote|AccountPolicyGate)\])/;
+  /ENOTFOUND open-vsx\.org|^(Resolving connection token|Resolved connection token|Creating a socket|Canceled: Canceled|Updating additional builtin extensions|\[CHAT\] extension request ERRORED|\[(reconnection-grace-time|Service Worker|AgentHost:remote|AccountPolicyGate)\])/;
 
 /** The workbench forwards console calls of the extension host as their argument lists. */
 function formatLog(message: unknown): string {

@@ -218,7 +218,7 @@ describe('chat engine', () => {
     assert.deepEqual(engine.removeAttachment('a3').map((c) => c.id), ['a2']);
     await engine.send('Explain');
     await engine.whenIdle();
-    assert.match(backend.requests[0].messages[0].content, /let b;/);
+    assert.match(backend.requests[0].messages[0].content ?? '', /let b;/);
     assert.deepEqual(engine.snapshot().attachments, []);
   });
 

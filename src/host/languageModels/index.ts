@@ -1,0 +1,25 @@
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { InferenceChatModelProvider, VENDOR } from './provider';
+
+/**
+ * Offers the service's chat models to VS Code's chat, agent mode and other extensions, where the host
+ * has the language model provider API (VS Code 1.104+). Hosts without it (some web builds) simply get
+ * no provider: this never fails activation.
+ */
+export function registerLanguageModels(services: Services): { disposable: vscode.Disposable; provider?: InferenceChatModelProvider } {
+  const none = { disposable: new vscode.Disposable(() => undefined) };
+  const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
+  if (typeof lm?.registerLanguageModelChatProvider !== 'function') {
+    services.log.info('Language models: this VS Code has no language model provider API; the models are offered in the chat panel only.');
+    return none;
+  }
+  const provider = new InferenceChatModelProvider(services);
+  try {
+    return { disposable: vscode.Disposable.from(lm.registerLanguageModelChatProvider(VENDOR, provider), provider), provider };
+  } catch (error) {
+    provider.dispose();
+    services.log.warn(`Language models: could not register the provider: ${error instanceof Error ? error.message : String(error)}`);
+    return none;
+  }
+}
