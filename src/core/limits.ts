@@ -74,8 +74,12 @@ export async function readBodyCapped(
 export async function* capStream(body: AsyncIterable<Uint8Array>, limit: number, onLimit: () => ApiError): AsyncGenerator<Uint8Array, void, undefined> {
   let size = 0;
   for await (const chunk of body) {
+    if (size + chunk.length > limit) {
+      // Hand on what fits first: a read can be tens of KiB, and the answer up to the cap is kept.
+      if (limit > size) yield chunk.subarray(0, limit - size);
+      throw onLimit();
+    }
     size += chunk.length;
-    if (size > limit) throw onLimit();
     yield chunk;
   }
 }
