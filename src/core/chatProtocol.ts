@@ -66,6 +66,8 @@ export interface MessageView {
   role: ConversationRole;
   text: string;
   createdAt: number;
+  /** The model's thinking (`reasoning_content`), shown collapsed apart from the answer; never sent back. */
+  reasoning?: string;
   status?: AnswerStatus;
   meta?: AnswerMeta;
   error?: ErrorCardView;
@@ -127,6 +129,8 @@ export interface AppendMessage extends Versioned {
   type: 'append';
   seq: number;
   text: string;
+  /** Present on the model's thinking, which goes to the collapsed Thinking block, not the answer. */
+  reasoning?: true;
 }
 
 /** The fields of a message that change after it was shown, sent without its text. */

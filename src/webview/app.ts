@@ -93,7 +93,9 @@ export class ChatApp {
           return;
         }
         this.streaming.seq = message.seq;
-        this.messages.get(this.streaming.messageId)?.append(message.text);
+        const view = this.messages.get(this.streaming.messageId);
+        if (message.reasoning) view?.appendReasoning(message.text);
+        else view?.append(message.text);
         return;
       }
       case 'messageUpsert':
@@ -144,6 +146,8 @@ export class ChatApp {
     const element = this.messages.get(patch.messageId);
     if (!current || !element) return;
     const view: MessageView = { ...current, text: element.text };
+    const reasoning = element.reasoning;
+    if (reasoning) view.reasoning = reasoning;
     for (const key of ['status', 'meta', 'error'] as const) {
       if (patch[key] === undefined) delete view[key];
       else (view as unknown as Record<string, unknown>)[key] = patch[key];

@@ -30,6 +30,8 @@ export class MessageElement {
   private readonly errorSlot: HTMLElement;
   private readonly actions: HTMLElement;
   private readonly markdown: StreamingMarkdown | undefined;
+  /** The collapsed Thinking block, made when the first thinking arrives. */
+  private thinking: { root: HTMLDetailsElement; text: HTMLElement } | undefined;
   private view: MessageView;
 
   constructor(view: MessageView, ctx: MessageContext) {
@@ -55,6 +57,7 @@ export class MessageElement {
       });
       this.body.append(this.markdown.element);
       this.markdown.reset(view.text, view.status !== 'streaming');
+      if (view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
     } else {
       this.body.append(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments));
     }
@@ -82,6 +85,29 @@ export class MessageElement {
     this.markdown?.append(text);
   }
 
+  /** The model's thinking so far; not part of the answer (Copy leaves it out). */
+  get reasoning(): string | undefined {
+    return this.thinking?.text.textContent ?? undefined;
+  }
+
+  appendReasoning(text: string): void {
+    this.thinkingBlock().text.append(text);
+  }
+
+  /**
+   * Thinking is shown as plain text (never rendered as markup), collapsed by default, above the
+   * answer, so that reading the answer and copying it are not disturbed by it.
+   */
+  private thinkingBlock(): { root: HTMLDetailsElement; text: HTMLElement } {
+    if (!this.thinking) {
+      const text = el('div', { className: 'thinking-text' });
+      const root = el('details', { className: 'thinking' }, [el('summary', { text: 'Thinking' }), text]);
+      this.body.prepend(root);
+      this.thinking = { root, text };
+    }
+    return this.thinking;
+  }
+
   update(view: MessageView, isLast: boolean, busy: boolean): void {
     const wasStreaming = this.view.status === 'streaming';
     this.view = view;
@@ -89,6 +115,7 @@ export class MessageElement {
       const done = view.status !== 'streaming';
       if (this.markdown.text !== view.text) this.markdown.reset(view.text, done);
       else if (wasStreaming && done) this.markdown.finish();
+      if (view.reasoning !== undefined && this.reasoning !== view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
     } else {
       this.body.replaceChildren(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments));
     }

@@ -101,4 +101,22 @@ describe('chat panel: links, service parameters and answer details', () => {
     assert.match(await meta.locator('.meta-duration').innerText(), /^\d+(\.\d)? s$/);
     await ui.screenshot('04-answer-details');
   });
+
+  it('shows the model\'s thinking collapsed above the answer, apart from it, and never sends it back', async () => {
+    ui.emulator.scriptReply('production', { text: 'Forty-two.', reasoning: 'The user asks for the answer. Recall: it is 42.' });
+    await send('What is the answer?');
+    await waitForAnswerEnd();
+    const thinking = lastAnswer().locator('details.thinking');
+    await thinking.waitFor({ timeout: 10_000 });
+    assert.equal(await thinking.getAttribute('open'), null, 'collapsed by default');
+    assert.equal((await lastAnswer().locator('.markdown').innerText()).trim(), 'Forty-two.', 'the answer holds no thinking');
+    await thinking.locator('summary').click();
+    assert.match(await thinking.locator('.thinking-text').innerText(), /Recall: it is 42\./);
+    await ui.screenshot('05-thinking-open');
+    ui.emulator.scriptReply('production', { text: 'Sure.' });
+    await send('Thanks');
+    await waitForAnswerEnd();
+    const sent = JSON.stringify(chatRequests().at(-1)?.chat?.messages ?? []);
+    assert.ok(sent.includes('Forty-two.') && !sent.includes('Recall'), 'the next request carries the answer, not the thinking');
+  });
 });

@@ -10,6 +10,8 @@
 export interface Append {
   seq: number;
   text: string;
+  /** The model's thinking rather than its answer. */
+  reasoning?: true;
 }
 
 export interface Timer {
@@ -33,6 +35,7 @@ export const DEFAULT_APPEND_PACING: AppendPacing = { maxWaitMs: 250, flushChars:
 
 export class AppendBatcher {
   private pending = '';
+  private pendingIsReasoning = false;
   private handle: unknown;
   private seq = 0;
   private readonly pacing: AppendPacing;
@@ -50,8 +53,11 @@ export class AppendBatcher {
     return this.seq;
   }
 
-  push(text: string): void {
+  /** Queues answer text, or the model's thinking; a switch between the two sends what is pending first. */
+  push(text: string, reasoning = false): void {
     if (!text) return;
+    if (this.pending && reasoning !== this.pendingIsReasoning) this.flush();
+    this.pendingIsReasoning = reasoning;
     this.pending += text;
     if (this.seq === 0 || this.pending.length >= this.pacing.flushChars) this.flush();
     else if (this.handle === undefined) this.handle = this.timer.set(() => this.flush(), this.pacing.maxWaitMs);
@@ -64,7 +70,7 @@ export class AppendBatcher {
     if (!this.pending) return;
     const text = this.pending;
     this.pending = '';
-    this.emit({ seq: ++this.seq, text });
+    this.emit({ seq: ++this.seq, text, ...(this.pendingIsReasoning && { reasoning: true as const }) });
   }
 
   /** Drops pending text without sending it: the next snapshot carries it (the webview was not there). */

@@ -24,6 +24,8 @@ export interface ConversationMessage {
   role: ConversationRole;
   text: string;
   createdAt: number;
+  /** The model's thinking, kept apart from the answer and never sent back to the service. */
+  reasoning?: string;
   status?: AnswerStatus;
   meta?: AnswerMeta;
   /** Why the answer failed; the actions offered are derived when it is shown. */

@@ -12,6 +12,7 @@ export function attachmentView(attachment: Attachment): AttachmentView {
 
 export function messageView(message: ConversationMessage): MessageView {
   const view: MessageView = { id: message.id, role: message.role, text: message.text, createdAt: message.createdAt };
+  if (message.reasoning) view.reasoning = message.reasoning;
   if (message.status !== undefined) view.status = message.status;
   if (message.meta !== undefined) view.meta = { ...message.meta };
   // A failed answer can always be answered again: Retry is offered wherever retrying can help.

@@ -47,6 +47,7 @@ export interface StoredMessage {
   role: 'user' | 'assistant';
   text: string;
   createdAt: number;
+  reasoning?: string;
   /** `streaming` only in a file written while an answer streamed (the window died): read as `interrupted`. */
   status?: 'streaming' | 'done' | 'stopped' | 'error' | 'interrupted';
   meta?: StoredAnswerMeta;
@@ -84,6 +85,7 @@ export function toStoredConversation(conversation: Conversation): StoredConversa
 
 export function toStoredMessage(message: ConversationMessage): StoredMessage {
   const stored: StoredMessage = { id: message.id, role: message.role, text: message.text, createdAt: message.createdAt };
+  if (message.reasoning) stored.reasoning = message.reasoning;
   if (message.status !== undefined) stored.status = message.status;
   if (message.meta !== undefined) stored.meta = { ...message.meta, ...(message.meta.usage && { usage: { ...message.meta.usage } }) };
   if (message.error !== undefined) stored.error = { ...message.error };
@@ -149,6 +151,7 @@ const STATUSES: ReadonlySet<string> = new Set<AnswerStatus>(['done', 'stopped', 
 function readMessage(raw: unknown): ConversationMessage | undefined {
   if (!isObject(raw) || !str(raw.id) || !str(raw.text) || (raw.role !== 'user' && raw.role !== 'assistant')) return undefined;
   const message: ConversationMessage = { id: raw.id, role: raw.role, text: raw.text, createdAt: num(raw.createdAt) ? raw.createdAt : 0 };
+  if (str(raw.reasoning) && raw.reasoning) message.reasoning = raw.reasoning;
   if (str(raw.status) && STATUSES.has(raw.status)) {
     message.status = raw.status === 'streaming' ? 'interrupted' : (raw.status as AnswerStatus);
   }

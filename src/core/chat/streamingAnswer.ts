@@ -111,6 +111,11 @@ export class StreamingAnswer {
         this.output.patch(this.conversation, message);
         return undefined;
       }
+      case 'reasoning':
+        message.reasoning = (message.reasoning ?? '') + event.text;
+        this.batcher.push(event.text, true);
+        this.output.saver.saveSoon(this.touch());
+        return undefined;
       case 'delta':
         if (message.meta?.firstDeltaAt === undefined) message.meta = { ...message.meta, firstDeltaAt: this.now() };
         message.text += event.text;

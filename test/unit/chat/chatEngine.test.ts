@@ -275,4 +275,23 @@ describe('chat engine', () => {
     assert.equal(answer().meta?.firstDeltaAt, 1400);
     assert.equal(patches(answer().id).at(-1)?.meta?.firstDeltaAt, 1400);
   });
+
+  it('keeps the model\'s thinking apart: its own appends, stored with the answer, never sent back', async () => {
+    const stream = new ScriptedStream();
+    stream.push({ type: 'response', meta: { status: 200, receivedAt: 0 } }, { type: 'reasoning', text: 'Let me ' }, { type: 'reasoning', text: 'think.' });
+    stream.push({ type: 'delta', text: 'The answer.' }, { type: 'finish', reason: 'stop' }, { type: 'end', complete: true });
+    backend.streams.push(stream);
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(answer().reasoning, 'Let me think.');
+    assert.equal(answer().text, 'The answer.');
+    const appends = view.of('append');
+    assert.equal(appends.filter((a) => a.reasoning).map((a) => a.text).join(''), 'Let me think.');
+    assert.equal(appends.filter((a) => !a.reasoning).map((a) => a.text).join(''), 'The answer.');
+    assert.equal((saver.last().messages[1] as { reasoning?: string }).reasoning, 'Let me think.');
+    await engine.send('Next');
+    await engine.whenIdle();
+    const sent = JSON.stringify(backend.requests[1].messages);
+    assert.ok(sent.includes('The answer.') && !sent.includes('Let me think'), 'the thinking is not sent back');
+  });
 });

@@ -51,6 +51,18 @@ describe('chat append batcher', () => {
     assert.deepEqual(sent.at(-1), { seq: 4, text: 'd' });
   });
 
+  it('sends pending answer text before thinking text (and back), each append of one kind', () => {
+    const timer = manualTimer();
+    const sent: Append[] = [];
+    const batcher = new AppendBatcher((a) => sent.push(a), { flushChars: 100 }, timer);
+    batcher.push('think', true);
+    batcher.push('ing', true);
+    batcher.push('Ans');
+    batcher.push('wer');
+    batcher.flush();
+    assert.deepEqual(sent, [{ seq: 1, text: 'think', reasoning: true }, { seq: 2, text: 'ing', reasoning: true }, { seq: 3, text: 'Answer' }]);
+  });
+
   it('drops pending text on discard (the snapshot carries it) without reusing seq numbers', () => {
     const timer = manualTimer();
     const sent: Append[] = [];
