@@ -67,6 +67,20 @@ export default tseslint.config(
     },
   },
   {
+    // The usage view's bundle: the same rule one folder down; from the core, its protocol, the
+    // report's types and pure helpers, and credit formatting.
+    files: ['src/webview/usage/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ ...VSCODE, message: 'The webview runs in the browser and talks to the host only through its protocol.' }],
+        patterns: [{
+          regex: '^\\.\\./\\.\\./(?!core/(usage/(protocol|report)|credits)$)',
+          message: 'src/webview/usage imports from outside the webview only core/usage/protocol, core/usage/report and core/credits.',
+        }],
+      }],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

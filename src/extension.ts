@@ -7,6 +7,8 @@ import { registerLanguageModels } from './host/languageModels';
 import type { InferenceChatModelProvider } from './host/languageModels/provider';
 import { createServices, type Services } from './host/services';
 import { AccountStatusBar } from './host/statusBar';
+import { registerUsage } from './host/usage/usagePanel';
+import { registerWalkthrough } from './host/walkthrough';
 
 /** Returned from activate() only when VS Code runs the extension's tests: never exposes secrets to other extensions. */
 export interface TestApi {
@@ -38,6 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     context.subscriptions.push(localEndpoint.disposable);
     const languageModels = registerLanguageModels(services);
     context.subscriptions.push(languageModels.disposable);
+    context.subscriptions.push(registerUsage(services), registerWalkthrough(services));
     await importKeysFromEnvironment(services);
     void offerFirstRunSetup(services);
     log.info(`Activated; active environment: ${services.environments.active().name}`);

@@ -154,6 +154,8 @@ export type HostToWebview =
   | (Versioned & { type: 'messageRemoved'; conversationId: string; messageId: string })
   | (Versioned & { type: 'conversationChanged'; conversation: ConversationHeader; environment: ChatEnvironmentView })
   | (Versioned & { type: 'focusComposer' })
+  /** An editor action added context: the chips, and optionally a starter question and the focus. */
+  | (Versioned & { type: 'fillComposer'; attachments: AttachmentView[]; text?: string; focus: boolean })
   | ChatResponseMessage;
 
 // ---------------------------------------------------------------------------------------------

@@ -7,24 +7,23 @@ import { formatCredits } from '../core/credits';
 import { describeAge } from './format';
 import type { Services } from './services';
 
-const ADD_ENVIRONMENT_ITEM = '$(add) Add Environment…';
-
 /** The user's environments; with `offerAdd`, also Add Environment (which runs and returns the new one). */
 async function chooseEnvironment(services: Services, title: string, offerAdd = false): Promise<Environment | undefined> {
   const active = services.environments.active();
   const items: Array<vscode.QuickPickItem & { env?: Environment }> = await Promise.all(services.environments.all().map(async (env) => ({
     label: env.label,
     env,
-    description: [env.name === active.name ? 'active' : '', (await services.keys.has(env.name)) ? 'key set' : 'no key', env.problem ? 'setting problem' : ''].filter(Boolean).join(' · '),
-    detail: env.baseUrl || 'no base URL configured',
+    description: [env.name === active.name ? vscode.l10n.t('active') : '', (await services.keys.has(env.name)) ? vscode.l10n.t('key set') : vscode.l10n.t('no key'), env.problem ? vscode.l10n.t('setting problem') : ''].filter(Boolean).join(' · '),
+    detail: env.baseUrl || vscode.l10n.t('no base URL configured'),
   })));
-  if (offerAdd) items.push({ label: ADD_ENVIRONMENT_ITEM, description: 'name, address and key' });
+  const addItem = `$(add) ${vscode.l10n.t('Add Environment…')}`;
+  if (offerAdd) items.push({ label: addItem, description: vscode.l10n.t('name, address and key') });
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('No environment is configured yet. Run "Inference: Add Environment".');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No environment is configured yet. Run "Inference: Add Environment".'));
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Environment' });
-  if (picked?.label === ADD_ENVIRONMENT_ITEM) {
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Environment') });
+  if (picked?.label === addItem) {
     const added = await addEnvironment(services);
     return added ? services.environments.get(added) : undefined;
   }
@@ -48,12 +47,12 @@ export async function setApiKey(services: Services, envName?: string, providedKe
     return false;
   }
   const input = providedKey ?? await vscode.window.showInputBox({
-    title: title ?? `API key for ${env.label}`,
-    prompt: `Paste the key created in the service's web app (Settings → API keys) for the ${env.label} environment.`,
+    title: title ?? vscode.l10n.t('API key for {0}', env.label),
+    prompt: vscode.l10n.t("Paste the key created in the service's web app (Settings → API keys) for the {0} environment.", env.label),
     password: true,
     ignoreFocusOut: true,
-    placeHolder: env.keyPrefix ? `${env.keyPrefix}…` : 'API key',
-    validateInput: (value) => (value.trim() ? checkApiKeyFormat(value.trim(), env.keyPrefix)?.message : 'The key cannot be empty.'),
+    placeHolder: env.keyPrefix ? `${env.keyPrefix}…` : vscode.l10n.t('API key'),
+    validateInput: (value) => (value.trim() ? checkApiKeyFormat(value.trim(), env.keyPrefix)?.message : vscode.l10n.t('The key cannot be empty.')),
   });
   const key = input?.trim();
   if (!key) return false;
@@ -63,7 +62,7 @@ export async function setApiKey(services: Services, envName?: string, providedKe
     return false;
   }
   const verified = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Checking the key with ${env.label}…` },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the key with {0}…', env.label) },
     async () => {
       try {
         const client = await services.api.client(env.name, key);
@@ -78,31 +77,35 @@ export async function setApiKey(services: Services, envName?: string, providedKe
   if (!verified.ok) {
     const { error } = verified;
     const hadKey = await services.keys.has(env.name);
-    const kept = hadKey ? ' The previous key was kept.' : ' No key was saved.';
+    const kept = hadKey ? vscode.l10n.t('The previous key was kept.') : vscode.l10n.t('No key was saved.');
     if (['unauthorized', 'invalidKey', 'notFound', 'notConfigured'].includes(error.kind)) {
       // One notification says both what the service said and what happened to the key.
-      void services.errors.present(error, { source: `key check (not saved for ${env.name})`, env: env.name, detail: `The key was not saved for ${env.label}.${kept}` });
+      void services.errors.present(error, { source: `key check (not saved for ${env.name})`, env: env.name, detail: vscode.l10n.t('The key was not saved for {0}. {1}', env.label, kept) });
       return false;
     }
+    const saveAnyway = vscode.l10n.t('Save Anyway');
     const choice = await vscode.window.showWarningMessage(
-      `Could not verify the key with ${env.label}: ${error.message} Save it anyway?`,
+      vscode.l10n.t('Could not verify the key with {0}: {1} Save it anyway?', env.label, error.message),
       { modal: false },
-      'Save Anyway',
+      saveAnyway,
     );
-    if (choice !== 'Save Anyway') return false;
+    if (choice !== saveAnyway) return false;
   }
   // The key is bound to the origin it was checked with: it is never sent elsewhere without the user's consent.
   await services.keys.set(env.name, key, env.origin);
   services.log.info(`API key saved for ${env.name}, bound to ${env.origin ?? 'no origin'}${verified.ok ? ` (verified: ${verified.count} chat models)` : ' (not verified)'}`);
-  void vscode.window.showInformationMessage(`API key saved for ${env.label}${verified.ok ? `: ${verified.count} chat models available.` : '.'}`);
+  void vscode.window.showInformationMessage(verified.ok
+    ? vscode.l10n.t('API key saved for {0}: {1} chat models available.', env.label, verified.count)
+    : vscode.l10n.t('API key saved for {0}.', env.label));
   return true;
 }
 
 export async function clearApiKey(services: Services): Promise<void> {
-  const env = await chooseEnvironment(services, 'Clear the API key of which environment?');
+  const env = await chooseEnvironment(services, vscode.l10n.t('Clear the API key of which environment?'));
   if (!env) return;
-  const confirm = await vscode.window.showWarningMessage(`Remove the API key stored for ${env.label}?`, { modal: true }, 'Remove Key');
-  if (confirm !== 'Remove Key') return;
+  const removeKey = vscode.l10n.t('Remove Key');
+  const confirm = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the API key stored for {0}?', env.label), { modal: true }, removeKey);
+  if (confirm !== removeKey) return;
   await services.keys.clear(env.name);
   services.log.info(`API key cleared for ${env.name}`);
 }
@@ -112,13 +115,14 @@ export async function switchEnvironment(services: Services): Promise<void> {
     await addEnvironment(services);
     return;
   }
-  const env = await chooseEnvironment(services, 'Switch environment', true);
+  const env = await chooseEnvironment(services, vscode.l10n.t('Switch environment'), true);
   if (!env || env.name === services.environments.active().name) return;
   await services.environments.activate(env.name);
   services.log.info(`Active environment: ${env.name}`);
   if (!(await services.keys.has(env.name))) {
-    const choice = await vscode.window.showInformationMessage(`No API key is set for ${env.label}.`, 'Set API Key');
-    if (choice === 'Set API Key') await setApiKey(services, env.name);
+    const setKey = vscode.l10n.t('Set API Key');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('No API key is set for {0}.', env.label), setKey);
+    if (choice === setKey) await setApiKey(services, env.name);
   }
 }
 
@@ -157,27 +161,29 @@ export async function refreshAccount(services: Services): Promise<string | undef
 export async function copyLastRequestId(services: Services): Promise<void> {
   const id = services.account.get(services.environments.active().name).lastRequestId;
   if (!id) {
-    void vscode.window.showInformationMessage('No request has been made in this environment yet.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No request has been made in this environment yet.'));
     return;
   }
   await vscode.env.clipboard.writeText(id);
-  void vscode.window.showInformationMessage(`Copied request ID ${id}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Copied request ID {0}.', id));
 }
 
 export async function showAccountMenu(services: Services): Promise<void> {
   const env = services.environments.active();
   const hasKey = await services.keys.has(env.name);
   const items: Array<vscode.QuickPickItem & { command: string }> = [
-    { label: '$(server-environment) Switch Environment…', description: env.label, command: 'inference.switchEnvironment' },
-    { label: '$(add) Add Environment…', description: 'name, address and key', command: 'inference.addEnvironment' },
-    { label: '$(key) Set API Key…', description: hasKey ? 'replace the stored key' : 'no key set', command: 'inference.setApiKey' },
-    ...(hasKey ? [{ label: '$(trash) Clear API Key…', command: 'inference.clearApiKey' }] : []),
-    { label: '$(hubot) Pick Chat Model…', description: services.models.selectedChatModel() ?? 'none', command: 'inference.pickModel' },
-    { label: '$(refresh) Refresh Balance', command: 'inference.refreshAccount' },
-    { label: '$(copy) Copy Last Request ID', command: 'inference.copyLastRequestId' },
-    { label: '$(output) Open Logs', command: 'inference.showLogs' },
+    { label: `$(server-environment) ${vscode.l10n.t('Switch Environment…')}`, description: env.label, command: 'inference.switchEnvironment' },
+    { label: `$(add) ${vscode.l10n.t('Add Environment…')}`, description: vscode.l10n.t('name, address and key'), command: 'inference.addEnvironment' },
+    { label: `$(key) ${vscode.l10n.t('Set API Key…')}`, description: hasKey ? vscode.l10n.t('replace the stored key') : vscode.l10n.t('no key set'), command: 'inference.setApiKey' },
+    ...(hasKey ? [{ label: `$(trash) ${vscode.l10n.t('Clear API Key…')}`, command: 'inference.clearApiKey' }] : []),
+    { label: `$(hubot) ${vscode.l10n.t('Pick Chat Model…')}`, description: services.models.selectedChatModel() ?? vscode.l10n.t('none'), command: 'inference.pickModel' },
+    { label: `$(refresh) ${vscode.l10n.t('Refresh Balance')}`, command: 'inference.refreshAccount' },
+    { label: `$(copy) ${vscode.l10n.t('Copy Last Request ID')}`, command: 'inference.copyLastRequestId' },
+    { label: `$(graph) ${vscode.l10n.t('Show Usage')}`, description: vscode.l10n.t('spend per day, most expensive requests'), command: 'inference.showUsage' },
+    { label: `$(output) ${vscode.l10n.t('Open Logs')}`, command: 'inference.showLogs' },
+    { label: `$(rocket) ${vscode.l10n.t('Get Started…')}`, description: vscode.l10n.t('walkthrough'), command: 'inference.getStarted' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Inference: ${env.label}` });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Inference: {0}', env.label) });
   if (picked) await vscode.commands.executeCommand(picked.command);
 }
 
@@ -212,22 +218,28 @@ export async function offerFirstRunSetup(services: Services): Promise<void> {
   if (services.environments.all().length === 0) {
     // A clean first run: nothing is configured, so the one thing to offer is the guided set-up.
     await services.context.globalState.update(FIRST_RUN_KEY, true);
+    const [add, getStarted] = [vscode.l10n.t('Add Environment'), vscode.l10n.t('Get Started')];
     const choice = await vscode.window.showInformationMessage(
-      'Inference Client: add the service\'s address and your API key to chat and generate images.',
-      'Add Environment',
+      vscode.l10n.t("Inference Client: add the service's address and your API key to chat and generate images."),
+      add,
+      getStarted,
     );
-    if (choice === 'Add Environment') await addEnvironment(services);
+    if (choice === add) await addEnvironment(services);
+    else if (choice === getStarted) await vscode.commands.executeCommand('inference.getStarted');
     return;
   }
   if (env.problem || (await services.keys.has(env.name))) return;
   await services.context.globalState.update(FIRST_RUN_KEY, true);
+  const [setKey, switchEnv, getStarted] = [vscode.l10n.t('Set API Key'), vscode.l10n.t('Switch Environment'), vscode.l10n.t('Get Started')];
   const choice = await vscode.window.showInformationMessage(
-    `Inference Client: set an API key for the ${env.label} environment to chat and generate images.`,
-    'Set API Key',
-    'Switch Environment',
+    vscode.l10n.t('Inference Client: set an API key for the {0} environment to chat and generate images.', env.label),
+    setKey,
+    switchEnv,
+    getStarted,
   );
-  if (choice === 'Set API Key') await setApiKey(services);
-  else if (choice === 'Switch Environment') await switchEnvironment(services);
+  if (choice === setKey) await setApiKey(services);
+  else if (choice === switchEnv) await switchEnvironment(services);
+  else if (choice === getStarted) await vscode.commands.executeCommand('inference.getStarted');
 }
 
 export function registerAccountCommands(services: Services): vscode.Disposable {

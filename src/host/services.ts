@@ -6,6 +6,7 @@ import { Environments } from './environments';
 import { ErrorPresenter } from './errorPresenter';
 import { ModelService } from './modelService';
 import { SettingsProblems } from './settingsProblems';
+import { ledgerClock, UsageLedger } from './usage/usageLedger';
 import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
 
 /** Everything a feature needs, built once at activation and owned by the extension context. */
@@ -22,6 +23,8 @@ export interface Services {
   readonly settings: SettingsProblems;
   /** Reports workspace values of the user-level settings, which are ignored. */
   readonly workspaceGuard: WorkspaceSettingsGuard;
+  /** The local record of what each request cost (no key, no prompt). */
+  readonly usage: UsageLedger;
 }
 
 export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Services {
@@ -33,6 +36,7 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const api = new ApiAccess(environments, keys, account, log, settings);
   const models = new ModelService(context.globalState, environments, api);
   const errors = new ErrorPresenter(log, environments, models, account, settings);
-  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models);
-  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard };
+  const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
+  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage);
+  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage };
 }

@@ -26,6 +26,7 @@ export class AccountStatusBar extends Disposable {
     this.register(services.account.onDidChange(refresh));
     this.register(services.environments.onDidChange(refresh));
     this.register(services.models.onDidChangeSelection(refresh));
+    this.register(services.usage.onDidChange(refresh));
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('inference.balanceWarningThreshold')) refresh();
     }));
@@ -41,39 +42,50 @@ export class AccountStatusBar extends Disposable {
     const env = this.services.environments.active();
     const snapshot = this.services.account.get(env.name);
     const model = this.services.models.selectedChatModel(env.name);
+    const t = vscode.l10n.t;
     if (this.services.environments.all().length === 0) {
-      this.#model.text = '$(add) Add Inference Environment';
-      this.#model.tooltip = 'No environment of the service is configured yet. Click to add one (name, address, key).';
+      this.#model.text = `$(add) ${t('Add Inference Environment')}`;
+      this.#model.tooltip = t('No environment of the service is configured yet. Click to add one (name, address, key).');
       this.#model.command = 'inference.addEnvironment';
     } else if (env.problem) {
       this.#model.text = `$(warning) ${env.label}`;
-      this.#model.tooltip = `${env.problem.message} Click to choose an environment.`;
+      this.#model.tooltip = t('{0} Click to choose an environment.', env.problem.message);
       this.#model.command = 'inference.switchEnvironment';
     } else {
-      this.#model.text = `$(server-environment) ${env.label} · ${model ?? 'no model'}`;
-      this.#model.tooltip = model ? `Chat model in ${env.label}: ${model}. Click to pick another.` : `No chat model chosen for ${env.label}. Click to pick one.`;
+      this.#model.text = `$(server-environment) ${env.label} · ${model ?? t('no model')}`;
+      this.#model.tooltip = model ? t('Chat model in {0}: {1}. Click to pick another.', env.label, model) : t('No chat model chosen for {0}. Click to pick one.', env.label);
       this.#model.command = 'inference.pickModel';
     }
 
     const balance = snapshot.balanceCredits;
     const threshold = readSetting('inference.balanceWarningThreshold');
     const low = balance !== undefined && balance < threshold;
-    this.#balance.text = balance === undefined ? '$(credit-card) balance unknown' : `$(${low ? 'warning' : 'credit-card'}) ${formatCredits(balance)} credits`;
+    this.#balance.text = balance === undefined ? `$(credit-card) ${t('balance unknown')}` : `$(${low ? 'warning' : 'credit-card'}) ${t('{0} credits', formatCredits(balance))}`;
     this.#balance.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.#balance.accessibilityInformation = {
-      label: balance === undefined ? `Credit balance in ${env.label} unknown` : `Credit balance in ${env.label}: ${formatCredits(balance)} credits${low ? ', below the warning threshold' : ''}`,
+      label: balance === undefined ? t('Credit balance in {0} unknown', env.label)
+        : low ? t('Credit balance in {0}: {1} credits, below the warning threshold', env.label, formatCredits(balance))
+          : t('Credit balance in {0}: {1} credits', env.label, formatCredits(balance)),
     };
 
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**Inference: ${env.label}**\n\n`);
+    tooltip.isTrusted = { enabledCommands: ['inference.showUsage'] };
+    tooltip.appendMarkdown(`**${t('Inference: {0}', env.label)}**\n\n`);
+    const balanceText = balance === undefined ? t('unknown until the first request')
+      : [
+        t('{0} credits', formatCredits(balance)),
+        snapshot.balanceAt ? t('(as of {0})', describeAge(snapshot.balanceAt)) : '',
+        low ? t('— below {0}', formatCredits(threshold)) : '',
+      ].filter(Boolean).join(' ');
     const rows: Array<[string, string]> = [
-      ['Balance', balance === undefined ? 'unknown until the first request' : `${formatCredits(balance)} credits${snapshot.balanceAt ? ` (as of ${describeAge(snapshot.balanceAt)})` : ''}${low ? ` — below ${formatCredits(threshold)}` : ''}`],
-      ['Model', model ?? 'none chosen'],
-      ['Rate limit', snapshot.rateLimitRequests === undefined ? 'unknown' : `${snapshot.rateLimitRequests} requests/min`],
-      ['Last request', snapshot.lastRequestId ? `\`${snapshot.lastRequestId}\`${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : 'none yet'],
+      [t('Balance'), balanceText],
+      [t('Today'), `${t('{0} credits', formatCredits(this.services.usage.spendToday(env.name)))} ([${t('details')}](command:inference.showUsage))`],
+      [t('Model'), model ?? t('none chosen')],
+      [t('Rate limit'), snapshot.rateLimitRequests === undefined ? t('unknown') : t('{0} requests/min', snapshot.rateLimitRequests)],
+      [t('Last request'), snapshot.lastRequestId ? `\`${snapshot.lastRequestId}\`${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : t('none yet')],
     ];
     tooltip.appendMarkdown(rows.map(([name, value]) => `${name}: ${value}`).join('  \n'));
-    tooltip.appendMarkdown('\n\nClick for environment, key, model and logs.');
+    tooltip.appendMarkdown(`\n\n${t('Click for environment, key, model and logs.')}`);
     this.#balance.tooltip = tooltip;
   }
 

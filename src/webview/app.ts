@@ -116,6 +116,14 @@ export class ChatApp {
         return this.applyEnvironment(message.environment);
       case 'focusComposer':
         return this.composer.focus();
+      case 'fillComposer':
+        this.composer.setAttachments(message.attachments);
+        if (message.text !== undefined) {
+          this.composer.fill(message.text);
+          this.saveState({ draft: message.text });
+        }
+        if (message.focus) this.composer.focus();
+        return;
     }
   }
 

@@ -93,6 +93,13 @@ export class Composer {
     this.input.focus();
   }
 
+  /** A starter from an editor action: replaces the draft, caret at the end, ready to edit or send. */
+  fill(text: string): void {
+    this.input.value = text;
+    this.input.focus();
+    this.input.setSelectionRange(text.length, text.length);
+  }
+
   async submit(): Promise<void> {
     const text = this.input.value;
     if (!text.trim() || this.busy) return;

@@ -8,7 +8,7 @@ const SAMPLE = ['export function add(a: number, b: number): number {', '  return
 /** The composer and the answer actions in real VS Code, checked against what the emulator received. */
 describe('chat panel: composer, context and answer actions', () => {
   const ui = useWorkbench({ emulator: { tokensPerSecond: 40 }, workspaceFiles: { 'src/sample.ts': SAMPLE } });
-  const { chat, composer, messages, lastAnswer, chatRequests, lastUserContent, openChat, send, waitForAnswerEnd } = chatSteps(ui);
+  const { chat, composer, messages, lastAnswer, chatRequests, lastUserContent, openChat, send, waitForAnswerEnd, selectLines2To3 } = chatSteps(ui);
   const chips = () => chat().locator('.composer .chips .chip');
 
   it('Shift+Enter adds a line, Enter sends the whole message', async () => {
@@ -30,13 +30,7 @@ describe('chat panel: composer, context and answer actions', () => {
   });
 
   it('attaches the selection and the active file as chips, removes one, and sends only what is left', async () => {
-    await ui.openFile('src/sample.ts');
-    // Select lines 2-3 with the keyboard, as a user would.
-    await ui.page.locator('.editor-instance .monaco-editor .view-lines').first().click();
-    await ui.page.keyboard.press('Control+Home');
-    await ui.page.keyboard.press('ArrowDown');
-    await ui.page.keyboard.press('Shift+ArrowDown');
-    await ui.page.keyboard.press('Shift+End');
+    await selectLines2To3('src/sample.ts');
     await ui.runCommand('Inference: Open Chat');
     await composer().waitFor({ state: 'visible', timeout: 30_000 });
     await chat().locator('button[data-action="attachSelection"]').click();

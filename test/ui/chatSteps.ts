@@ -40,6 +40,15 @@ export function chatSteps(ui: UiFixture) {
         return /role-assistant/.test((await last.getAttribute('class')) ?? '') && (await last.locator('.message-status', { hasText: 'Answering' }).count()) === 0;
       }, { timeoutMs: 30_000, intervalMs: 100 });
     },
+    /** Opens a workspace file and selects its lines 2 to 3 with the keyboard, as a user would. */
+    async selectLines2To3(file: string): Promise<void> {
+      await ui.openFile(file);
+      await ui.page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+      await ui.page.keyboard.press('Control+Home');
+      await ui.page.keyboard.press('ArrowDown');
+      await ui.page.keyboard.press('Shift+ArrowDown');
+      await ui.page.keyboard.press('Shift+End');
+    },
     /** The text of the active text editor, line by line in visual order (Monaco renders lines out of order). */
     async editorText(): Promise<string> {
       const lines = await ui.page.locator('.editor-instance .monaco-editor .view-lines').first().locator('.view-line')

@@ -23,6 +23,8 @@ export interface WorkbenchOptions {
   settings?: (emulator: Emulator) => Record<string, unknown>;
   /** false: a clean first run, with no environment in the user settings (the default has none). */
   configureEnvironments?: boolean;
+  /** Extra environment variables for code-server and so the extension host (never keys: use `keys`). */
+  env?: Record<string, string>;
   /** Files (relative path → content) written into the scratch workspace before it opens; a function is called then. */
   workspaceFiles?: Record<string, string> | (() => Record<string, string>);
 }
@@ -103,7 +105,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     const keys = options.keys ? options.keys(emulator) : { production: emulator.keys.production.full, preview: emulator.keys.preview.full };
     const server = await startCodeServer({
       settings: { ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) },
-      env: apiKeyEnvironment(keys ?? {}),
+      env: { ...options.env, ...apiKeyEnvironment(keys ?? {}) },
       logFile: path.join(RESULTS_DIR, 'ui', `${fileLabel(this.test?.file)}-code-server.log`),
     });
     teardown.push(() => server.stop());

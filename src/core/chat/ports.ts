@@ -1,6 +1,7 @@
 import type { ChatParams, HostToWebview } from '../chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
+import type { UsageRecorder } from '../usage/ledger';
 import type { AppendPacing } from './appendBatcher';
 import type { Conversation } from './conversation';
 
@@ -64,6 +65,8 @@ export interface ChatBackend {
   readSettledBalance(env: string): Promise<BalanceReading | undefined>;
   /** Logs the failure, applies what its kind implies, and says what the answer keeps of it. */
   describeFailure(error: unknown, context: FailureContext): Promise<ErrorFacts>;
+  /** The local usage ledger: each measured spend is recorded there. */
+  readonly usage: UsageRecorder;
 }
 
 export interface ChatEngineOptions {

@@ -144,7 +144,9 @@ export class StreamingAnswer {
     // another window's activity in between, which makes the difference meaningless.
     if (!settled || settled.at < answeredAt || settled.credits > balanceBefore) return;
     if (!this.conversation.messages.includes(this.message)) return;
-    this.message.meta = { ...this.message.meta, creditsSpent: creditsSpent(balanceBefore, settled.credits) };
+    const spent = creditsSpent(balanceBefore, settled.credits);
+    this.message.meta = { ...this.message.meta, creditsSpent: spent };
+    if (spent !== undefined) this.backend.usage.record({ requestId: this.message.meta.requestId ?? '', model: this.message.meta.model ?? '', environment: this.env.name, kind: 'chat', credits: spent });
     this.output.patch(this.conversation, this.message);
     await this.save();
   }

@@ -34,6 +34,11 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 }
 
 export function chatHtml(options: ChatHtmlOptions): string {
+  return webviewHtml({ ...options, rootId: 'chat-root', title: 'Chat' });
+}
+
+/** The HTML of any of our webviews: one root element, our styles, our bundle by nonce, the policy above. */
+export function webviewHtml(options: ChatHtmlOptions & { rootId: string; title: string }): string {
   const nonce = options.nonce ?? createNonce();
   const styles = options.styleUris.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`).join('\n    ');
   return `<!DOCTYPE html>
@@ -43,10 +48,10 @@ export function chatHtml(options: ChatHtmlOptions): string {
     <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(options.cspSource, nonce))}">
     <meta name="viewport" content="width=device-width, initial-scale=1.0">
     ${styles}
-    <title>Chat</title>
+    <title>${escapeAttr(options.title)}</title>
   </head>
   <body>
-    <div id="chat-root" class="chat-root"></div>
+    <div id="${escapeAttr(options.rootId)}" class="${escapeAttr(options.rootId)}"></div>
     <script nonce="${escapeAttr(nonce)}" src="${escapeAttr(options.scriptUri)}"></script>
   </body>
 </html>`;

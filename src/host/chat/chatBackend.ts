@@ -36,6 +36,7 @@ export function createChatBackend(services: Services): ChatBackend {
       const { balanceCredits, balanceAt } = services.account.get(env);
       return balanceCredits !== undefined && balanceAt !== undefined ? { credits: balanceCredits, at: balanceAt } : undefined;
     },
+    usage: services.usage,
     async describeFailure(error, context) {
       const apiError = await services.errors.record(error, { source: 'chat', env: context.env, forgetsModel: context.usedEnvironmentModel });
       return errorFacts(apiError);

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { ChatEngine } from '../../core/chat/chatEngine';
-import type { Conversation } from '../../core/chat/conversation';
+import type { Attachment, Conversation } from '../../core/chat/conversation';
 import type { ChatView } from '../../core/chat/ports';
 import { chatHtml } from '../../core/chat/webviewHtml';
 import { parseWebviewMessage } from '../../core/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION, type ChatRequestMessage, type ChatResponseMessage, type HostToWebview } from '../../core/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type AttachmentView, type ChatRequestMessage, type ChatResponseMessage, type HostToWebview } from '../../core/chatProtocol';
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
 import { createChatBackend } from './chatBackend';
@@ -30,6 +30,8 @@ export type RequestHandler = (panel: ChatPanel, request: ChatRequestMessage) => 
 export class ChatPanel extends Disposable implements ChatView {
   readonly engine: ChatEngine;
   private isReady = false;
+  /** What an editor action put in the composer, kept until the webview is ready to take it. */
+  private composerUpdate: { attachments: AttachmentView[]; text?: string; focus: boolean } | undefined;
   private readonly onDisposeEmitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this.onDisposeEmitter.event;
 
@@ -83,6 +85,24 @@ export class ChatPanel extends Disposable implements ChatView {
     if (this.ready) this.post(this.engine.snapshot());
   }
 
+  /**
+   * An editor action: adds the chip through the engine like the panel's own attach buttons, and with
+   * `focus` puts the cursor in the composer, filled with `text` when given. Nothing is sent.
+   */
+  addContext(attachment: Attachment, options: { text?: string; focus: boolean }): void {
+    const attachments = this.engine.attach(attachment);
+    const previous = this.composerUpdate;
+    const text = options.text ?? previous?.text;
+    this.composerUpdate = { attachments, focus: options.focus || (previous?.focus ?? false), ...(text !== undefined && { text }) };
+    this.flushComposerUpdate();
+  }
+
+  private flushComposerUpdate(): void {
+    if (!this.composerUpdate || !this.ready) return;
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'fillComposer', ...this.composerUpdate });
+    this.composerUpdate = undefined;
+  }
+
   private onMessage(raw: unknown): void {
     const message = parseWebviewMessage(raw);
     if (!message) {
@@ -92,6 +112,7 @@ export class ChatPanel extends Disposable implements ChatView {
     if (message.type === 'ready') {
       this.isReady = true;
       this.sendSnapshot();
+      this.flushComposerUpdate();
       return;
     }
     void this.handle(this, message).then(

@@ -5,6 +5,7 @@ import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequestMessage, type C
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
 import { ChatPanel, CHAT_VIEW_TYPE, CHAT_WEBVIEW_OPTIONS } from './chatPanel';
+import { registerEditorActions } from './editorActions';
 import { EditorTracker } from './editorContext';
 import { ChatHistoryStore } from './historyStore';
 import { pickConversation } from './pickers';
@@ -42,8 +43,8 @@ export class ChatFeature extends Disposable {
       panel.onDidDispose(() => this.panels.delete(panel));
       return panel;
     };
-    const open = (conversation: Conversation) => {
-      const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, vscode.ViewColumn.Active, {
+    const open = (conversation: Conversation, column: vscode.ViewColumn = vscode.ViewColumn.Active, preserveFocus = false) => {
+      const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, { viewColumn: column, preserveFocus }, {
         ...CHAT_WEBVIEW_OPTIONS,
         retainContextWhenHidden: false,
       });
@@ -72,6 +73,13 @@ export class ChatFeature extends Disposable {
       const conversation = await store.load(id);
       if (!conversation) throw new Error('That conversation could not be read.');
       open(conversation);
+    }));
+    // Editor actions use the newest panel, or open one beside the editor.
+    this.register(registerEditorActions(editors, (preserveFocus) => {
+      const existing = latest();
+      if (!existing) return open(createConversation(), vscode.ViewColumn.Beside, preserveFocus);
+      existing.panel.reveal(undefined, preserveFocus);
+      return existing;
     }));
     this.register({ dispose: () => this.closePanels() });
     let requestId = 0;

@@ -32,6 +32,8 @@ export interface GenerateOptions {
   token?: vscode.CancellationToken;
   /** Asked when no folder is open; the interactive question by default. */
   chooseFolder?: ChooseFolder;
+  /** Save into this folder (inside a workspace folder) instead of the `inference.images.folder` setting. */
+  folder?: vscode.Uri;
   /** Open the first image in VS Code's image preview (default true). */
   open?: boolean;
 }
@@ -45,7 +47,7 @@ type RequestOutcome = { status: 'ok'; result: ImageResult } | { status: 'cancell
  */
 export async function generateImage(services: Services, inputs: ImageInputs, options: GenerateOptions = {}): Promise<GenerationOutcome> {
   const env = options.env ?? services.environments.active().name;
-  const resolution = await resolveSaveTarget(options.chooseFolder ?? askForFolder);
+  const resolution = await resolveSaveTarget(options.chooseFolder ?? askForFolder, options.folder);
   if (!resolution.ok) {
     if (resolution.reason === undefined) return { status: 'noFolder' };
     services.log.warn(`Image generation refused: ${resolution.reason}`);
@@ -55,7 +57,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
   const balanceBefore = services.account.get(env).balanceCredits;
 
   const requested = await vscode.window.withProgress<RequestOutcome>(
-    { location: vscode.ProgressLocation.Notification, title: 'Generating image', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Generating image'), cancellable: true },
     async (progress, progressToken) => {
       progress.report({ message: `${inputs.model}: ${inputs.prompt.length > 60 ? `${inputs.prompt.slice(0, 59)}…` : inputs.prompt}` });
       const abort = new AbortController();
@@ -68,7 +70,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
           () => client.generateImage(toImageRequest(inputs), { signal: abort.signal }),
           abort.signal,
         );
-        progress.report({ message: 'saving…' });
+        progress.report({ message: vscode.l10n.t('saving…') });
         return { status: 'ok', result };
       } catch (error) {
         const apiError = toApiError(error);
@@ -100,5 +102,6 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
   }
   if (options.open !== false && images[0]) await vscode.commands.executeCommand('vscode.open', images[0].image);
   const spent = creditsSpent(balanceBefore, result.meta.balanceCredits);
+  if (spent !== undefined) services.usage.record({ requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image', credits: spent });
   return { status: 'saved', images, result, ...(spent !== undefined && { creditsSpent: spent }) };
 }

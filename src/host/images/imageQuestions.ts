@@ -13,7 +13,7 @@ export interface AnsweredInputs {
 }
 
 const STEPS = 5;
-const title = (step: number, what: string) => `Generate Image (${step}/${STEPS}): ${what}`;
+const title = (step: number, what: string) => vscode.l10n.t('Generate Image ({0}/{1}): {2}', step, STEPS, what);
 
 export function responseFormatSetting(): ImageResponseFormat {
   return readSetting('inference.images.responseFormat') === 'url' ? 'url' : 'b64_json';
@@ -35,11 +35,11 @@ export async function askPrompt(step: string, prefill: string | undefined): Prom
   const value = selectedText() ?? prefill ?? '';
   const prompt = await vscode.window.showInputBox({
     title: step,
-    prompt: 'Describe the image.',
+    prompt: vscode.l10n.t('Describe the image.'),
     value,
     valueSelection: [0, value.length],
     ignoreFocusOut: true,
-    validateInput: (text) => (text.trim() ? undefined : 'The prompt cannot be empty.'),
+    validateInput: (text) => (text.trim() ? undefined : vscode.l10n.t('The prompt cannot be empty.')),
   });
   return prompt?.trim() || undefined;
 }
@@ -51,24 +51,24 @@ async function askSize(last: ImageSize | undefined): Promise<{ size?: ImageSize 
   const presets = Array.isArray(setting) ? (setting as unknown[]) : [];
   const label = (size: ImageSize) => `${size.width}x${size.height}`;
   const items: SizeItem[] = [
-    { label: 'Model default', description: 'no size is sent' },
+    { label: vscode.l10n.t('Model default'), description: vscode.l10n.t('no size is sent') },
     ...sizePresets(presets).map((size) => ({ label: label(size), size })),
-    { label: 'Custom size…', custom: true },
+    { label: vscode.l10n.t('Custom size…'), custom: true },
   ];
   const lastItem = last && items.find((item) => item.size && label(item.size) === label(last));
-  if (last && !lastItem) items.splice(1, 0, { label: label(last), description: 'last used', size: last });
+  if (last && !lastItem) items.splice(1, 0, { label: label(last), description: vscode.l10n.t('last used'), size: last });
   const picked = await vscode.window.showQuickPick(items, {
-    title: title(3, 'size'),
-    placeHolder: 'Width x height; the service refuses sizes the model does not support',
+    title: title(3, vscode.l10n.t('size')),
+    placeHolder: vscode.l10n.t('Width x height; the service refuses sizes the model does not support'),
     ignoreFocusOut: true,
   });
   if (!picked) return undefined;
   if (!picked.custom) return picked.size ? { size: picked.size } : {};
   const typed = await vscode.window.showInputBox({
-    title: title(3, 'custom size'),
-    prompt: 'Width x height in pixels, for example 640x480.',
+    title: title(3, vscode.l10n.t('custom size')),
+    prompt: vscode.l10n.t('Width x height in pixels, for example 640x480.'),
     ignoreFocusOut: true,
-    validateInput: (text) => (parseSize(text) ? undefined : 'Type the size as WIDTHxHEIGHT, for example 640x480.'),
+    validateInput: (text) => (parseSize(text) ? undefined : vscode.l10n.t('Type the size as WIDTHxHEIGHT, for example 640x480.')),
   });
   const size = typed === undefined ? undefined : parseSize(typed);
   return size ? { size } : undefined;
@@ -76,8 +76,8 @@ async function askSize(last: ImageSize | undefined): Promise<{ size?: ImageSize 
 
 async function askSeed(last: number | undefined): Promise<{ seed?: number } | undefined> {
   const typed = await vscode.window.showInputBox({
-    title: title(4, 'seed (optional)'),
-    prompt: 'The same seed, prompt and model give the same image. Leave empty for a random seed (it is recorded in the metadata file).',
+    title: title(4, vscode.l10n.t('seed (optional)')),
+    prompt: vscode.l10n.t('The same seed, prompt and model give the same image. Leave empty for a random seed (it is recorded in the metadata file).'),
     value: last === undefined ? '' : String(last),
     ignoreFocusOut: true,
     validateInput: (text) => {
@@ -93,7 +93,7 @@ async function askSeed(last: number | undefined): Promise<{ seed?: number } | un
 /** Every question in turn; undefined when the user cancels one. */
 export async function askForInputs(services: Services, history: ImageHistory, env: string): Promise<AnsweredInputs | undefined> {
   const last = history.last(env);
-  const prompt = await askPrompt(title(1, 'prompt'), history.failedPrompt(env) ?? last?.prompt);
+  const prompt = await askPrompt(title(1, vscode.l10n.t('prompt')), history.failedPrompt(env) ?? last?.prompt);
   if (!prompt) return undefined;
   const model = await services.models.pick('image', env, [AUTO_MODEL]);
   if (!model) return undefined;
@@ -103,8 +103,8 @@ export async function askForInputs(services: Services, history: ImageHistory, en
   const seed = await askSeed(last?.seed);
   if (!seed) return undefined;
   const negativePrompt = await vscode.window.showInputBox({
-    title: title(5, 'negative prompt (optional)'),
-    prompt: 'What the image should not contain. Leave empty for none.',
+    title: title(5, vscode.l10n.t('negative prompt (optional)')),
+    prompt: vscode.l10n.t('What the image should not contain. Leave empty for none.'),
     value: last?.negativePrompt ?? '',
     ignoreFocusOut: true,
   });
@@ -127,7 +127,7 @@ export async function askForInputs(services: Services, history: ImageHistory, en
 export async function askWithLastSettings(services: Services, history: ImageHistory, env: string): Promise<AnsweredInputs | undefined> {
   const last = history.last(env);
   if (!last) return askForInputs(services, history, env);
-  const prompt = await askPrompt('Generate Image with Last Settings: prompt', history.failedPrompt(env) ?? last.prompt);
+  const prompt = await askPrompt(vscode.l10n.t('Generate Image with Last Settings: prompt'), history.failedPrompt(env) ?? last.prompt);
   if (!prompt) return undefined;
   const inputs: ImageInputs = {
     prompt,

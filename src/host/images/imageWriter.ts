@@ -57,15 +57,15 @@ async function walkLocalFolder(target: SaveTarget, create: boolean): Promise<voi
       throw error;
     }
     if (!isPathInside(root, resolved, CASE_INSENSITIVE)) {
-      throw new ContainmentError(`The image folder "${current}" leads outside the workspace folder (to "${resolved}"), so nothing is saved there.`);
+      throw new ContainmentError(vscode.l10n.t('The image folder "{0}" leads outside the workspace folder (to "{1}"), so nothing is saved there.', current, resolved));
     }
-    if (!(await fs.stat(resolved)).isDirectory()) throw new ContainmentError(`"${current}" exists and is not a folder.`);
+    if (!(await fs.stat(resolved)).isDirectory()) throw new ContainmentError(vscode.l10n.t('"{0}" exists and is not a folder.', current));
   }
 }
 
 /** Checks, before anything is requested, that the target cannot lead outside its root. */
 export async function checkTarget(target: SaveTarget): Promise<string | undefined> {
-  if (!isInside(target.root, target.folder)) return `"${target.folder.toString(true)}" is not inside "${target.root.toString(true)}".`;
+  if (!isInside(target.root, target.folder)) return vscode.l10n.t('"{0}" is not inside "{1}".', target.folder.toString(true), target.root.toString(true));
   if (target.folder.scheme !== 'file') return undefined;
   try {
     await walkLocalFolder(target, false);
@@ -120,7 +120,7 @@ export async function writeImageWithSidecar(
   bytes: Uint8Array,
   sidecarFor: (imageName: string) => Uint8Array,
 ): Promise<WrittenImage> {
-  if (!isInside(target.root, target.folder)) throw new ContainmentError(`"${target.folder.toString(true)}" is not inside "${target.root.toString(true)}".`);
+  if (!isInside(target.root, target.folder)) throw new ContainmentError(vscode.l10n.t('"{0}" is not inside "{1}".', target.folder.toString(true), target.root.toString(true)));
   if (target.folder.scheme === 'file') await walkLocalFolder(target, true);
   else await vscode.workspace.fs.createDirectory(target.folder);
 
@@ -129,7 +129,7 @@ export async function writeImageWithSidecar(
     const name = names.next().value;
     const image = vscode.Uri.joinPath(target.folder, name);
     const sidecar = vscode.Uri.joinPath(target.folder, sidecarName(name));
-    if (!isInside(target.folder, image) || !isInside(target.folder, sidecar)) throw new ContainmentError(`The file name "${name}" is not a plain name.`);
+    if (!isInside(target.folder, image) || !isInside(target.folder, sidecar)) throw new ContainmentError(vscode.l10n.t('The file name "{0}" is not a plain name.', name));
     // A sidecar left from a deleted image keeps its name taken, so the pair stays together.
     if (await exists(sidecar)) continue;
     if (!(await createExclusive(image, bytes))) continue;
@@ -137,5 +137,5 @@ export async function writeImageWithSidecar(
     // Another writer took the sidecar name between the check and the create: give the name up.
     await removeOwnFile(image);
   }
-  throw new Error(`No free file name for "${baseName}.${extension}" in ${target.folder.toString(true)}.`);
+  throw new Error(vscode.l10n.t('No free file name for "{0}" in {1}.', `${baseName}.${extension}`, target.folder.toString(true)));
 }

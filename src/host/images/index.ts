@@ -5,6 +5,18 @@ import { generateImage, type GenerateOptions, type GenerationOutcome } from './g
 import { ImageHistory } from './imageHistory';
 import { askForInputs, askWithLastSettings, type AnsweredInputs } from './imageQuestions';
 
+async function askForWorkspaceFolder(): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFiles: false,
+    canSelectFolders: true,
+    canSelectMany: false,
+    defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+    openLabel: vscode.l10n.t('Generate Image Here'),
+    title: vscode.l10n.t('Folder inside the workspace for the generated image'),
+  });
+  return picked?.[0];
+}
+
 export { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';
 
 /** Nothing was requested: why, as the kind of failure whose action fixes it. */
@@ -13,15 +25,17 @@ const REFUSAL_KINDS = { trust: 'untrustedWorkspace', settings: 'imageFolder', no
 /** What a command run ended with; `undefined` when the user cancelled a question. */
 export type ImageCommandResult = GenerationOutcome | undefined;
 
-async function showOutcome(services: Services, history: ImageHistory, env: string, answered: AnsweredInputs, outcome: GenerationOutcome): Promise<void> {
+async function showOutcome(services: Services, history: ImageHistory, env: string, answered: AnsweredInputs, outcome: GenerationOutcome, options: GenerateOptions): Promise<void> {
   const { inputs } = answered;
   switch (outcome.status) {
     case 'saved': {
       history.setFailedPrompt(env, undefined);
       await history.remember(env, inputs, answered.seedTyped);
       const names = outcome.images.map((image) => vscode.workspace.asRelativePath(image.image)).join(', ');
-      const cost = outcome.creditsSpent === undefined ? '' : ` (${formatCredits(outcome.creditsSpent, SPEND_DIGITS)} credits)`;
-      vscode.window.setStatusBarMessage(`$(file-media) Saved ${names}${cost}`, 10_000);
+      const saved = outcome.creditsSpent === undefined
+        ? vscode.l10n.t('Saved {0}', names)
+        : vscode.l10n.t('Saved {0} ({1} credits)', names, formatCredits(outcome.creditsSpent, SPEND_DIGITS));
+      vscode.window.setStatusBarMessage(`$(file-media) ${saved}`, 10_000);
       return;
     }
     case 'failed':
@@ -30,14 +44,14 @@ async function showOutcome(services: Services, history: ImageHistory, env: strin
       void services.errors.present(outcome.error, {
         source: 'image generation',
         env,
-        retry: () => runGeneration(services, history, env, answered),
+        retry: () => runGeneration(services, history, env, answered, options),
       });
       return;
     case 'saveFailed':
       // Logged by generateImage; the credits are spent, so the request id matters for support.
       services.errors.show({
         kind: 'saveFailed',
-        message: `The image was generated but could not be saved: ${outcome.message}`,
+        message: vscode.l10n.t('The image was generated but could not be saved: {0}', outcome.message),
         ...(outcome.result.meta.requestId && { requestId: outcome.result.meta.requestId }),
       });
       return;
@@ -52,11 +66,11 @@ async function showOutcome(services: Services, history: ImageHistory, env: strin
 
 async function runGeneration(services: Services, history: ImageHistory, env: string, answered: AnsweredInputs, options: GenerateOptions = {}): Promise<GenerationOutcome> {
   const outcome = await generateImage(services, answered.inputs, { ...options, env });
-  await showOutcome(services, history, env, answered, outcome).catch((error: unknown) => services.log.error(`Image result not shown: ${String(error)}`));
+  await showOutcome(services, history, env, answered, outcome, options).catch((error: unknown) => services.log.error(`Image result not shown: ${String(error)}`));
   return outcome;
 }
 
-async function runCommand(services: Services, history: ImageHistory, ask: typeof askForInputs): Promise<ImageCommandResult> {
+async function runCommand(services: Services, history: ImageHistory, ask: typeof askForInputs, folder?: vscode.Uri): Promise<ImageCommandResult> {
   const env = services.environments.active().name;
   let answered: AnsweredInputs | undefined;
   try {
@@ -66,7 +80,7 @@ async function runCommand(services: Services, history: ImageHistory, ask: typeof
     void services.errors.present(error, { source: 'image generation', env });
     return undefined;
   }
-  return answered ? runGeneration(services, history, env, answered) : undefined;
+  return answered ? runGeneration(services, history, env, answered, folder ? { folder } : {}) : undefined;
 }
 
 /** The image commands; the returned outcome lets tests see what a palette run did. */
@@ -75,5 +89,10 @@ export function registerImages(services: Services): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand('inference.generateImage', () => runCommand(services, history, askForInputs)),
     vscode.commands.registerCommand('inference.generateImageWithLastSettings', () => runCommand(services, history, askWithLastSettings)),
+    // The Explorer passes the folder it was invoked on; from the palette there is none, so ask for one.
+    vscode.commands.registerCommand('inference.generateImageHere', async (folder?: unknown) => {
+      const target = folder instanceof vscode.Uri ? folder : await askForWorkspaceFolder();
+      return target ? runCommand(services, history, askForInputs, target) : undefined;
+    }),
   );
 }

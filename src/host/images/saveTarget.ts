@@ -28,7 +28,8 @@ function refusalFor(root: vscode.Uri): string | undefined {
  * on a result that cannot be kept: untrusted or read-only workspaces and a folder setting that leaves
  * the workspace are refused; without a workspace folder the user picks one.
  */
-export async function resolveSaveTarget(chooseFolder: ChooseFolder): Promise<TargetResolution> {
+export async function resolveSaveTarget(chooseFolder: ChooseFolder, here?: vscode.Uri): Promise<TargetResolution> {
+  if (here) return resolveChosenFolder(here);
   const folder = workspaceFolder();
   if (!folder) {
     const chosen = await chooseFolder();
@@ -45,11 +46,25 @@ export async function resolveSaveTarget(chooseFolder: ChooseFolder): Promise<Tar
   return problem ? { ok: false, reason: problem, fix: 'settings' } : { ok: true, target };
 }
 
+/**
+ * "Generate Image Here" on a folder of the Explorer: the same checks, with that folder instead of the
+ * setting. It must belong to an open workspace folder, and no existing part of it may lead outside.
+ */
+async function resolveChosenFolder(here: vscode.Uri): Promise<TargetResolution> {
+  const folder = vscode.workspace.getWorkspaceFolder(here);
+  if (!folder) return { ok: false, reason: vscode.l10n.t('"{0}" is not inside an open workspace folder, so no image is saved there. Nothing was generated.', here.toString(true)) };
+  const refusal = refusalFor(folder.uri);
+  if (refusal) return { ok: false, reason: refusal, fix: vscode.workspace.isTrusted ? undefined : 'trust' };
+  const target = { root: folder.uri, folder: here };
+  const problem = await checkTarget(target);
+  return problem ? { ok: false, reason: `${problem} ${vscode.l10n.t('Nothing was generated.')}` } : { ok: true, target };
+}
+
 /** The interactive answer to "no folder is open": pick a folder to save into, or open one. */
 export async function askForFolder(): Promise<vscode.Uri | undefined> {
-  const choose = 'Choose Folder…';
-  const open = 'Open Folder…';
-  const choice = await vscode.window.showWarningMessage('No folder is open. Where should the generated image be saved?', choose, open);
+  const choose = vscode.l10n.t('Choose Folder…');
+  const open = vscode.l10n.t('Open Folder…');
+  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('No folder is open. Where should the generated image be saved?'), choose, open);
   if (choice === open) {
     await vscode.commands.executeCommand('vscode.openFolder');
     return undefined;
@@ -59,8 +74,8 @@ export async function askForFolder(): Promise<vscode.Uri | undefined> {
     canSelectFiles: false,
     canSelectFolders: true,
     canSelectMany: false,
-    openLabel: 'Save Images Here',
-    title: 'Folder for generated images',
+    openLabel: vscode.l10n.t('Save Images Here'),
+    title: vscode.l10n.t('Folder for generated images'),
   });
   return picked?.[0];
 }

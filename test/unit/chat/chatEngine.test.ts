@@ -163,6 +163,8 @@ describe('chat engine', () => {
     assert.equal(await ask({ credits: 99.25, at: 6000 }), 0.75, 'a newer, lower balance gives the spend');
     assert.equal(patches(answer().id).at(-1)?.meta?.creditsSpent, 0.75);
     assert.equal((saver.last().messages.at(-1)!.meta as { creditsSpent: number }).creditsSpent, 0.75);
+    const first = answer().meta;
+    assert.deepEqual(backend.recorded, [{ requestId: first?.requestId, model: first?.model, environment: 'production', kind: 'chat', credits: 0.75 }], 'the spend goes to the usage ledger');
     assert.equal(await ask({ credits: 90, at: 10 }), undefined, 'an older reading is the stream\'s pre-billing balance');
     assert.equal(await ask({ credits: 150, at: 99_999 }), undefined, 'a higher balance (a top-up) gives no spend');
     assert.equal(await ask(undefined), undefined, 'no reading, no spend');
@@ -170,6 +172,7 @@ describe('chat engine', () => {
     const reads = backend.settledReads;
     assert.equal(await ask({ credits: 1, at: 99_999 }), undefined, 'no balance before, no spend');
     assert.equal(backend.settledReads, reads, 'and no extra read');
+    assert.equal(backend.recorded.length, 1, 'answers without a measured spend are not in the ledger');
   });
 
   it('keeps the token usage the stream reported in the answer\'s meta', async () => {

@@ -5,6 +5,7 @@ import type { ChatParams, HostToWebview } from '../../../src/core/chatProtocol';
 import { ApiError, toApiError } from '../../../src/core/errors';
 import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
 import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/types';
+import type { UsageRecord } from '../../../src/core/usage/ledger';
 
 /** Fakes of the chat engine's ports (core/chat/ports.ts), for its state machine tests. */
 
@@ -94,6 +95,9 @@ export class FakeBackend implements ChatBackend {
   settled: BalanceReading | undefined;
   settledReads = 0;
   readonly failures: { error: unknown; context: FailureContext }[] = [];
+  /** What the engine recorded in the usage ledger. */
+  readonly recorded: UsageRecord[] = [];
+  readonly usage = { record: (entry: UsageRecord) => void this.recorded.push(entry) };
 
   environment(): ChatEnvironment {
     return this.env;

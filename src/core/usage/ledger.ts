@@ -1,0 +1,69 @@
+/**
+ * The local usage ledger: one line per request whose spend the extension computed from the
+ * service's own balance readings. It holds no key, no prompt and no answer: only what the usage view
+ * needs (request id, model, environment, kind, credits, time). Stored entries carry a version and are
+ * parsed, never trusted, when read back.
+ */
+
+export const USAGE_ENTRY_VERSION = 1;
+
+export type UsageKind = 'chat' | 'image';
+
+export interface UsageEntry {
+  v: typeof USAGE_ENTRY_VERSION;
+  /** `x-request-id` of the call; empty when the service sent none. */
+  requestId: string;
+  model: string;
+  environment: string;
+  kind: UsageKind;
+  credits: number;
+  /** Milliseconds since the epoch, from the ledger's clock. */
+  at: number;
+}
+
+/** What a feature hands over; the ledger adds the version and the time. */
+export type UsageRecord = Omit<UsageEntry, 'v' | 'at'>;
+
+/** The one seam features use to report a spend (chat answers, image jobs). */
+export interface UsageRecorder {
+  record(entry: UsageRecord): void;
+}
+
+export type Clock = () => number;
+
+export function toUsageEntry(record: UsageRecord, at: number): UsageEntry {
+  return { v: USAGE_ENTRY_VERSION, requestId: record.requestId, model: record.model, environment: record.environment, kind: record.kind, credits: record.credits, at };
+}
+
+/** One stored line back to an entry; anything of another version or shape is skipped (undefined). */
+export function parseUsageEntry(line: string): UsageEntry | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const value = raw as Record<string, unknown>;
+  if (value.v !== USAGE_ENTRY_VERSION) return undefined;
+  const { requestId, model, environment, kind, credits, at } = value;
+  if (typeof requestId !== 'string' || typeof model !== 'string' || typeof environment !== 'string') return undefined;
+  if (kind !== 'chat' && kind !== 'image') return undefined;
+  if (typeof credits !== 'number' || !Number.isFinite(credits) || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
+  return { v: USAGE_ENTRY_VERSION, requestId, model, environment, kind, credits, at };
+}
+
+/** The ledger file's content: JSON Lines, so that recording is an append. */
+export function parseLedger(text: string): UsageEntry[] {
+  const entries: UsageEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const entry = parseUsageEntry(line);
+    if (entry) entries.push(entry);
+  }
+  return entries;
+}
+
+export function serializeEntry(entry: UsageEntry): string {
+  return `${JSON.stringify(entry)}\n`;
+}

@@ -1,0 +1,32 @@
+/**
+ * The usage view's protocol, imported by its host side and its webview bundle. The host computes the
+ * whole report (src/core/usage/report.ts); the webview only draws it and asks for two actions.
+ */
+import type { UsageReport } from './report';
+
+export const USAGE_PROTOCOL_VERSION = 1;
+
+export type UsageHostMessage = { v: typeof USAGE_PROTOCOL_VERSION; type: 'report'; report: UsageReport };
+
+export type UsageWebviewMessage =
+  | { v: typeof USAGE_PROTOCOL_VERSION; type: 'ready' }
+  | { v: typeof USAGE_PROTOCOL_VERSION; type: 'copyRequestId'; requestId: string }
+  | { v: typeof USAGE_PROTOCOL_VERSION; type: 'exportCsv' }
+  | { v: typeof USAGE_PROTOCOL_VERSION; type: 'refresh' };
+
+/** The host's gate for what the webview posts: anything else is dropped. */
+export function parseUsageWebviewMessage(raw: unknown): UsageWebviewMessage | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const value = raw as Record<string, unknown>;
+  if (value.v !== USAGE_PROTOCOL_VERSION) return undefined;
+  switch (value.type) {
+    case 'ready':
+    case 'exportCsv':
+    case 'refresh':
+      return { v: USAGE_PROTOCOL_VERSION, type: value.type };
+    case 'copyRequestId':
+      return typeof value.requestId === 'string' && value.requestId ? { v: USAGE_PROTOCOL_VERSION, type: 'copyRequestId', requestId: value.requestId } : undefined;
+    default:
+      return undefined;
+  }
+}

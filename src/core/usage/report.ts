@@ -1,0 +1,153 @@
+import type { UsageEntry } from './ledger';
+
+/** Spend per calendar day (local time of the extension host), with the parts a bar is stacked from. */
+export interface DaySpend {
+  /** `YYYY-MM-DD` */
+  date: string;
+  total: number;
+  /** Series key (a model id or a kind) → credits. */
+  parts: Record<string, number>;
+}
+
+export interface StackedDays {
+  /** Series in a stable order (largest total first), the same for every day. */
+  series: string[];
+  days: DaySpend[];
+}
+
+/** A ledger entry as a table row (the stored version field stays behind). */
+export type RequestRow = Omit<UsageEntry, 'v'>;
+
+export interface EnvironmentTotal {
+  environment: string;
+  credits: number;
+  requests: number;
+}
+
+/** Everything the usage view shows, computed on the host; the webview only draws it. */
+export interface UsageReport {
+  /** When the report was made (the ledger's clock): "today" is this day. */
+  generatedAt: number;
+  days: number;
+  byModel: StackedDays;
+  byKind: StackedDays;
+  topRequests: RequestRow[];
+  environments: EnvironmentTotal[];
+  total: number;
+  requests: number;
+  today: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Credits are decimals: sums are rounded to the micro-credit, as the spend itself is. */
+export function roundCredits(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
+
+function pad(value: number): string {
+  return String(value).padStart(2, '0');
+}
+
+/** The local calendar day of a timestamp, as `YYYY-MM-DD`. */
+export function dayKey(timestamp: number): string {
+  const date = new Date(timestamp);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The last `count` local calendar days ending with the day of `now`, oldest first. */
+export function lastDays(now: number, count: number): string[] {
+  const today = new Date(now);
+  const keys: string[] = [];
+  for (let back = count - 1; back >= 0; back--) {
+    // Calendar arithmetic (not now - n*24h), so that a daylight-saving change cannot skip or repeat a day.
+    keys.push(dayKey(new Date(today.getFullYear(), today.getMonth(), today.getDate() - back, 12).getTime()));
+  }
+  return keys;
+}
+
+/** Start of the local day `count - 1` days before `now`: entries at or after it fall in the window. */
+function windowStart(now: number, count: number): number {
+  const today = new Date(now);
+  return new Date(today.getFullYear(), today.getMonth(), today.getDate() - (count - 1)).getTime();
+}
+
+export function spendToday(entries: readonly UsageEntry[], now: number): number {
+  const today = dayKey(now);
+  return roundCredits(entries.filter((e) => e.at <= now && dayKey(e.at) === today).reduce((sum, e) => sum + e.credits, 0));
+}
+
+export function stackDays(entries: readonly UsageEntry[], now: number, count: number, seriesOf: (entry: UsageEntry) => string): StackedDays {
+  const keys = lastDays(now, count);
+  const byDay = new Map(keys.map((date) => [date, { date, total: 0, parts: {} as Record<string, number> }]));
+  const seriesTotals = new Map<string, number>();
+  for (const entry of entries) {
+    const day = byDay.get(dayKey(entry.at));
+    if (!day || entry.at > now) continue;
+    const series = seriesOf(entry);
+    day.total += entry.credits;
+    day.parts[series] = (day.parts[series] ?? 0) + entry.credits;
+    seriesTotals.set(series, (seriesTotals.get(series) ?? 0) + entry.credits);
+  }
+  const days = [...byDay.values()].map((day) => ({
+    date: day.date,
+    total: roundCredits(day.total),
+    parts: Object.fromEntries(Object.entries(day.parts).map(([key, value]) => [key, roundCredits(value)])),
+  }));
+  const series = [...seriesTotals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([key]) => key);
+  return { series, days };
+}
+
+/** The usage view's content for the `days` days ending today; `top` most expensive requests. */
+export function buildUsageReport(entries: readonly UsageEntry[], now: number, options: { days?: number; top?: number } = {}): UsageReport {
+  const days = options.days ?? 30;
+  const start = windowStart(now, days);
+  const inWindow = entries.filter((e) => e.at >= start && e.at <= now);
+  const environments = new Map<string, EnvironmentTotal>();
+  for (const entry of inWindow) {
+    const total = environments.get(entry.environment) ?? { environment: entry.environment, credits: 0, requests: 0 };
+    total.credits += entry.credits;
+    total.requests += 1;
+    environments.set(entry.environment, total);
+  }
+  const topRequests = [...inWindow]
+    .sort((a, b) => b.credits - a.credits || b.at - a.at)
+    .slice(0, options.top ?? 20)
+    .map(({ requestId, model, environment, kind, credits, at }) => ({ requestId, model, environment, kind, credits, at }));
+  return {
+    generatedAt: now,
+    days,
+    byModel: stackDays(inWindow, now, days, (e) => e.model || '(unknown model)'),
+    byKind: stackDays(inWindow, now, days, (e) => e.kind),
+    topRequests,
+    environments: [...environments.values()]
+      .map((t) => ({ ...t, credits: roundCredits(t.credits) }))
+      .sort((a, b) => b.credits - a.credits || a.environment.localeCompare(b.environment)),
+    total: roundCredits(inWindow.reduce((sum, e) => sum + e.credits, 0)),
+    requests: inWindow.length,
+    today: spendToday(inWindow, now),
+  };
+}
+
+/** Entries older than `keepDays` before `now` are dropped when the ledger is compacted. */
+export function retained(entries: readonly UsageEntry[], now: number, keepDays: number): UsageEntry[] {
+  const oldest = now - keepDays * DAY_MS;
+  return entries.filter((e) => e.at >= oldest);
+}
+
+function csvField(value: string | number): string {
+  const text = String(value);
+  // Quote anything a spreadsheet would split or misread; a leading = + - @ would start a formula.
+  const guarded = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
+  return /[",\n\r]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+}
+
+export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id'] as const;
+
+/** Every entry, oldest first, as CSV (RFC 4180, CRLF line ends; ISO 8601 UTC time plus the local day). */
+export function usageCsv(entries: readonly UsageEntry[]): string {
+  const rows = [...entries].sort((a, b) => a.at - b.at).map((e) =>
+    [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, roundCredits(e.credits), e.requestId].map(csvField).join(','),
+  );
+  return [CSV_HEADER.join(','), ...rows].join('\r\n') + '\r\n';
+}

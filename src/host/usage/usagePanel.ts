@@ -1,0 +1,114 @@
+import * as vscode from 'vscode';
+import { webviewHtml } from '../../core/chat/webviewHtml';
+import { buildUsageReport, usageCsv } from '../../core/usage/report';
+import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
+import { Disposable } from '../disposable';
+import type { Services } from '../services';
+
+export const USAGE_VIEW_TYPE = 'inference.usage';
+
+/**
+ * "Inference: Show Usage": one panel that draws the local ledger (spend per day, the most expensive
+ * requests, totals per environment) and exports it as CSV. It follows new records while open.
+ */
+export class UsagePanel extends Disposable {
+  static #current: UsagePanel | undefined;
+  #ready = false;
+
+  static async show(services: Services): Promise<UsagePanel> {
+    if (UsagePanel.#current) {
+      UsagePanel.#current.panel.reveal();
+      await UsagePanel.#current.refresh(true);
+      return UsagePanel.#current;
+    }
+    const panel = vscode.window.createWebviewPanel(USAGE_VIEW_TYPE, vscode.l10n.t('Inference Usage'), vscode.ViewColumn.Active, { enableScripts: true, enableForms: false });
+    UsagePanel.#current = new UsagePanel(panel, services);
+    return UsagePanel.#current;
+  }
+
+  private constructor(readonly panel: vscode.WebviewPanel, private readonly services: Services) {
+    super();
+    const extensionUri = services.context.extensionUri;
+    // Like the chat: its own script runs, no forms, no command: links.
+    panel.webview.options = {
+      enableScripts: true,
+      enableForms: false,
+      enableCommandUris: false,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+    };
+    const asset = (...segments: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
+    panel.webview.html = webviewHtml({
+      cspSource: panel.webview.cspSource,
+      scriptUri: asset('dist', 'webview', 'usage.js'),
+      styleUris: [asset('dist', 'webview', 'codicon.css'), asset('media', 'usage.css')],
+      rootId: 'usage-root',
+      title: 'Usage',
+    });
+    this.register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)));
+    this.register(panel.onDidChangeViewState(() => {
+      if (!panel.visible) this.#ready = false;
+    }));
+    this.register(panel.onDidDispose(() => void this.dispose()));
+    this.register(services.usage.onDidChange(() => void this.refresh(false)));
+  }
+
+  /** Posts a fresh report; `reread` first reads what other windows recorded. */
+  async refresh(reread: boolean): Promise<void> {
+    if (reread) await this.services.usage.reload();
+    if (!this.#ready) return;
+    const report = buildUsageReport(this.services.usage.entries(), this.services.usage.clock());
+    const message: UsageHostMessage = { v: USAGE_PROTOCOL_VERSION, type: 'report', report };
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const message = parseUsageWebviewMessage(raw);
+    if (!message) {
+      this.services.log.warn(`Usage view: ignored a malformed message: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    try {
+      await this.handle(message);
+    } catch (error) {
+      void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async handle(message: UsageWebviewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.#ready = true;
+        return this.refresh(true);
+      case 'refresh':
+        return this.refresh(true);
+      case 'copyRequestId':
+        await vscode.env.clipboard.writeText(message.requestId);
+        vscode.window.setStatusBarMessage(`$(copy) ${vscode.l10n.t('Copied request ID {0}', message.requestId)}`, 4000);
+        return;
+      case 'exportCsv':
+        await exportUsageCsv(this.services);
+        return;
+    }
+  }
+
+  override dispose(): Promise<void> {
+    if (UsagePanel.#current === this) UsagePanel.#current = undefined;
+    return super.dispose();
+  }
+}
+
+/** The whole ledger (not just the 30 days shown) as CSV in a new untitled document, for the user to save or paste. */
+export async function exportUsageCsv(services: Services): Promise<vscode.TextDocument> {
+  const entries = await services.usage.reload();
+  const document = await vscode.workspace.openTextDocument({ content: usageCsv(entries) });
+  await vscode.window.showTextDocument(document, { preview: false });
+  return document;
+}
+
+export function registerUsage(services: Services): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('inference.showUsage', async () => {
+      await UsagePanel.show(services);
+    }),
+  );
+}

@@ -1,0 +1,143 @@
+import type { WebviewApi } from 'vscode-webview';
+import { USAGE_PROTOCOL_VERSION, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
+import type { RequestRow, StackedDays, UsageReport } from '../../core/usage/report';
+import { codicon, el } from '../dom';
+import { formatSpend, SERIES_CLASSES, stackedBarChart } from './chart';
+
+type StackBy = 'model' | 'kind';
+interface UsageState { v: 1; stackBy: StackBy }
+
+/** The usage view: draws the report the host sends; the only state it keeps is how bars are stacked. */
+class UsageView {
+  private report: UsageReport | undefined;
+  private stackBy: StackBy;
+
+  constructor(private readonly root: HTMLElement, private readonly api: WebviewApi<UsageState>) {
+    const state = api.getState() as Partial<UsageState> | undefined;
+    this.stackBy = state?.v === 1 && state.stackBy === 'kind' ? 'kind' : 'model';
+    root.addEventListener('click', (event) => this.onClick(event));
+    root.addEventListener('change', (event) => {
+      const input = event.target instanceof HTMLInputElement ? event.target : null;
+      if (input?.name !== 'stack-by') return;
+      this.stackBy = input.value === 'kind' ? 'kind' : 'model';
+      this.api.setState({ v: 1, stackBy: this.stackBy });
+      this.render();
+    });
+    this.root.append(el('p', { className: 'loading', text: 'Reading the usage ledger…' }));
+  }
+
+  post(message: UsageWebviewMessage): void {
+    this.api.postMessage(message);
+  }
+
+  handle(message: UsageHostMessage): void {
+    if (message.v !== USAGE_PROTOCOL_VERSION || message.type !== 'report') return;
+    this.report = message.report;
+    this.render();
+  }
+
+  private render(): void {
+    const report = this.report;
+    if (!report) return;
+    const stacked: StackedDays = this.stackBy === 'kind' ? report.byKind : report.byModel;
+    const seriesIndex = new Map(stacked.series.map((s, i) => [s, i]));
+    const toolbar = el('div', { className: 'toolbar' }, [
+      el('fieldset', { className: 'stack-by' }, [
+        el('legend', { text: 'Stack by' }),
+        this.radio('model', 'Model'),
+        this.radio('kind', 'Kind'),
+      ]),
+      el('span', { className: 'spacer' }),
+      this.button('refresh', 'refresh', 'Refresh'),
+      this.button('exportCsv', 'export', 'Export CSV'),
+    ]);
+    const summary = el('p', { className: 'summary' }, [
+      el('strong', { text: `${formatSpend(report.total)} credits` }),
+      ` in ${report.requests} ${report.requests === 1 ? 'request' : 'requests'} over the last ${report.days} days · today ${formatSpend(report.today)} credits`,
+    ]);
+    const legend = el('ul', { className: 'legend', attrs: { 'aria-label': 'Series' } }, stacked.series.map((series) =>
+      el('li', {}, [el('span', { className: `swatch series-${Math.min(seriesIndex.get(series) ?? 0, SERIES_CLASSES - 1)}`, attrs: { 'aria-hidden': 'true' } }), series]),
+    ));
+    const note = el('p', { className: 'note', text: 'Recorded on this machine from the balance the service reported before and after each request; requests whose spend could not be measured are not included.' });
+    this.root.replaceChildren(
+      el('h1', { text: 'Usage' }),
+      toolbar,
+      summary,
+      el('section', { className: 'chart-section', attrs: { 'aria-label': 'Spend per day' } }, [stackedBarChart(stacked, seriesIndex), legend]),
+      el('div', { className: 'tables' }, [this.topTable(report.topRequests), this.environmentTable(report)]),
+      note,
+    );
+  }
+
+  private radio(value: StackBy, label: string): HTMLLabelElement {
+    const input = el('input', { attrs: { type: 'radio', name: 'stack-by', value } });
+    input.checked = this.stackBy === value;
+    return el('label', {}, [input, label]);
+  }
+
+  private button(action: string, icon: string, label: string): HTMLButtonElement {
+    return el('button', { className: 'action labelled', attrs: { type: 'button', 'data-action': action } }, [codicon(icon), el('span', { text: label })]);
+  }
+
+  private topTable(rows: readonly RequestRow[]): HTMLElement {
+    const body = rows.map((row) => {
+      const copy = el('button', { className: 'action', attrs: { type: 'button', 'data-action': 'copyRequestId', 'data-request-id': row.requestId, title: `Copy request ID ${row.requestId}`, 'aria-label': `Copy request ID ${row.requestId}` } }, [codicon('copy')]);
+      copy.disabled = !row.requestId;
+      return el('tr', {}, [
+        el('td', { text: new Date(row.at).toLocaleString() }),
+        el('td', { text: row.environment }),
+        el('td', { text: row.kind }),
+        el('td', { text: row.model }),
+        el('td', { className: 'number', text: formatSpend(row.credits) }),
+        el('td', { className: 'request-id' }, [el('span', { className: 'request-id-cell' }, [el('code', { text: row.requestId || '—' }), copy])]),
+      ]);
+    });
+    return el('section', { className: 'top-requests' }, [
+      el('h2', { text: 'Most expensive requests' }),
+      rows.length === 0 ? el('p', { text: 'None yet.' }) : el('table', {}, [
+        el('thead', {}, [el('tr', {}, ['Time', 'Environment', 'Kind', 'Model', 'Credits', 'Request ID'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+        el('tbody', {}, body),
+      ]),
+    ]);
+  }
+
+  private environmentTable(report: UsageReport): HTMLElement {
+    return el('section', { className: 'environments' }, [
+      el('h2', { text: 'Per environment' }),
+      report.environments.length === 0 ? el('p', { text: 'None yet.' }) : el('table', {}, [
+        el('thead', {}, [el('tr', {}, ['Environment', 'Requests', 'Credits'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+        el('tbody', {}, report.environments.map((env) => el('tr', {}, [
+          el('td', { text: env.environment }),
+          el('td', { className: 'number', text: String(env.requests) }),
+          el('td', { className: 'number', text: formatSpend(env.credits) }),
+        ]))),
+      ]),
+    ]);
+  }
+
+  private onClick(event: MouseEvent): void {
+    const button = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-action]') : null;
+    switch (button?.dataset.action) {
+      case 'refresh': return this.post({ v: USAGE_PROTOCOL_VERSION, type: 'refresh' });
+      case 'exportCsv': return this.post({ v: USAGE_PROTOCOL_VERSION, type: 'exportCsv' });
+      case 'copyRequestId': {
+        const requestId = button.dataset.requestId;
+        if (requestId) this.post({ v: USAGE_PROTOCOL_VERSION, type: 'copyRequestId', requestId });
+        return;
+      }
+    }
+  }
+}
+
+function start(): void {
+  const root = document.getElementById('usage-root');
+  if (!root) throw new Error('usage-root element missing from the webview HTML');
+  const api = acquireVsCodeApi<UsageState>();
+  const view = new UsageView(root, api);
+  window.addEventListener('message', (event: MessageEvent<UsageHostMessage>) => {
+    if (event.data && typeof event.data === 'object') view.handle(event.data);
+  });
+  view.post({ v: USAGE_PROTOCOL_VERSION, type: 'ready' });
+}
+
+start();

@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BUNDLE_FILE, extractRuntimeStrings } from '../../harness/l10nBundle';
+import { REPO_ROOT } from '../../harness/paths';
+
+const read = (file: string) => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')) as Record<string, unknown>;
+
+/** Every `%key%` string anywhere in the manifest. */
+function placeholders(value: unknown, found: string[] = []): string[] {
+  if (typeof value === 'string') {
+    const match = /^%(.+)%$/.exec(value);
+    if (match) found.push(match[1]);
+  } else if (Array.isArray(value)) {
+    for (const item of value) placeholders(item, found);
+  } else if (value && typeof value === 'object') {
+    for (const item of Object.values(value)) placeholders(item, found);
+  }
+  return found;
+}
+
+describe('localization', () => {
+  const manifest = read('package.json');
+  const nls = read('package.nls.json');
+
+  it('every user-facing manifest string is a %key% that package.nls.json defines, and no key is unused', () => {
+    const used = placeholders(manifest);
+    assert.ok(used.length > 50, `${used.length} placeholders`);
+    assert.deepEqual(used.filter((key) => typeof nls[key] !== 'string'), []);
+    assert.deepEqual(Object.keys(nls).filter((key) => !used.includes(key)), []);
+    const contributes = manifest.contributes as { commands: { title: string }[]; walkthroughs: { steps: { title: string; description: string }[] }[] };
+    assert.deepEqual(contributes.commands.filter((c) => !/^%.+%$/.test(c.title)), []);
+    assert.deepEqual(contributes.walkthroughs.flatMap((w) => w.steps).filter((s) => !/^%.+%$/.test(s.title) || !/^%.+%$/.test(s.description)), []);
+  });
+
+  it('the runtime bundle named by package.json holds exactly the strings the code passes to vscode.l10n.t', () => {
+    assert.equal(path.join(REPO_ROOT, manifest.l10n as string, 'bundle.l10n.json'), BUNDLE_FILE);
+    const bundle = JSON.parse(fs.readFileSync(BUNDLE_FILE, 'utf8')) as Record<string, string>;
+    assert.deepEqual(bundle, extractRuntimeStrings(), 'regenerate with: npm run build:tests && node out/test/harness/l10nBundle.js');
+  });
+
+  it('walkthrough media and the icon exist', () => {
+    const contributes = manifest.contributes as { walkthroughs: { steps: { media: Record<string, string> }[] }[] };
+    for (const step of contributes.walkthroughs.flatMap((w) => w.steps)) {
+      const file = step.media.markdown ?? step.media.svg ?? step.media.image;
+      assert.ok(file && fs.existsSync(path.join(REPO_ROOT, file)), `missing ${file}`);
+    }
+    assert.ok(fs.existsSync(path.join(REPO_ROOT, manifest.icon as string)));
+    assert.match(manifest.license as string, /^SEE LICENSE IN media\//);
+    assert.ok(fs.existsSync(path.join(REPO_ROOT, (manifest.license as string).replace('SEE LICENSE IN ', ''))));
+  });
+});

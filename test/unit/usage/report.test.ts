@@ -1,0 +1,117 @@
+import * as assert from 'node:assert/strict';
+import { parseLedger, parseUsageEntry, serializeEntry, toUsageEntry, type UsageEntry, type UsageRecord } from '../../../src/core/usage/ledger';
+import { buildUsageReport, dayKey, lastDays, retained, spendToday, usageCsv } from '../../../src/core/usage/report';
+import { parseUsageWebviewMessage } from '../../../src/core/usage/protocol';
+
+/** Local wall-clock time, so that days are the same calendar days whatever the machine's time zone. */
+const local = (month: number, day: number, hour = 12, minute = 0) => new Date(2026, month - 1, day, hour, minute).getTime();
+const NOW = local(11, 22, 9, 30);
+
+function entry(at: number, credits: number, overrides: Partial<UsageRecord> = {}): UsageEntry {
+  return toUsageEntry({ requestId: `req-${at}-${credits}`, model: 'chat-a', environment: 'production', kind: 'chat', credits, ...overrides }, at);
+}
+
+describe('usage ledger entries', () => {
+  it('round-trips through its JSON line and skips lines of another version or shape', () => {
+    const good = entry(local(11, 21), 0.25);
+    const text = [serializeEntry(good), '{"v":2,"requestId":"x"}\n', 'not json\n', '\n', JSON.stringify({ ...good, credits: 'many' }), '\n', JSON.stringify({ ...good, kind: 'audio' })].join('');
+    assert.deepEqual(parseLedger(text), [good]);
+    assert.equal(parseUsageEntry('null'), undefined);
+  });
+
+  it('keeps nothing but the ledger fields, whatever the caller passed', () => {
+    const record = { requestId: 'r', model: 'm', environment: 'e', kind: 'image', credits: 1, prompt: 'secret prompt', key: 'sk-123' } as UsageRecord;
+    assert.deepEqual(Object.keys(toUsageEntry(record, 5)).sort(), ['at', 'credits', 'environment', 'kind', 'model', 'requestId', 'v']);
+    assert.doesNotMatch(serializeEntry(toUsageEntry(record, 5)), /secret|sk-123/);
+  });
+});
+
+describe('usage report', () => {
+  it('names the last 30 local days, oldest first, ending today, across a month boundary', () => {
+    const days = lastDays(NOW, 30);
+    assert.equal(days.length, 30);
+    assert.equal(days.at(-1), '2026-11-22');
+    assert.equal(days[0], '2026-10-24');
+    assert.equal(new Set(days).size, 30);
+    assert.equal(dayKey(local(11, 22, 0, 0)), '2026-11-22');
+    assert.equal(dayKey(local(11, 21, 23, 59)), '2026-11-21');
+  });
+
+  it('sums spend per day stacked by model and by kind, ignoring entries outside the window or in the future', () => {
+    const entries = [
+      entry(local(11, 21, 10), 1.5, { model: 'chat-a' }),
+      entry(local(11, 21, 11), 0.5, { model: 'chat-b' }),
+      entry(local(11, 21, 12), 2, { model: 'img-1', kind: 'image' }),
+      entry(local(11, 22, 8), 0.1, { model: 'chat-a' }),
+      entry(local(11, 22, 8, 5), 0.2, { model: 'chat-a' }),
+      entry(local(10, 23, 12), 100, { model: 'chat-a' }), // 30 days ago: outside
+      entry(local(11, 22, 10), 50, { model: 'chat-a' }), // after "now"
+    ];
+    const report = buildUsageReport(entries, NOW);
+    const day = (date: string) => report.byModel.days.find((d) => d.date === date);
+    assert.deepEqual(day('2026-11-21'), { date: '2026-11-21', total: 4, parts: { 'chat-a': 1.5, 'chat-b': 0.5, 'img-1': 2 } });
+    assert.deepEqual(day('2026-11-22'), { date: '2026-11-22', total: 0.3, parts: { 'chat-a': 0.3 } }, '0.1 + 0.2 is rounded, not 0.30000000000000004');
+    assert.deepEqual(report.byModel.series, ['img-1', 'chat-a', 'chat-b'], 'largest series first');
+    assert.deepEqual(report.byKind.days.find((d) => d.date === '2026-11-21')?.parts, { chat: 2, image: 2 });
+    assert.equal(report.byModel.days.length, 30);
+    assert.equal(report.total, 4.3);
+    assert.equal(report.requests, 5);
+    assert.equal(report.today, 0.3);
+  });
+
+  it('lists the most expensive requests first and totals each environment', () => {
+    const entries = [
+      entry(local(11, 20), 0.4, { environment: 'preview', requestId: 'p1' }),
+      entry(local(11, 21), 3, { environment: 'production', requestId: 'big' }),
+      entry(local(11, 22, 9), 0.4, { environment: 'production', requestId: 'recent-tie' }),
+      entry(local(11, 19), 0.1, { environment: 'preview', requestId: 'p2' }),
+    ];
+    const report = buildUsageReport(entries, NOW, { top: 3 });
+    assert.deepEqual(report.topRequests.map((r) => r.requestId), ['big', 'recent-tie', 'p1'], 'ties: the newer first');
+    assert.deepEqual(report.environments, [
+      { environment: 'production', credits: 3.4, requests: 2 },
+      { environment: 'preview', credits: 0.5, requests: 2 },
+    ]);
+  });
+
+  it('counts today from local midnight with the injected clock', () => {
+    const entries = [entry(local(11, 21, 23, 59), 1), entry(local(11, 22, 0, 1), 2)];
+    assert.equal(spendToday(entries, NOW), 2);
+    assert.equal(spendToday(entries, local(11, 21, 23, 59, )), 1);
+  });
+
+  it('drops entries older than the retention when compacting', () => {
+    const entries = [entry(NOW - 401 * 86_400_000, 1), entry(NOW - 10 * 86_400_000, 2)];
+    assert.deepEqual(retained(entries, NOW, 400).map((e) => e.credits), [2]);
+  });
+});
+
+describe('usage CSV', () => {
+  it('has a header and one row per entry, oldest first, with CRLF line ends', () => {
+    const csv = usageCsv([entry(local(11, 22, 8), 0.2, { requestId: 'b' }), entry(local(11, 21, 8), 1.25, { requestId: 'a', kind: 'image', model: 'img-1' })]);
+    const lines = csv.split('\r\n');
+    assert.equal(lines[0], 'time,date,environment,kind,model,credits,request_id');
+    assert.equal(lines[1], `${new Date(local(11, 21, 8)).toISOString()},2026-11-21,production,image,img-1,1.25,a`);
+    assert.equal(lines[2], `${new Date(local(11, 22, 8)).toISOString()},2026-11-22,production,chat,chat-a,0.2,b`);
+    assert.equal(lines[3], '');
+    assert.equal(lines.length, 4);
+  });
+
+  it('quotes separators and disarms values a spreadsheet would run as a formula', () => {
+    const csv = usageCsv([entry(local(11, 22), 1, { model: 'a,"b"', environment: '=HYPERLINK("x")', requestId: '+1' })]);
+    const row = csv.split('\r\n')[1];
+    assert.ok(row.includes(`,"'=HYPERLINK(""x"")",`), row);
+    assert.ok(row.includes(',"a,""b""",'), row);
+    assert.ok(row.endsWith(",'+1"), row);
+  });
+});
+
+describe('usage view protocol', () => {
+  it('accepts only known messages of its version', () => {
+    assert.deepEqual(parseUsageWebviewMessage({ v: 1, type: 'copyRequestId', requestId: 'r1' }), { v: 1, type: 'copyRequestId', requestId: 'r1' });
+    assert.deepEqual(parseUsageWebviewMessage({ v: 1, type: 'exportCsv', extra: 1 }), { v: 1, type: 'exportCsv' });
+    for (const bad of [null, 'ready', { v: 2, type: 'ready' }, { v: 1, type: 'copyRequestId' }, { v: 1, type: 'copyRequestId', requestId: '' }, { v: 1, type: 'runCommand' }]) {
+      assert.equal(parseUsageWebviewMessage(bad), undefined, JSON.stringify(bad));
+    }
+  });
+});
