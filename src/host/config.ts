@@ -35,6 +35,8 @@ export interface SettingTypes {
   /** 0: a free port, chosen at each start. */
   'inference.localEndpoint.port': number;
   /** Per model id (or "*"): limits and capabilities the service does not publish; validated by the reader. */
+  /** Register the Language Model Chat Provider (read at activation). */
+  'inference.languageModels.enabled': boolean;
   'inference.languageModels.overrides': Record<string, unknown>;
 }
 
@@ -62,6 +64,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},
   'inference.localEndpoint.port': 0,
+  'inference.languageModels.enabled': false,
   'inference.languageModels.overrides': {},
 };
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { readSetting } from '../config';
 import type { Services } from '../services';
 import { InferenceChatModelProvider, VENDOR } from './provider';
 
@@ -9,6 +10,10 @@ import { InferenceChatModelProvider, VENDOR } from './provider';
  */
 export function registerLanguageModels(services: Services): { disposable: vscode.Disposable; provider?: InferenceChatModelProvider } {
   const none = { disposable: new vscode.Disposable(() => undefined) };
+  if (!readSetting('inference.languageModels.enabled')) {
+    services.log.info('Language models: not offered to VS Code\'s chat ("inference.languageModels.enabled" is off).');
+    return none;
+  }
   const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
   if (typeof lm?.registerLanguageModelChatProvider !== 'function') {
     services.log.info('Language models: this VS Code has no language model provider API; the models are offered in the chat panel only.');

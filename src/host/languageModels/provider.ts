@@ -45,9 +45,15 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
   /** How often a person asking for the models was pointed at the key setup (tests check silence with it). */
   keySetupOffers = 0;
   #balanceRefresh: NodeJS.Timeout | undefined;
+  /** Model-list questions in flight, and when the list last changed or was asked for (see `settled`). */
+  #listsInFlight = 0;
+  #lastListActivity = 0;
 
   constructor(private readonly services: Services) {
-    const changed = () => this.#onDidChange.fire();
+    const changed = () => {
+      this.#lastListActivity = Date.now();
+      this.#onDidChange.fire();
+    };
     this.#subscriptions = [
       services.environments.onDidChange(changed),
       services.keys.onDidChange(changed),
@@ -70,6 +76,8 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
     }
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
+    this.#listsInFlight++;
+    this.#lastListActivity = Date.now();
     try {
       const ids = await this.services.models.list('chat', env.name, { signal: abort.signal, quiet: options.silent });
       return ids.map((id) => this.#information(id, env));
@@ -79,7 +87,18 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
       return [];
     } finally {
       cancel.dispose();
+      this.#listsInFlight--;
+      this.#lastListActivity = Date.now();
     }
+  }
+
+  /**
+   * Whether VS Code's questions for the model list are over: none in flight and none for `quietMs`
+   * (VS Code asks a little after the change event). Tests that count the service's requests wait
+   * for this, since a key or environment change makes VS Code refresh the list in the background.
+   */
+  settled(quietMs = 300): boolean {
+    return this.#listsInFlight === 0 && Date.now() - this.#lastListActivity >= quietMs;
   }
 
   async provideLanguageModelChatResponse(

@@ -56,7 +56,8 @@ describe('Bad settings: one message naming the setting, nothing sent', () => {
         assert.equal(shown.length, 1, `exactly one message: ${JSON.stringify(shown)}`);
         assert.match(shown[0], bad.message);
         assert.ok(shown[0].includes(`"${bad.setting}"`), 'the message names the setting');
-        assert.equal(emulator().requests.length, 0, 'nothing was sent');
+        // VS Code's background refresh of the language models' list (`type=chat`) may still be on its way from the last good settings.
+        assert.equal(emulator().requests.filter((r) => !r.path.includes('type=chat')).length, 0, 'nothing was sent');
       } finally {
         await config.update(bad.setting, before, vscode.ConfigurationTarget.Global);
       }

@@ -84,20 +84,23 @@ describe('Models, balance and shared error handling (real extension host, emulat
   });
 
   it('retries a 429 after Retry-After, at most the configured number of times', async () => {
-    emulator().injectFault('production', { fault: 'http-429', retryAfterSeconds: 1, times: 1 });
+    // Chat requests: VS Code may refresh the language models' list (GET /models) in the background at any time.
+    const chat = () => client.chat({ model: emulator().environments.production.chatModels[0], messages: [{ role: 'user', content: 'hi' }] });
+    const chatRequests = () => emulator().requests.filter((r) => r.path.endsWith('/chat/completions'));
+    emulator().injectFault('production', { fault: 'http-429', retryAfterSeconds: 1, times: 1, path: '/chat/completions' });
     const client = await services().api.client('production');
     const started = Date.now();
-    const list = await services().api.withRateLimitRetry('test', () => client.listModels());
-    assert.ok(list.models.length > 0);
+    const answer = await services().api.withRateLimitRetry('test', chat);
+    assert.ok(answer.text.length > 0);
     assert.ok(Date.now() - started >= 900, 'waited for Retry-After');
-    assert.deepEqual(emulator().requests.map((r) => r.status), [429, 200]);
+    assert.deepEqual(chatRequests().map((r) => r.status), [429, 200]);
 
     await vscode.workspace.getConfiguration().update('inference.rateLimit.maxRetries', 1, vscode.ConfigurationTarget.Global);
     try {
       emulator().reset();
-      emulator().injectFault('production', { fault: 'http-429', retryAfterSeconds: 1, times: 3 });
-      await assert.rejects(services().api.withRateLimitRetry('test', () => client.listModels()), (e: unknown) => isApiError(e) && e.kind === 'rateLimited');
-      assert.equal(emulator().requests.length, 2, 'one try and one retry');
+      emulator().injectFault('production', { fault: 'http-429', retryAfterSeconds: 1, times: 3, path: '/chat/completions' });
+      await assert.rejects(services().api.withRateLimitRetry('test', chat), (e: unknown) => isApiError(e) && e.kind === 'rateLimited');
+      assert.equal(chatRequests().length, 2, 'one try and one retry');
     } finally {
       await vscode.workspace.getConfiguration().update('inference.rateLimit.maxRetries', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -108,6 +111,6 @@ describe('Models, balance and shared error handling (real extension host, emulat
     const client = await services().api.client('production');
     await assert.rejects(services().api.withRateLimitRetry('test', () => client.chat({ model: emulator().environments.production.chatModels[0], messages: [{ role: 'user', content: 'hi' }] })),
       (e: unknown) => isApiError(e) && e.kind === 'insufficientCredits');
-    assert.equal(emulator().requests.length, 1);
+    assert.equal(emulator().requests.filter((r) => r.path.endsWith('/chat/completions')).length, 1);
   });
 });

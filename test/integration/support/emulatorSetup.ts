@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator';
+import { waitFor } from '../../harness/wait';
 import { EXTENSION_ID } from '../manifest';
 
 
@@ -35,7 +36,13 @@ export function useConfiguredEmulator(options?: EmulatorOptions): () => Emulator
     await config.update('inference.activeEnvironment', 'production', vscode.ConfigurationTarget.Global);
     fixture = { emulator, api };
   });
-  beforeEach(() => fixture?.emulator.reset());
+  beforeEach(async () => {
+    // A key or environment change makes VS Code ask the language model provider for the model list in
+    // the background; let that finish so that each test counts only its own requests and faults.
+    const models = fixture?.api.languageModels;
+    if (models) await waitFor('the background model-list refresh', () => models.settled(), { timeoutMs: 5000, intervalMs: 25 });
+    fixture?.emulator.reset();
+  });
   after(async () => {
     const config = vscode.workspace.getConfiguration();
     await config.update('inference.environments', undefined, vscode.ConfigurationTarget.Global);
