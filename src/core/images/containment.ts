@@ -1,7 +1,7 @@
 /**
  * Keeps generated files inside the workspace folder: the folder setting is checked as text before
  * anything is written, and resolved paths are compared segment by segment (never by string prefix,
- * which would let `/work/ws-evil` pass as inside `/work/ws`).
+ * which would let `/home/u/ws-evil` pass as inside `/home/u/ws`).
  */
 
 export type FolderSetting = { ok: true; segments: string[] } | { ok: false; problem: string };

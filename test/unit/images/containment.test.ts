@@ -51,21 +51,21 @@ describe('parseImageFolderSetting', () => {
 
 describe('isPathInside', () => {
   it('is true for the root and anything below it', () => {
-    assert.equal(isPathInside('/work/ws', '/work/ws'), true);
-    assert.equal(isPathInside('/work/ws', '/work/ws/images/a.png'), true);
-    assert.equal(isPathInside('/work/ws/', '/work/ws/images'), true);
+    assert.equal(isPathInside('/home/u/ws', '/home/u/ws'), true);
+    assert.equal(isPathInside('/home/u/ws', '/home/u/ws/images/a.png'), true);
+    assert.equal(isPathInside('/home/u/ws/', '/home/u/ws/images'), true);
   });
 
   it('is false for siblings sharing a prefix, parents and parent references', () => {
-    assert.equal(isPathInside('/work/ws', '/work/ws-evil/a.png'), false);
-    assert.equal(isPathInside('/work/ws', '/work'), false);
-    assert.equal(isPathInside('/work/ws', '/work/ws/../secret'), false);
-    assert.equal(isPathInside('/work/ws', '/etc/passwd'), false);
+    assert.equal(isPathInside('/home/u/ws', '/home/u/ws-evil/a.png'), false);
+    assert.equal(isPathInside('/home/u/ws', '/home/u'), false);
+    assert.equal(isPathInside('/home/u/ws', '/home/u/ws/../secret'), false);
+    assert.equal(isPathInside('/home/u/ws', '/etc/passwd'), false);
   });
 
   it('folds case only when asked (Windows and macOS volumes)', () => {
     assert.equal(isPathInside('C:\\Work\\WS', 'c:\\work\\ws\\images\\a.png', true), true);
-    assert.equal(isPathInside('/Work/WS', '/work/ws/a.png'), false);
+    assert.equal(isPathInside('/Home/U/WS', '/home/u/ws/a.png'), false);
   });
 });
 
