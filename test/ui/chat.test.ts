@@ -64,7 +64,10 @@ describe('chat panel', () => {
     const before = chatRequests().length;
     // A long scripted answer (~40 s at 25 tokens/s): a loaded machine cannot finish it before Escape lands.
     ui.emulator.scriptReply('production', { text: Array.from({ length: 1000 }, (_, i) => `word${i}`).join(' ') });
+    const answersBefore = await assistant().count();
     await send('Please write something long');
+    // Until the new answer exists, the last one is the previous test's complete (and long) answer.
+    await waitFor('the new answer', async () => (await assistant().count()) > answersBefore, { timeoutMs: 15_000, intervalMs: 100 });
     await waitFor('some streamed text', async () => ((await lastAnswer().locator('.markdown').textContent()) ?? '').length > 20, { timeoutMs: 30_000, intervalMs: 100 });
     await composer().press('Escape');
     await lastAnswer().locator('.message-status', { hasText: 'Stopped' }).waitFor({ timeout: 15_000 });

@@ -81,7 +81,10 @@ describe('chat panel: composer, context and answer actions', () => {
 
   it('stops a streaming answer with Escape while the conversation has focus', async () => {
     ui.emulator.scriptReply('production', { text: Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ') });
+    const answersBefore = await messages('assistant').count();
     const request = await send('Say a lot');
+    // Until the new answer exists, the last one is the previous test's complete answer.
+    await waitFor('the new answer', async () => (await messages('assistant').count()) > answersBefore, { timeoutMs: 15_000, intervalMs: 100 });
     await waitFor('some streamed text', async () => ((await lastAnswer().locator('.markdown').textContent()) ?? '').length > 30, { timeoutMs: 15_000, intervalMs: 100 });
     await chat().locator('main.messages').focus();
     await ui.page.keyboard.press('Escape');
