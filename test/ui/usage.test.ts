@@ -21,16 +21,19 @@ describe('usage view: spend per day from emulator calls', () => {
   fs.writeFileSync(clockFile, String(-DAY_MS));
   after(() => fs.rmSync(path.dirname(clockFile), { recursive: true, force: true }));
   const ui = useWorkbench({ emulator: { tokensPerSecond: 200 }, env: { INFERENCE_TEST_CLOCK_FILE: clockFile } });
-  const { chat, send, waitForAnswerEnd, lastAnswer, openChat, editorText } = chatSteps(ui);
+  const { chat, messages, send, waitForAnswerEnd, openChat, editorText } = chatSteps(ui);
   const usage = () => ui.chatFrame(0);
   const spent: { day: string; kind: 'chat' | 'image'; record: RequestRecord }[] = [];
   const title = (pattern: RegExp) => ui.page.locator('.quick-input-widget .quick-input-title', { hasText: pattern }).waitFor({ state: 'visible', timeout: 15_000 });
 
   async function chatOnce(day: string, text: string): Promise<void> {
+    const answersBefore = await messages('assistant').count();
     const record = await send(text);
+    // Until the new answer exists, the last one is the previous (finished, already priced) answer.
+    await waitFor('the new answer', async () => (await messages('assistant').count()) > answersBefore, { timeoutMs: 15_000, intervalMs: 100 });
     await waitForAnswerEnd();
     // The spend is recorded once the settled balance was read after the answer.
-    await lastAnswer().locator('.meta-credits').waitFor({ timeout: 15_000 });
+    await messages('assistant').nth(answersBefore).locator('.meta-credits').waitFor({ timeout: 15_000 });
     spent.push({ day, kind: 'chat', record });
   }
 
