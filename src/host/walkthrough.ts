@@ -21,9 +21,21 @@ export function registerWalkthrough(services: Services): vscode.Disposable {
   const update = async () => {
     const env = services.environments.active();
     const configured = Boolean(env.baseUrl);
-    await vscode.commands.executeCommand('setContext', 'inference.environmentConfigured', configured);
-    await vscode.commands.executeCommand('setContext', 'inference.hasApiKey', configured && (await services.keys.has(env.name)));
-    await vscode.commands.executeCommand('setContext', 'inference.hasChatModel', Boolean(services.models.selectedChatModel(env.name)));
+    const states: [step: string, contextKey: string, done: boolean][] = [
+      ['addEnvironment', 'inference.environmentConfigured', configured],
+      ['setApiKey', 'inference.hasApiKey', configured && (await services.keys.has(env.name))],
+      ['pickModel', 'inference.hasChatModel', Boolean(services.models.selectedChatModel(env.name))],
+    ];
+    for (const [step, contextKey, done] of states) {
+      await vscode.commands.executeCommand('setContext', contextKey, done);
+      // VS Code ticks an onContext step only when its key changes after the walkthrough registered: a key
+      // already true by then (the extension activated first, or the setup was done in an earlier session)
+      // never ticks. Marking the step directly shows the truth either way; an unticked step follows a
+      // cleared key. The command is the workbench's own (Welcome: Mark Step Complete); a host without it
+      // still has the context keys.
+      await vscode.commands.executeCommand(done ? 'welcome.markStepComplete' : 'welcome.markStepIncomplete', `${walkthroughRef(services.context)}#${step}`)
+        .then(undefined, (error: unknown) => services.log.info(`Walkthrough step ${step} not marked: ${String(error)}`));
+    }
   };
   const refresh = () => void update().catch((error: unknown) => services.log.warn(`Walkthrough state not updated: ${String(error)}`));
   refresh();
