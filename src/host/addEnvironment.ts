@@ -12,7 +12,7 @@ export interface AddEnvironmentAnswers {
   key?: string;
 }
 
-const TITLE = (step: number, what: string) => `Add Environment (${step}/4): ${what}`;
+const TITLE = (step: number, what: string) => vscode.l10n.t('Add Environment ({0}/4): {1}', step, what);
 
 /**
  * The guided way to configure the service, so nobody has to edit JSON: a name, a base URL (checked
@@ -23,10 +23,10 @@ const TITLE = (step: number, what: string) => `Add Environment (${step}/4): ${wh
 export async function addEnvironment(services: Services, answers: AddEnvironmentAnswers = {}): Promise<string | undefined> {
   const existing = services.environments.all().map((env) => env.name);
   const name = (answers.name ?? await vscode.window.showInputBox({
-    title: TITLE(1, 'name'),
-    prompt: 'A short name for this environment of the service, shown in the status bar.',
+    title: TITLE(1, vscode.l10n.t('name')),
+    prompt: vscode.l10n.t('A short name for this environment of the service, shown in the status bar.'),
     value: existing.length === 0 ? 'production' : '',
-    placeHolder: 'production, preview, local…',
+    placeHolder: vscode.l10n.t('production, preview, local…'),
     ignoreFocusOut: true,
     validateInput: (value) => checkEnvironmentName(value, existing),
   }))?.trim();
@@ -36,24 +36,24 @@ export async function addEnvironment(services: Services, answers: AddEnvironment
   let typed = answers.baseUrl;
   for (;;) {
     typed = typed ?? await vscode.window.showInputBox({
-      title: TITLE(2, 'base URL'),
-      prompt: 'The address of the service, ending in /api/v1 (https; http only for this machine).',
-      placeHolder: 'https://host/api/v1',
+      title: TITLE(2, vscode.l10n.t('base URL')),
+      prompt: vscode.l10n.t('The address of the service, ending in /api/v1 (https; http only for this machine).'),
+      placeHolder: vscode.l10n.t('https://host/api/v1'),
       ignoreFocusOut: true,
       validateInput: (value) => {
         const checked = checkBaseUrl(value);
-        return checked.ok ? undefined : `The base URL ${checked.problem}.`;
+        return checked.ok ? undefined : vscode.l10n.t('The base URL {0}.', checked.problem);
       },
     });
     if (typed === undefined) return undefined;
     const checked = checkBaseUrl(typed);
     if (!checked.ok) {
-      void vscode.window.showErrorMessage(`The base URL ${checked.problem}.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('The base URL {0}.', checked.problem));
       return undefined;
     }
     const url = checked.baseUrl;
     const reach = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Checking that ${url} answers…` },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking that {0} answers…', url) },
       () => services.api.probe(url),
     );
     services.log.info(`Add Environment: ${url}: ${reach.note}`);
@@ -63,33 +63,36 @@ export async function addEnvironment(services: Services, answers: AddEnvironment
     }
     if (answers.baseUrl !== undefined) {
       // Automation gets no dialog: an address that does not answer like the service is not added.
-      void vscode.window.showErrorMessage(`${url} was not added: ${reach.note}.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('{0} was not added: {1}.', url, reach.note));
       return undefined;
     }
-    const choice = await vscode.window.showWarningMessage(`${url}: ${reach.note}.`, { modal: true, detail: 'You can add it anyway (for example when the service is not running yet) or change the address.' }, 'Add Anyway', 'Change Address');
-    if (choice === 'Add Anyway') {
+    const addAnyway = vscode.l10n.t('Add Anyway');
+    const changeAddress = vscode.l10n.t('Change Address');
+    const detail = vscode.l10n.t('You can add it anyway (for example when the service is not running yet) or change the address.');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0}: {1}.', url, reach.note), { modal: true, detail }, addAnyway, changeAddress);
+    if (choice === addAnyway) {
       baseUrl = url;
       break;
     }
-    if (choice !== 'Change Address') return undefined;
+    if (choice !== changeAddress) return undefined;
     typed = undefined;
   }
 
   const keyPrefix = (answers.keyPrefix ?? await vscode.window.showInputBox({
-    title: TITLE(3, 'key prefix (optional)'),
-    prompt: 'The fixed beginning of this environment\'s API keys, if you know it: keys without it are refused before anything is sent. Leave empty to skip the check.',
-    placeHolder: 'e.g. sk-',
+    title: TITLE(3, vscode.l10n.t('key prefix (optional)')),
+    prompt: vscode.l10n.t('The fixed beginning of this environment\'s API keys, if you know it: keys without it are refused before anything is sent. Leave empty to skip the check.'),
+    placeHolder: vscode.l10n.t('e.g. sk-'),
     ignoreFocusOut: true,
-    validateInput: (value) => (/\s/.test(value.trim()) ? 'The prefix cannot contain white space.' : undefined),
+    validateInput: (value) => (/\s/.test(value.trim()) ? vscode.l10n.t('The prefix cannot contain white space.') : undefined),
   }))?.trim();
   if (keyPrefix === undefined) return undefined;
 
   await services.environments.add(name, { baseUrl, ...(keyPrefix && { keyPrefix }) });
   await services.environments.activate(name);
   services.log.info(`Added environment ${name} (${baseUrl}) to the user settings; it is now active`);
-  const saved = await setApiKey(services, name, answers.key, TITLE(4, 'API key'));
+  const saved = await setApiKey(services, name, answers.key, TITLE(4, vscode.l10n.t('API key')));
   if (!saved) {
-    void vscode.window.showInformationMessage(`Environment "${name}" was added without a key. Set it later with "Inference: Set API Key".`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Environment "{0}" was added without a key. Set it later with "Inference: Set API Key".', name));
   }
   return name;
 }

@@ -33,18 +33,17 @@ function connectionSettings(): ConnectionSettings {
 /** Asks the user, in a modal dialog, whether a key verified with `from` may now be sent to `to`. */
 export type OriginConfirmation = (env: Environment, from: string, to: string) => Promise<boolean>;
 
-const SEND_TO_NEW_ADDRESS = 'Send Key to New Address';
-
 export const confirmNewOriginModal: OriginConfirmation = async (env, from, to) => {
+  const send = vscode.l10n.t('Send Key to New Address');
   const choice = await vscode.window.showWarningMessage(
-    `The "${env.label}" environment now points at ${to}, but its API key was verified with ${from}.`,
+    vscode.l10n.t('The "{0}" environment now points at {1}, but its API key was verified with {2}.', env.label, to, from),
     {
       modal: true,
-      detail: `The key has not been sent to ${to}. Send it there only if you changed this address yourself in your user settings and trust it. Otherwise cancel and check "inference.environments".`,
+      detail: vscode.l10n.t('The key has not been sent to {0}. Send it there only if you changed this address yourself in your user settings and trust it. Otherwise cancel and check "inference.environments".', to),
     },
-    SEND_TO_NEW_ADDRESS,
+    send,
   );
-  return choice === SEND_TO_NEW_ADDRESS;
+  return choice === send;
 };
 
 /**
@@ -87,12 +86,12 @@ export class ApiAccess extends Disposable {
    */
   async client(envName?: string, keyOverride?: string, purpose: RequestPurpose = 'other'): Promise<InferenceClient> {
     const env = envName ? this.environments.get(envName) : this.environments.active();
-    if (!env) throw new ApiError('notConfigured', `There is no environment named "${envName}" in the "inference.environments" setting.`);
+    if (!env) throw new ApiError('notConfigured', vscode.l10n.t('There is no environment named "{0}" in the "inference.environments" setting.', envName ?? ''));
     this.settings.assertCanSend(purpose, env.name);
     if (env.problem) throw new ApiError('notConfigured', env.problem.message);
     const apiKey = keyOverride ?? (await this.keys.get(env.name));
     if (!apiKey) {
-      throw new ApiError('missingKey', `No API key is set for the "${env.label}" environment. Run "Inference: Set API Key".`);
+      throw new ApiError('missingKey', vscode.l10n.t('No API key is set for the "{0}" environment. Run "Inference: Set API Key".', env.label));
     }
     if (keyOverride === undefined) await this.#checkOrigin(env);
     const settings = connectionSettings();
@@ -117,7 +116,7 @@ export class ApiAccess extends Disposable {
   /** A stored key goes only where it was verified; a key stored before origins were recorded is bound to its current one. */
   async #checkOrigin(env: Environment): Promise<void> {
     const target = env.origin;
-    if (!target) throw new ApiError('notConfigured', `The base URL of "${env.name}" in "inference.environments" is not valid.`);
+    if (!target) throw new ApiError('notConfigured', vscode.l10n.t('The base URL of "{0}" in "inference.environments" is not valid.', env.name));
     const verified = await this.keys.origin(env.name);
     if (verified === target) return;
     if (verified === undefined) {
@@ -134,7 +133,7 @@ export class ApiAccess extends Disposable {
     }
     if (!(await pending)) {
       this.#declined.add(id);
-      throw new ApiError('notConfigured', `The API key of "${env.label}" was verified with ${verified}; it was not sent to ${target}, the environment's new address in "inference.environments". Confirm the new address when asked, or set the key again.`);
+      throw new ApiError('notConfigured', vscode.l10n.t('The API key of "{0}" was verified with {1}; it was not sent to {2}, the environment\'s new address in "inference.environments". Confirm the new address when asked, or set the key again.', env.label, verified, target));
     }
     if ((await this.keys.origin(env.name)) !== target) await this.keys.setOrigin(env.name, target);
     this.log.info(`The user confirmed ${target} for the key of ${env.name}`);
@@ -155,18 +154,18 @@ export class ApiAccess extends Disposable {
         if (seconds > LONGEST_AUTOMATIC_WAIT_SECONDS) throw error;
         this.log.warn(`${label}: rate limited (request ${error.requestId ?? 'without id'}); retry ${attemptNumber + 1} of ${maxRetries} in ${seconds} s`);
         const waited = await this.#countdown(label, seconds, attemptNumber + 1, maxRetries, signal);
-        if (!waited) throw new ApiError('cancelled', 'The retry was cancelled.', { ...(error.meta && { meta: error.meta }) });
+        if (!waited) throw new ApiError('cancelled', vscode.l10n.t('The retry was cancelled.'), { ...(error.meta && { meta: error.meta }) });
       }
     }
   }
 
   #countdown(label: string, seconds: number, retry: number, maxRetries: number, signal?: AbortSignal): Promise<boolean> {
     return Promise.resolve(vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Rate limited (HTTP 429): ${label}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Rate limited (HTTP 429): {0}', label), cancellable: true },
       (progress, token) => new Promise<boolean>((resolve) => {
         let remaining = Math.max(0, Math.ceil(seconds));
         const step = 100 / Math.max(1, remaining);
-        const report = () => progress.report({ message: `retrying in ${remaining} s (retry ${retry} of ${maxRetries})`, increment: step });
+        const report = () => progress.report({ message: vscode.l10n.t('retrying in {0} s (retry {1} of {2})', remaining, retry, maxRetries), increment: step });
         report();
         const finish = (value: boolean) => {
           clearInterval(timer);

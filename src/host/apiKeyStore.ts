@@ -35,7 +35,7 @@ export class ApiKeyStore extends Disposable {
   /** Stores the key, and with it the origin it was verified against (when known). */
   async set(env: string, key: string, origin?: string): Promise<void> {
     const trimmed = key.trim();
-    if (!trimmed) throw new Error('An empty API key cannot be stored.');
+    if (!trimmed) throw new Error(vscode.l10n.t('An empty API key cannot be stored.'));
     if (origin) await this.#secrets.store(ORIGIN_NAMESPACE + env, origin);
     else await this.#secrets.delete(ORIGIN_NAMESPACE + env);
     await this.#secrets.store(NAMESPACE + env, trimmed);

@@ -6,11 +6,11 @@ import { Disposable } from './disposable';
 /** One of the user's environments, checked: `problem` is set when its settings cannot be used. */
 export type Environment = CheckedEnvironment;
 
-const NO_ENVIRONMENT_PROBLEM: SettingProblem = {
+const noEnvironmentProblem = (): SettingProblem => ({
   setting: 'inference.environments',
   blocks: 'all',
-  message: 'No environment is configured yet: run "Inference: Add Environment" to add the service\'s address. Nothing is sent until then.',
-};
+  message: vscode.l10n.t('No environment is configured yet: run "Inference: Add Environment" to add the service\'s address. Nothing is sent until then.'),
+});
 
 /**
  * The environments the user can switch between, and which one is active. Both settings are read from
@@ -47,12 +47,12 @@ export class Environments extends Disposable {
     if (!name && all[0]) return all[0];
     const found = all.find((env) => env.name === name);
     if (found) return found;
-    const problem = all.length === 0 && !name ? NO_ENVIRONMENT_PROBLEM : checkActiveEnvironment(raw, all.map((env) => env.name)) ?? NO_ENVIRONMENT_PROBLEM;
+    const problem = all.length === 0 && !name ? noEnvironmentProblem() : checkActiveEnvironment(raw, all.map((env) => env.name)) ?? noEnvironmentProblem();
     return { name, label: name || 'no environment', baseUrl: '', keyPrefix: '', problem };
   }
 
   async activate(name: string): Promise<void> {
-    if (!this.get(name)) throw new Error(`There is no environment named "${name}" in the "inference.environments" setting.`);
+    if (!this.get(name)) throw new Error(vscode.l10n.t('There is no environment named "{0}" in the "inference.environments" setting.', name));
     await writeSetting('inference.activeEnvironment', name);
   }
 

@@ -81,7 +81,7 @@ export class ErrorPresenter {
     if (apiError.kind === 'cancelled') return;
     if (this.settings.alreadyShown(apiError)) {
       // One message per bad setting, not one per request: a brief reminder instead of another notification.
-      vscode.window.setStatusBarMessage(`$(warning) Inference: not sent, see "${apiError.message.split('"')[1] ?? 'settings'}"`, 8000);
+      vscode.window.setStatusBarMessage(`$(warning) ${vscode.l10n.t('Inference: not sent, see "{0}"', apiError.message.split('"')[1] ?? 'settings')}`, 8000);
       return;
     }
     const env = options.env ?? this.environments.active().name;
@@ -107,7 +107,9 @@ export class ErrorPresenter {
     if (error.kind !== 'insufficientCredits' || error.meta?.balanceCredits !== undefined) return undefined;
     const { balanceCredits, balanceAt } = this.account.get(env);
     if (balanceCredits === undefined) return undefined;
-    return `Last known balance: ${formatCredits(balanceCredits)} credits${balanceAt ? ` (${describeAge(balanceAt)})` : ''}.`;
+    return balanceAt
+      ? vscode.l10n.t('Last known balance: {0} credits ({1}).', formatCredits(balanceCredits), describeAge(balanceAt))
+      : vscode.l10n.t('Last known balance: {0} credits.', formatCredits(balanceCredits));
   }
 
   /** Runs an action of an error's view; `error` is what the view was built from (its request id). */

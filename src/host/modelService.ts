@@ -105,9 +105,9 @@ export class ModelService extends Disposable {
   async pick(kind: ModelKind, envName = this.environments.active().name, extraIds: string[] = []): Promise<string | undefined> {
     const env = this.environments.get(envName) ?? this.environments.active();
     const picker = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
-    const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Refresh the model list' };
-    picker.title = `${kind === 'chat' ? 'Chat' : 'Image'} model for ${env.label}`;
-    picker.placeholder = 'Models offered by this environment';
+    const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: vscode.l10n.t('Refresh the model list') };
+    picker.title = kind === 'chat' ? vscode.l10n.t('Chat model for {0}', env.label) : vscode.l10n.t('Image model for {0}', env.label);
+    picker.placeholder = vscode.l10n.t('Models offered by this environment');
     picker.buttons = [refresh];
     picker.matchOnDescription = true;
     const current = this.selected(kind, env.name);
@@ -118,11 +118,11 @@ export class ModelService extends Disposable {
         picker.items = ids.map((id) => ({
           id,
           label: id,
-          ...(id === current && { description: '(current)', picked: true, iconPath: new vscode.ThemeIcon('check') }),
+          ...(id === current && { description: vscode.l10n.t('(current)'), picked: true, iconPath: new vscode.ThemeIcon('check') }),
         }));
         const active = picker.items.find((item) => item.id === current);
         if (active) picker.activeItems = [active];
-        if (ids.length === 0) picker.placeholder = 'This environment offers no models of this kind';
+        if (ids.length === 0) picker.placeholder = vscode.l10n.t('This environment offers no models of this kind');
       } finally {
         picker.busy = false;
       }

@@ -40,8 +40,9 @@ export class SettingsProblems extends Disposable {
       this.#shown.add(problem.message);
       this.log.warn(problem.message);
       this.notices.push(problem.message);
-      void vscode.window.showWarningMessage(problem.message, 'Open Settings').then((choice) => {
-        if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
+      const openSettings = vscode.l10n.t('Open Settings');
+      void vscode.window.showWarningMessage(problem.message, openSettings).then((choice) => {
+        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
       });
     }
   }

@@ -42,50 +42,49 @@ export class AccountStatusBar extends Disposable {
     const env = this.services.environments.active();
     const snapshot = this.services.account.get(env.name);
     const model = this.services.models.selectedChatModel(env.name);
-    const t = vscode.l10n.t;
     if (this.services.environments.all().length === 0) {
-      this.#model.text = `$(add) ${t('Add Inference Environment')}`;
-      this.#model.tooltip = t('No environment of the service is configured yet. Click to add one (name, address, key).');
+      this.#model.text = `$(add) ${vscode.l10n.t('Add Inference Environment')}`;
+      this.#model.tooltip = vscode.l10n.t('No environment of the service is configured yet. Click to add one (name, address, key).');
       this.#model.command = 'inference.addEnvironment';
     } else if (env.problem) {
       this.#model.text = `$(warning) ${env.label}`;
-      this.#model.tooltip = t('{0} Click to choose an environment.', env.problem.message);
+      this.#model.tooltip = vscode.l10n.t('{0} Click to choose an environment.', env.problem.message);
       this.#model.command = 'inference.switchEnvironment';
     } else {
-      this.#model.text = `$(server-environment) ${env.label} · ${model ?? t('no model')}`;
-      this.#model.tooltip = model ? t('Chat model in {0}: {1}. Click to pick another.', env.label, model) : t('No chat model chosen for {0}. Click to pick one.', env.label);
+      this.#model.text = `$(server-environment) ${env.label} · ${model ?? vscode.l10n.t('no model')}`;
+      this.#model.tooltip = model ? vscode.l10n.t('Chat model in {0}: {1}. Click to pick another.', env.label, model) : vscode.l10n.t('No chat model chosen for {0}. Click to pick one.', env.label);
       this.#model.command = 'inference.pickModel';
     }
 
     const balance = snapshot.balanceCredits;
     const threshold = readSetting('inference.balanceWarningThreshold');
     const low = balance !== undefined && balance < threshold;
-    this.#balance.text = balance === undefined ? `$(credit-card) ${t('balance unknown')}` : `$(${low ? 'warning' : 'credit-card'}) ${t('{0} credits', formatCredits(balance))}`;
+    this.#balance.text = balance === undefined ? `$(credit-card) ${vscode.l10n.t('balance unknown')}` : `$(${low ? 'warning' : 'credit-card'}) ${vscode.l10n.t('{0} credits', formatCredits(balance))}`;
     this.#balance.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.#balance.accessibilityInformation = {
-      label: balance === undefined ? t('Credit balance in {0} unknown', env.label)
-        : low ? t('Credit balance in {0}: {1} credits, below the warning threshold', env.label, formatCredits(balance))
-          : t('Credit balance in {0}: {1} credits', env.label, formatCredits(balance)),
+      label: balance === undefined ? vscode.l10n.t('Credit balance in {0} unknown', env.label)
+        : low ? vscode.l10n.t('Credit balance in {0}: {1} credits, below the warning threshold', env.label, formatCredits(balance))
+          : vscode.l10n.t('Credit balance in {0}: {1} credits', env.label, formatCredits(balance)),
     };
 
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = { enabledCommands: ['inference.showUsage'] };
-    tooltip.appendMarkdown(`**${t('Inference: {0}', env.label)}**\n\n`);
-    const balanceText = balance === undefined ? t('unknown until the first request')
+    tooltip.appendMarkdown(`**${vscode.l10n.t('Inference: {0}', env.label)}**\n\n`);
+    const balanceText = balance === undefined ? vscode.l10n.t('unknown until the first request')
       : [
-        t('{0} credits', formatCredits(balance)),
-        snapshot.balanceAt ? t('(as of {0})', describeAge(snapshot.balanceAt)) : '',
-        low ? t('— below {0}', formatCredits(threshold)) : '',
+        vscode.l10n.t('{0} credits', formatCredits(balance)),
+        snapshot.balanceAt ? vscode.l10n.t('(as of {0})', describeAge(snapshot.balanceAt)) : '',
+        low ? vscode.l10n.t('— below {0}', formatCredits(threshold)) : '',
       ].filter(Boolean).join(' ');
     const rows: Array<[string, string]> = [
-      [t('Balance'), balanceText],
-      [t('Today'), `${t('{0} credits', formatCredits(this.services.usage.spendToday(env.name)))} ([${t('details')}](command:inference.showUsage))`],
-      [t('Model'), model ?? t('none chosen')],
-      [t('Rate limit'), snapshot.rateLimitRequests === undefined ? t('unknown') : t('{0} requests/min', snapshot.rateLimitRequests)],
-      [t('Last request'), snapshot.lastRequestId ? `\`${snapshot.lastRequestId}\`${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : t('none yet')],
+      [vscode.l10n.t('Balance'), balanceText],
+      [vscode.l10n.t('Today'), `${vscode.l10n.t('{0} credits', formatCredits(this.services.usage.spendToday(env.name)))} ([${vscode.l10n.t('details')}](command:inference.showUsage))`],
+      [vscode.l10n.t('Model'), model ?? vscode.l10n.t('none chosen')],
+      [vscode.l10n.t('Rate limit'), snapshot.rateLimitRequests === undefined ? vscode.l10n.t('unknown') : vscode.l10n.t('{0} requests/min', snapshot.rateLimitRequests)],
+      [vscode.l10n.t('Last request'), snapshot.lastRequestId ? `\`${snapshot.lastRequestId}\`${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : vscode.l10n.t('none yet')],
     ];
     tooltip.appendMarkdown(rows.map(([name, value]) => `${name}: ${value}`).join('  \n'));
-    tooltip.appendMarkdown(`\n\n${t('Click for environment, key, model and logs.')}`);
+    tooltip.appendMarkdown(`\n\n${vscode.l10n.t('Click for environment, key, model and logs.')}`);
     this.#balance.tooltip = tooltip;
   }
 

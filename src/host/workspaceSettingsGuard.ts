@@ -71,12 +71,13 @@ export class WorkspaceSettingsGuard extends Disposable {
     if (fresh.length === 0) return ignored;
     for (const { setting } of fresh) notified.add(setting);
     await this.workspaceState.update(NOTIFIED_KEY, [...notified]);
-    const settings = [...new Set(fresh.map(({ setting }) => `"${setting}"`))].join(' and ');
+    const settings = [...new Set(fresh.map(({ setting }) => `"${setting}"`))].join(vscode.l10n.t(' and '));
     const sources = [...new Set(fresh.map(({ source }) => source))].join(', ');
-    const message = `This workspace sets ${settings} (${sources}). It was ignored: Inference Client reads environments only from your user settings and never sends an API key to an address a workspace names.`;
+    const message = vscode.l10n.t('This workspace sets {0} ({1}). It was ignored: Inference Client reads environments only from your user settings and never sends an API key to an address a workspace names.', settings, sources);
     this.notices.push(message);
-    void vscode.window.showWarningMessage(message, 'Open Logs').then((choice) => {
-      if (choice === 'Open Logs') this.log.show(true);
+    const openLogs = vscode.l10n.t('Open Logs');
+    void vscode.window.showWarningMessage(message, openLogs).then((choice) => {
+      if (choice === openLogs) this.log.show(true);
     });
     return ignored;
   }

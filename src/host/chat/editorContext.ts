@@ -40,7 +40,7 @@ function displayPath(document: vscode.TextDocument): string {
 
 /** The selection or the whole file of the editor, as a chip; throws a user-facing Error when there is none. */
 export function captureContext(editor: vscode.TextEditor | undefined, kind: AttachmentKind): Attachment {
-  if (!editor) throw new Error('Open a file in an editor first: there is no editor to attach from.');
+  if (!editor) throw new Error(vscode.l10n.t('Open a file in an editor first: there is no editor to attach from.'));
   const { document } = editor;
   const where = displayPath(document);
   const name = path.basename(document.fileName);
@@ -49,18 +49,18 @@ export function captureContext(editor: vscode.TextEditor | undefined, kind: Atta
   let detail: string;
   if (kind === 'selection') {
     const selection = editor.selection;
-    if (selection.isEmpty) throw new Error('Select some text in the editor first.');
+    if (selection.isEmpty) throw new Error(vscode.l10n.t('Select some text in the editor first.'));
     content = document.getText(selection);
     const lines = selectionLineRange(selection.start, selection.end);
     label = `${name}:${lines}`;
-    detail = `${where}, ${lines.includes('-') ? 'lines' : 'line'} ${lines}`;
+    detail = lines.includes('-') ? vscode.l10n.t('{0}, lines {1}', where, lines) : vscode.l10n.t('{0}, line {1}', where, lines);
   } else {
     content = document.getText();
     label = name;
     detail = where;
   }
   if (content.length > MAX_ATTACHMENT_CHARS) {
-    throw new Error(`${label} has ${content.length} characters; attach at most ${MAX_ATTACHMENT_CHARS} (select a part instead).`);
+    throw new Error(vscode.l10n.t('{0} has {1} characters; attach at most {2} (select a part instead).', label, content.length, MAX_ATTACHMENT_CHARS));
   }
   return { id: newId(), kind, label, detail, content, languageId: document.languageId };
 }
@@ -74,7 +74,7 @@ export async function insertAtCursor(editor: vscode.TextEditor | undefined, code
   const ok = await shown.edit((edit) => {
     for (const selection of shown.selections) edit.replace(selection, code);
   });
-  if (!ok) throw new Error('The editor refused the edit (is it read-only?).');
+  if (!ok) throw new Error(vscode.l10n.t('The editor refused the edit (is it read-only?).'));
 }
 
 export async function openInNewFile(code: string, language?: string): Promise<void> {
@@ -92,11 +92,12 @@ export async function openLink(href: string): Promise<boolean> {
   const inspection = inspectLink(href);
   if (!inspection.ok) throw new Error(inspection.reason);
   const { target } = inspection;
-  const question = target.scheme === 'mailto' ? `Write an e-mail to ${target.destination}?` : `Open ${target.destination} in your browser?`;
+  const question = target.scheme === 'mailto' ? vscode.l10n.t('Write an e-mail to {0}?', target.destination) : vscode.l10n.t('Open {0} in your browser?', target.destination);
   const detail = [target.href, ...target.warnings.map((warning) => `⚠ ${warning}`)].join('\n\n');
-  const open = target.scheme === 'mailto' ? 'Open Mail App' : 'Open Link';
-  const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, open, 'Copy Link');
-  if (choice === 'Copy Link') await vscode.env.clipboard.writeText(target.href);
+  const open = target.scheme === 'mailto' ? vscode.l10n.t('Open Mail App') : vscode.l10n.t('Open Link');
+  const copy = vscode.l10n.t('Copy Link');
+  const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, open, copy);
+  if (choice === copy) await vscode.env.clipboard.writeText(target.href);
   if (choice !== open) return false;
   return vscode.env.openExternal(vscode.Uri.parse(target.href, true));
 }

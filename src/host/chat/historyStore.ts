@@ -51,11 +51,15 @@ export class ChatHistoryStore implements vscode.Disposable {
 
   /** Each damaged file is reported once: it is moved aside, so it is not found again. */
   private reportDamaged(damaged: DamagedHistory): void {
+    // The log stays in English (it is read with us when reporting a problem); the notification is translated.
     const what = damaged.recovered ? 'was damaged; what could be read was kept' : 'could not be read';
     this.log.error(`Chat history file ${damaged.file} ${what}; the file was moved to ${damaged.movedTo} (${damaged.problems.map((p) => `${p.kind} line ${p.line}`).join(', ')})`);
-    const open = 'Open Original';
+    const open = vscode.l10n.t('Open Original');
+    const kept = path.basename(damaged.movedTo);
     void vscode.window.showWarningMessage(
-      `A chat history file ${what}. The original was kept as ${path.basename(damaged.movedTo)}; other conversations are not affected.`,
+      damaged.recovered
+        ? vscode.l10n.t('A chat history file was damaged; what could be read was kept. The original was kept as {0}; other conversations are not affected.', kept)
+        : vscode.l10n.t('A chat history file could not be read. The original was kept as {0}; other conversations are not affected.', kept),
       open,
     ).then((choice) => {
       if (choice === open) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(damaged.movedTo));

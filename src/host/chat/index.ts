@@ -71,7 +71,7 @@ export class ChatFeature extends Disposable {
       const shown = [...this.panels].find((p) => p.conversation.id === id);
       if (shown) return shown.panel.reveal();
       const conversation = await store.load(id);
-      if (!conversation) throw new Error('That conversation could not be read.');
+      if (!conversation) throw new Error(vscode.l10n.t('That conversation could not be read.'));
       open(conversation);
     }));
     // Editor actions use the newest panel, or open one beside the editor.

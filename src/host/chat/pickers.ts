@@ -15,10 +15,10 @@ export async function pickConversationModel(services: Services, engine: ChatEngi
   const ids = await services.models.list('chat', env.name);
   const current = engine.conversation.model;
   const items: (vscode.QuickPickItem & { id: string })[] = [
-    { id: USE_DEFAULT, label: '$(settings) Use the environment\'s model', description: envModel ?? '(none selected)', ...(current === undefined && { detail: 'current' }) },
-    ...ids.map((id) => ({ id, label: id, ...(id === current && { description: '(current for this chat)' }) })),
+    { id: USE_DEFAULT, label: `$(settings) ${vscode.l10n.t('Use the environment\'s model')}`, description: envModel ?? vscode.l10n.t('(none selected)'), ...(current === undefined && { detail: vscode.l10n.t('current') }) },
+    ...ids.map((id) => ({ id, label: id, ...(id === current && { description: vscode.l10n.t('(current for this chat)') }) })),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Model for this chat (${env.label})`, placeHolder: 'Models offered by this environment' });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Model for this chat ({0})', env.label), placeHolder: vscode.l10n.t('Models offered by this environment') });
   if (!picked) return false;
   const next = picked.id === USE_DEFAULT ? undefined : picked.id;
   if (next === undefined && !envModel) {
@@ -33,20 +33,20 @@ export async function pickConversationModel(services: Services, engine: ChatEngi
 /** The history: pick a conversation to open, or delete one with its item button. (Rename is in the panel.) */
 export async function pickConversation(store: ChatHistoryStore, onDelete: (id: string) => Promise<void>): Promise<string | undefined> {
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
-  const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
-  quickPick.title = 'Chat history';
-  quickPick.placeholder = 'Open a conversation';
+  const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
+  quickPick.title = vscode.l10n.t('Chat history');
+  quickPick.placeholder = vscode.l10n.t('Open a conversation');
   const load = async () => {
     quickPick.busy = true;
     const summaries = await store.list();
     quickPick.items = summaries.map((s) => ({
       id: s.id,
       label: s.title,
-      description: `${s.messageCount} messages`,
+      description: vscode.l10n.t('{0} messages', s.messageCount),
       detail: new Date(s.updatedAt).toLocaleString(),
       buttons: [remove],
     }));
-    if (!summaries.length) quickPick.placeholder = 'No saved conversations yet';
+    if (!summaries.length) quickPick.placeholder = vscode.l10n.t('No saved conversations yet');
     quickPick.busy = false;
   };
   try {

@@ -24,7 +24,7 @@ export function createRequestHandler(
     editLast: (panel, { text }) => panel.engine.editLast(text),
     copyText: async (_panel, { text }) => {
       await vscode.env.clipboard.writeText(text);
-      vscode.window.setStatusBarMessage('$(copy) Copied to the clipboard', 2500);
+      vscode.window.setStatusBarMessage(`$(copy) ${vscode.l10n.t('Copied to the clipboard')}`, 2500);
     },
     insertCode: (_panel, { code }) => insertAtCursor(editors.editor(), code),
     openInNewFile: (_panel, { code, language }) => openInNewFile(code, language),
@@ -38,7 +38,7 @@ export function createRequestHandler(
     removeAttachment: (panel, { id }) => ({ attachments: panel.engine.removeAttachment(id) }),
     errorAction: async (panel, { messageId, action }) => {
       const error = panel.engine.errorOf(messageId);
-      if (!error) throw new Error('That message has no error any more.');
+      if (!error) throw new Error(vscode.l10n.t('That message has no error any more.'));
       if (action === 'retry') return panel.engine.regenerate();
       if (action === 'pickModel') {
         // Picking a model from the card answers the question again with it.
@@ -58,11 +58,11 @@ export function createRequestHandler(
       const id = await pickConversation(store, deleteConversation);
       if (!id || id === panel.conversation.id) return;
       const conversation = await store.load(id);
-      if (!conversation) throw new Error('That conversation could not be read.');
+      if (!conversation) throw new Error(vscode.l10n.t('That conversation could not be read.'));
       panel.engine.load(conversation);
     },
     renameConversation: async (panel) => {
-      const title = await vscode.window.showInputBox({ title: 'Rename chat', value: panel.conversation.title, validateInput: (v) => (v.trim() ? undefined : 'A title cannot be empty.') });
+      const title = await vscode.window.showInputBox({ title: vscode.l10n.t('Rename chat'), value: panel.conversation.title, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')) });
       if (title !== undefined) await panel.engine.rename(title);
     },
     exportMarkdown: async (panel) => {

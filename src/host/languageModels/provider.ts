@@ -217,7 +217,7 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
       family: profile.family,
       version: profile.version,
       detail: env.label,
-      tooltip: `${id} from the ${env.label} environment of the inference service; usage is billed to that environment's wallet.`,
+      tooltip: vscode.l10n.t('{0} from the {1} environment of the inference service; usage is billed to that environment\'s wallet.', id, env.label),
       maxInputTokens: profile.maxInputTokens,
       maxOutputTokens: profile.maxOutputTokens,
       capabilities: { toolCalling: this.#toolsEnabled(env.name, id), imageInput: false },
@@ -228,7 +228,7 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
 
   #offerKeySetup(env: Environment): void {
     this.keySetupOffers++;
-    void vscode.window.showInformationMessage(`Set an API key for ${env.label} to use its models in VS Code's chat.`, 'Set API Key').then((choice) => {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Set an API key for {0} to use its models in VS Code\'s chat.', env.label), vscode.l10n.t('Set API Key')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('inference.setApiKey');
     });
   }

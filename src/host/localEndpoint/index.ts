@@ -8,25 +8,27 @@ export { LocalEndpointStatusItem } from './statusItem';
 
 /** Shows the token once, with Copy: it is not kept anywhere else, and the next start makes a new one. */
 async function announce(origin: string, token: string): Promise<void> {
+  const copyToken = vscode.l10n.t('Copy Token');
+  const copyBaseUrl = vscode.l10n.t('Copy Base URL');
   const choice = await vscode.window.showInformationMessage(
-    `Local endpoint running at ${origin} (OpenAI protocol: ${origin}/v1). Use this token as the API key; it is shown only now and changes at every start: ${token}`,
-    'Copy Token', 'Copy Base URL',
+    vscode.l10n.t('Local endpoint running at {0} (OpenAI protocol: {0}/v1). Use this token as the API key; it is shown only now and changes at every start: {1}', origin, token),
+    copyToken, copyBaseUrl,
   );
-  if (choice === 'Copy Token') await vscode.env.clipboard.writeText(token);
-  if (choice === 'Copy Base URL') await vscode.env.clipboard.writeText(`${origin}/v1`);
+  if (choice === copyToken) await vscode.env.clipboard.writeText(token);
+  if (choice === copyBaseUrl) await vscode.env.clipboard.writeText(`${origin}/v1`);
 }
 
 async function showMenu(services: Services, controller: LocalEndpointController): Promise<void> {
   const state = controller.state;
   if (!state) return;
   const items = [
-    { label: '$(copy) Copy OpenAI-Protocol Base URL', run: () => vscode.env.clipboard.writeText(`${state.origin}/v1`) },
-    { label: '$(copy) Copy Anthropic-Protocol Base URL', run: () => vscode.env.clipboard.writeText(state.origin) },
-    { label: '$(debug-restart) Restart with a New Token', run: () => vscode.commands.executeCommand('inference.startLocalEndpoint') },
-    { label: '$(debug-stop) Stop Local Endpoint', run: () => vscode.commands.executeCommand('inference.stopLocalEndpoint') },
-    { label: '$(output) Show Logs', run: () => services.log.show(true) },
+    { label: `$(copy) ${vscode.l10n.t('Copy OpenAI-Protocol Base URL')}`, run: () => vscode.env.clipboard.writeText(`${state.origin}/v1`) },
+    { label: `$(copy) ${vscode.l10n.t('Copy Anthropic-Protocol Base URL')}`, run: () => vscode.env.clipboard.writeText(state.origin) },
+    { label: `$(debug-restart) ${vscode.l10n.t('Restart with a New Token')}`, run: () => vscode.commands.executeCommand('inference.startLocalEndpoint') },
+    { label: `$(debug-stop) ${vscode.l10n.t('Stop Local Endpoint')}`, run: () => vscode.commands.executeCommand('inference.stopLocalEndpoint') },
+    { label: `$(output) ${vscode.l10n.t('Show Logs')}`, run: () => services.log.show(true) },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Local endpoint on port ${state.port}` });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Local endpoint on port {0}', state.port) });
   await picked?.run();
 }
 
@@ -44,13 +46,13 @@ export function registerLocalEndpoint(services: Services): { controller: LocalEn
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         services.log.error(`local endpoint: ${message}`);
-        void vscode.window.showErrorMessage(message, 'Open Settings').then((choice) => {
+        void vscode.window.showErrorMessage(message, vscode.l10n.t('Open Settings')).then((choice) => {
           if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'inference.localEndpoint.port');
         });
       }
     }),
     vscode.commands.registerCommand('inference.stopLocalEndpoint', async () => {
-      if (!(await controller.stop())) void vscode.window.showInformationMessage('The local endpoint is not running.');
+      if (!(await controller.stop())) void vscode.window.showInformationMessage(vscode.l10n.t('The local endpoint is not running.'));
     }),
     vscode.commands.registerCommand('inference.localEndpointMenu', () => showMenu(services, controller)),
   );

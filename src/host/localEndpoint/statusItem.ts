@@ -25,17 +25,17 @@ export class LocalEndpointStatusItem extends Disposable {
     }
     const env = this.environments.active();
     this.#item.text = `$(plug) :${state.port} · ${state.served}`;
-    this.#item.accessibilityInformation = { label: `Local endpoint on port ${state.port}, ${state.served} requests answered` };
+    this.#item.accessibilityInformation = { label: vscode.l10n.t('Local endpoint on port {0}, {1} requests answered', state.port, state.served) };
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown('**Inference: Local Endpoint**\n\n');
+    tooltip.appendMarkdown(`**${vscode.l10n.t('Inference: Local Endpoint')}**\n\n`);
     tooltip.appendMarkdown([
-      `OpenAI-protocol base URL: \`${state.origin}/v1\``,
-      `Anthropic-protocol base URL: \`${state.origin}\``,
-      `Forwards to: ${env.label}`,
-      `Requests answered: ${state.served}`,
-      `Last request: ${state.lastRequestId ? `\`${state.lastRequestId}\`` : 'none yet'}`,
+      vscode.l10n.t('OpenAI-protocol base URL: {0}', `\`${state.origin}/v1\``),
+      vscode.l10n.t('Anthropic-protocol base URL: {0}', `\`${state.origin}\``),
+      vscode.l10n.t('Forwards to: {0}', env.label),
+      vscode.l10n.t('Requests answered: {0}', state.served),
+      vscode.l10n.t('Last request: {0}', state.lastRequestId ? `\`${state.lastRequestId}\`` : vscode.l10n.t('none yet')),
     ].join('  \n'));
-    tooltip.appendMarkdown('\n\nClick to copy the base URL, stop the endpoint or open the logs.');
+    tooltip.appendMarkdown(`\n\n${vscode.l10n.t('Click to copy the base URL, stop the endpoint or open the logs.')}`);
     this.#item.tooltip = tooltip;
     this.#item.show();
   }

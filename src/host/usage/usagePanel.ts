@@ -42,7 +42,7 @@ export class UsagePanel extends Disposable {
       scriptUri: asset('dist', 'webview', 'usage.js'),
       styleUris: [asset('dist', 'webview', 'codicon.css'), asset('media', 'usage.css')],
       rootId: 'usage-root',
-      title: 'Usage',
+      title: vscode.l10n.t('Usage'),
     });
     this.register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)));
     this.register(panel.onDidChangeViewState(() => {

@@ -39,6 +39,22 @@ describe('localization', () => {
     assert.deepEqual(bundle, extractRuntimeStrings(), 'regenerate with: npm run build:tests && node out/test/harness/l10nBundle.js');
   });
 
+  it('the host shows no literal text: notifications, inputs and pickers go through vscode.l10n.t', () => {
+    // A literal (quoted or template) as the message, title, prompt, placeholder or tooltip of a host UI
+    // call; a codicon before an interpolated (already translated) text is allowed.
+    const literalUi = /(?:show(?:Error|Warning|Information)Message\(|setStatusBarMessage\(|\b(?:title|prompt|placeHolder|placeholder|tooltip):\s*|\.(?:title|placeholder) = )(['"`])(?!\$\([\w-]+\) \$\{)/;
+    const offenders: string[] = [];
+    const hostDir = path.join(REPO_ROOT, 'src', 'host');
+    for (const entry of fs.readdirSync(hostDir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      const lines = fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8').split('\n');
+      lines.forEach((line, index) => {
+        if (literalUi.test(line)) offenders.push(`${path.relative(REPO_ROOT, path.join(entry.parentPath, entry.name))}:${index + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(offenders, []);
+  });
+
   it('walkthrough media and the icon exist', () => {
     const contributes = manifest.contributes as { walkthroughs: { steps: { media: Record<string, string> }[] }[] };
     for (const step of contributes.walkthroughs.flatMap((w) => w.steps)) {
