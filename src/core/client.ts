@@ -1,15 +1,17 @@
 import type { Dispatcher } from 'undici';
 import { checkApiKeyFormat } from './apiKey';
-import { parseChatEventStream, normaliseUsage } from './chatStream';
-import { ApiError, describeErrorBody, errorFromResponse, errorFromTransport, type Endpoint } from './errors';
+import { normaliseBaseUrl } from './baseUrl';
+import { chatResultFromJson } from './chatCompletion';
+import { parseChatEventStream } from './chatStream';
+import { ApiError, type Endpoint } from './errors';
 import { createDispatcher, loadUndici, resolveTimeouts, type Timeouts } from './http';
-import { readImageResultBody } from './imageBody';
 import { decodeImageItem } from './imageData';
-import { capStream, readBodyCapped, resolveLimits, tooLarge, type ResponseLimits } from './limits';
-import { isAllowedProtocol } from './loopback';
+import { capStream, resolveLimits, tooLarge, type ResponseLimits } from './limits';
 import { keySecrets, redactSecrets } from './redact';
+import { ERROR_BODY_LIMIT, readBodyStart, readImageResult, readJsonBody, responseHeader, type BodyReading, type ResponseData } from './responseBodies';
+import { describeErrorBody, errorFromResponse } from './responseErrors';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
-import { ToolCallAssembler } from './toolCalls';
+import { errorFromTransport } from './transportErrors';
 import type {
   ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
 } from './types';
@@ -30,56 +32,8 @@ export interface ClientOptions {
   onResponse?: (meta: ResponseMeta, endpoint: Endpoint) => void;
 }
 
-const ERROR_BODY_LIMIT = 64 * 1024;
-
 /** Response headers a forwarded response keeps: the body's type and the service's own metadata. */
 const RELAYED_HEADER = /^(content-type|retry-after|x-request-id|x-service-[a-z0-9-]+|x-ratelimit-[a-z0-9-]+)$/;
-
-
-type ResponseData = Dispatcher.ResponseData;
-
-function header(headers: ResponseData['headers'], name: string): string {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
-}
-
-/** The Content-Length the response declared, when it is a usable number. */
-function declaredLength(headers: ResponseData['headers']): number | undefined {
-  const value = Number.parseInt(header(headers, 'content-length'), 10);
-  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-}
-
-async function readCapped(body: ResponseData['body'], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) break;
-  }
-  body.destroy();
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
-}
-
-export function normaliseBaseUrl(baseUrl: string): string {
-  const trimmed = baseUrl.trim().replace(/\/+$/, '');
-  if (!trimmed) {
-    throw new ApiError('notConfigured', 'No base URL is configured for this environment. Set it in the "inference.environments" setting (it ends in /api/v1).');
-  }
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw new ApiError('notConfigured', `The base URL "${trimmed}" is not a valid URL. It should look like https://host/api/v1.`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ApiError('notConfigured', `The base URL must use http or https, not "${url.protocol}".`);
-  }
-  if (!isAllowedProtocol(url)) {
-    throw new ApiError('notConfigured', `The base URL "${trimmed}" uses plain http to ${url.hostname}, which would send the API key unencrypted. Use https in the "inference.environments" setting; http is allowed only for this machine (localhost, 127.0.0.0/8, ::1).`);
-  }
-  return trimmed;
-}
 
 /**
  * The inference API over HTTP. Knows nothing of VS Code: settings, secrets and UI are the host's.
@@ -126,7 +80,7 @@ export class InferenceClient {
 
   async chat(chatRequest: ChatRequest, options: RequestOptions = {}): Promise<ChatResult> {
     const { meta, body } = await this.#json('chat', 'POST', '/chat/completions', { ...chatRequest, stream: false }, options.signal);
-    return this.#chatFromJson(body, meta);
+    return chatResultFromJson(body, meta);
   }
 
   /** Yields the response metadata, then text deltas as they arrive; aborting the signal closes the connection. */
@@ -136,9 +90,9 @@ export class InferenceClient {
     yield { type: 'response', meta };
     let finished = false;
     try {
-      if (!header(response.headers, 'content-type').includes('text/event-stream')) {
+      if (!responseHeader(response.headers, 'content-type').includes('text/event-stream')) {
         // Tolerate a service that answers a stream request with one JSON completion.
-        const result = this.#chatFromJson(await this.#readJson(response, meta, signal), meta);
+        const result = chatResultFromJson(await readJsonBody(response, this.#reading(meta, signal)), meta);
         if (result.text) yield { type: 'delta', text: result.text };
         for (const call of result.toolCalls ?? []) yield { type: 'toolCall', call };
         if (result.finishReason) yield { type: 'finish', reason: result.finishReason };
@@ -163,7 +117,7 @@ export class InferenceClient {
   async generateImage(imageRequest: ImageRequest, options: RequestOptions = {}): Promise<ImageResult> {
     const payload = { ...imageRequest, response_format: imageRequest.response_format ?? 'b64_json' };
     const { meta, response } = await this.#send('images', 'POST', '/images/generations', payload, options.signal, 'application/json');
-    const body = await this.#readImageResult(response, meta, options.signal);
+    const body = await readImageResult(response, this.#reading(meta, options.signal));
     const record = body as { data?: unknown; created?: unknown };
     if (!Array.isArray(record.data) || record.data.length === 0) {
       throw new ApiError('malformedResponse', 'The image result has no images in "data".', { meta, status: meta.status });
@@ -178,29 +132,9 @@ export class InferenceClient {
     if (this.#ownsDispatcher && this.#dispatcher) await (await this.#dispatcher).close();
   }
 
-  #chatFromJson(body: unknown, meta: ResponseMeta): ChatResult {
-    const record = body as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }>; usage?: Record<string, unknown> };
-    const choice = Array.isArray(record.choices) ? record.choices[0] : undefined;
-    const content = choice?.message?.content;
-    // A null content is a legitimate empty answer (for example a length stop before any text).
-    if (typeof content !== 'string' && content !== null) {
-      throw new ApiError('malformedResponse', 'The chat completion has no choices[0].message.content.', { meta, status: meta.status });
-    }
-    const result: ChatResult = { text: content ?? '', meta };
-    if (Array.isArray(choice?.message?.tool_calls) && choice.message.tool_calls.length > 0) {
-      const assembler = new ToolCallAssembler();
-      assembler.add(choice.message.tool_calls.map((call: unknown, index) => ({ index, ...(call as object) })));
-      result.toolCalls = assembler.finish(meta);
-    }
-    if (typeof choice?.finish_reason === 'string') result.finishReason = choice.finish_reason;
-    const usage = normaliseUsage(record.usage);
-    if (usage) result.usage = usage;
-    return result;
-  }
-
   async #json(endpoint: Endpoint, method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal | undefined): Promise<{ meta: ResponseMeta; body: unknown }> {
     const { meta, response } = await this.#send(endpoint, method, path, payload, signal, 'application/json');
-    return { meta, body: await this.#readJson(response, meta, signal) };
+    return { meta, body: await readJsonBody(response, this.#reading(meta, signal)) };
   }
 
   /** Response-derived text with the key and anything like a credential removed. */
@@ -208,57 +142,18 @@ export class InferenceClient {
     return redactSecrets(text, this.#secrets);
   }
 
-  /** Like #readJson, but base64 payloads are decoded as they arrive instead of being held as text. */
-  async #readImageResult(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {
-    let parsed: unknown;
-    try {
-      parsed = await readImageResultBody(response.body as AsyncIterable<Uint8Array>, {
-        maxBodyBytes: this.#limits.jsonBytes,
-        maxDecodedBytes: this.#limits.imageBytes,
-        declaredLength: declaredLength(response.headers),
-        onBodyTooLarge: () => tooLarge('a response', this.#limits.jsonBytes, meta),
-        onDecodedTooLarge: () => tooLarge('an image', this.#limits.imageBytes, meta),
-        onNotBase64: () => new ApiError('malformedResponse', 'The service returned image data that is not valid base64.', { meta, status: meta.status }),
-      });
-    } catch (error) {
-      response.body.on('error', () => undefined).destroy();
-      if (!(error instanceof SyntaxError)) throw errorFromTransport(error, signal, meta);
-    }
-    if (parsed === null || typeof parsed !== 'object') {
-      throw new ApiError('malformedResponse', 'The service answered with something that is not the expected JSON.', { meta, status: meta.status });
-    }
-    return parsed;
-  }
-
-  async #readJson(response: ResponseData, meta: ResponseMeta, signal: AbortSignal | undefined): Promise<unknown> {
-    const limit = this.#limits.jsonBytes;
-    let text: string;
-    try {
-      // One buffer, decoded once; it is dropped as soon as the text exists.
-      text = (await readBodyCapped(response.body as AsyncIterable<Uint8Array>, limit, declaredLength(response.headers), () => tooLarge('a response', limit, meta))).toString('utf8');
-    } catch (error) {
-      // Stop reading at once; the error that destroying reports is the one thrown here.
-      response.body.on('error', () => undefined).destroy();
-      throw errorFromTransport(error, signal, meta);
-    }
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
-      return parsed;
-    } catch {
-      const { message } = describeErrorBody(this.#redact(text.slice(0, ERROR_BODY_LIMIT)), header(response.headers, 'content-type'));
-      throw new ApiError('malformedResponse', `The service answered with something that is not the expected JSON${message ? `: ${message}` : '.'}`, { meta, status: meta.status });
-    }
+  #reading(meta: ResponseMeta, signal: AbortSignal | undefined): BodyReading {
+    return { meta, signal, limits: this.#limits, redact: (text) => this.#redact(text) };
   }
 
   async #send(endpoint: Endpoint, method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: ResponseData }> {
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     const { meta, response } = await this.#request(endpoint, method, path, body, signal, accept);
     if (response.statusCode >= 300) {
-      const text = this.#redact(await readCapped(response.body, ERROR_BODY_LIMIT).catch(() => ''));
-      const location = header(response.headers, 'location');
+      const text = this.#redact(await readBodyStart(response.body, ERROR_BODY_LIMIT).catch(() => ''));
+      const location = responseHeader(response.headers, 'location');
       const retryAfterSeconds = parseRetryAfter(response.headers);
-      throw errorFromResponse(endpoint, meta, describeErrorBody(text, header(response.headers, 'content-type')), {
+      throw errorFromResponse(endpoint, meta, describeErrorBody(text, responseHeader(response.headers, 'content-type')), {
         ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
         ...(location && { location }),
         baseUrl: this.baseUrl,
@@ -285,7 +180,7 @@ export class InferenceClient {
     }
     let text: string;
     try {
-      text = await readCapped(response.body, ERROR_BODY_LIMIT);
+      text = await readBodyStart(response.body, ERROR_BODY_LIMIT);
     } catch (error) {
       throw errorFromTransport(error, options.signal, meta);
     }

@@ -1,6 +1,6 @@
 /** The Anthropic Messages protocol, translated to and from the service's chat completions. */
 import { createParser } from 'eventsource-parser';
-import { describeErrorBody } from '../errors';
+import { describeErrorBody } from '../responseErrors';
 import type { ForwardedResponse } from '../types';
 import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModelList, completionToMessage } from './anthropicResponse';
 import { anthropicToChat, TranslationError } from './anthropicRequest';

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { checkApiKeyFormat } from '../../../src/core/apiKey';
 import { parseChatEventStream } from '../../../src/core/chatStream';
 import { actionsForError } from '../../../src/core/errorActions';
-import { ApiError, describeErrorBody, type ErrorBody } from '../../../src/core/errors';
+import { ApiError } from '../../../src/core/errors';
 import { decodeImageItem, sniffImageType } from '../../../src/core/imageData';
+import { describeErrorBody, type ErrorBody } from '../../../src/core/responseErrors';
 import { parseResponseMeta, parseRetryAfter } from '../../../src/core/responseMeta';
 import { drain } from './support';
 

@@ -1,0 +1,26 @@
+import { ApiError } from './errors';
+import { isAllowedProtocol } from './loopback';
+
+/**
+ * The base URL as the client appends paths to it, or a `notConfigured` error that says how to fix the
+ * setting. Checked before any request, because a key must never go over plain http to another machine.
+ */
+export function normaliseBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.trim().replace(/\/+$/, '');
+  if (!trimmed) {
+    throw new ApiError('notConfigured', 'No base URL is configured for this environment. Set it in the "inference.environments" setting (it ends in /api/v1).');
+  }
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new ApiError('notConfigured', `The base URL "${trimmed}" is not a valid URL. It should look like https://host/api/v1.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ApiError('notConfigured', `The base URL must use http or https, not "${url.protocol}".`);
+  }
+  if (!isAllowedProtocol(url)) {
+    throw new ApiError('notConfigured', `The base URL "${trimmed}" uses plain http to ${url.hostname}, which would send the API key unencrypted. Use https in the "inference.environments" setting; http is allowed only for this machine (localhost, 127.0.0.0/8, ::1).`);
+  }
+  return trimmed;
+}

@@ -1,0 +1,137 @@
+import { ApiError, type ApiErrorDetails, type Endpoint } from './errors';
+import type { ResponseMeta } from './types';
+
+/**
+ * What an error response means: its body (of any shape: the service's JSON, a proxy's page, plain
+ * text) reduced to a short message and code, and its status turned into an ApiError a user can act on.
+ */
+
+const MAX_MESSAGE_CHARS = 300;
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_MESSAGE_CHARS ? `${oneLine.slice(0, MAX_MESSAGE_CHARS - 1)}…` : oneLine;
+}
+
+function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value : undefined;
+}
+
+export interface ErrorBody {
+  message?: string;
+  code?: string;
+  /** The body was a JSON object: the shape a service answers with, unlike a proxy's page. */
+  json?: true;
+}
+
+/**
+ * Pulls a human-readable message out of an error body of unknown shape: the common
+ * `{error:{message,code}}`, `{error:"..."}`, `{message}`, `{detail}`, an HTML page's title, or plain text.
+ */
+export function describeErrorBody(body: string, contentType = ''): ErrorBody {
+  const text = body.trim();
+  if (!text) return {};
+  if (contentType.includes('json') || text.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object') {
+        const record = parsed as Record<string, unknown>;
+        const error = record.error;
+        if (error && typeof error === 'object') {
+          const inner = error as Record<string, unknown>;
+          const message = stringField(inner.message) ?? stringField(inner.detail);
+          const code = stringField(inner.code) ?? stringField(inner.type);
+          return { ...(message && { message: clip(message) }), ...(code && { code }), json: true };
+        }
+        const message = stringField(error) ?? stringField(record.message) ?? stringField(record.detail);
+        const code = stringField(record.code);
+        return { ...(message && { message: clip(message) }), ...(code && { code }), json: true };
+      }
+    } catch {
+      // Not JSON after all: fall through to the text handling.
+    }
+  }
+  if (contentType.includes('html') || /^<(!doctype|html)/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+    const stripped = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ')).trim();
+    return stripped ? { message: clip(stripped) } : {};
+  }
+  return { message: clip(text) };
+}
+
+const SCOPE_WORDS = /\bscopes?\b/i;
+const ROUTE_WORDS = /\b(endpoint|route|path)s?\b|unknown_endpoint|no_route/i;
+
+/** Where a redirect pointed, reduced to its origin: enough to recognise, nothing a service could smuggle. */
+function redirectTarget(location: string | undefined, baseUrl: string | undefined): string {
+  if (!location) return '';
+  try {
+    return ` to ${new URL(location, baseUrl).origin}`;
+  } catch {
+    return '';
+  }
+}
+
+export interface ResponseContext {
+  retryAfterSeconds?: number;
+  /** The `Location` header of a redirect. */
+  location?: string;
+  /** The base URL the request went to, to resolve a relative `Location`. */
+  baseUrl?: string;
+}
+
+/**
+ * Maps an HTTP error status to an ApiError with a sentence a user can act on. It reads no more into a
+ * status than the spec says: a 403 is not always a missing scope, and a 404 that is not the service's
+ * JSON may come from a proxy or a wrong base URL rather than an unknown model.
+ */
+export function errorFromResponse(endpoint: Endpoint, meta: ResponseMeta, body: ErrorBody, context: ResponseContext = {}): ApiError {
+  const { retryAfterSeconds } = context;
+  const status = meta.status;
+  const service = body.message;
+  const details: ApiErrorDetails = {
+    status,
+    meta,
+    endpoint,
+    ...(service !== undefined && { serviceMessage: service }),
+    ...(body.code !== undefined && { serviceCode: body.code }),
+    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+  };
+  const suffix = service ? ` The service said: ${service}` : '';
+  const mentionsScope = SCOPE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`);
+  if (status >= 300 && status < 400) {
+    return new ApiError('redirected', `The base URL redirects (HTTP ${status}${redirectTarget(context.location, context.baseUrl)}). Redirects are not followed, so the API key was not sent there. If the new address is right, put it in the "inference.environments" setting.`, details);
+  }
+  if (endpoint === 'images' && (status === 401 || status === 403) && mentionsScope) {
+    return new ApiError('missingScope', `The service refused to generate images with this key (HTTP ${status}).${suffix} Likely cause: the key lacks the "images" scope; set a key that has it.`, details);
+  }
+  switch (status) {
+    case 400:
+    case 422:
+      return new ApiError('badRequest', `The service rejected the request (HTTP ${status}).${suffix}`, details);
+    case 401:
+      return new ApiError('unauthorized', `The API key was refused (HTTP 401): it may be wrong, expired, revoked or from another environment.${suffix}`, details);
+    case 402: {
+      const balance = meta.balanceCredits === undefined ? '' : ` Balance: ${meta.balanceCredits} credits.`;
+      return new ApiError('insufficientCredits', `The wallet has insufficient credits for this call (HTTP 402).${balance} Add credits to this environment's wallet to continue.${suffix}`, details);
+    }
+    case 403:
+      return endpoint === 'images'
+        ? new ApiError('forbidden', `The service refused the image request (HTTP 403).${suffix} Likely causes: the key lacks the "images" scope, or the model needs a paid plan.`, details)
+        : new ApiError('forbidden', `The key is not allowed to make this call (HTTP 403).${suffix} Some models need a paid plan.`, details);
+    case 404:
+      // Only the service's JSON can say a model is unknown; a page, or JSON about a missing route, cannot.
+      if (endpoint === 'models' || !body.json || ROUTE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`)) {
+        const what = endpoint === 'models' ? 'the model list' : 'this call';
+        return new ApiError('notFound', `The service answered 404 for ${what}${body.json ? '' : ' without its usual JSON error'}: the base URL may be wrong (check the environment's base URL: it ends in /api/v1), or a proxy answered.${suffix}`, details);
+      }
+      return new ApiError('modelNotFound', `The ${endpoint === 'images' ? 'image' : 'chat'} model is unknown in this environment (HTTP 404). Pick a model from this environment's list.${suffix}`, details);
+    case 429: {
+      const wait = retryAfterSeconds === undefined ? '' : ` Retry after ${retryAfterSeconds} s.`;
+      return new ApiError('rateLimited', `Rate limit reached for this key (HTTP 429).${wait}${suffix}`, details);
+    }
+    default:
+      if (status >= 500) return new ApiError('server', `The service failed (HTTP ${status}). Try again in a moment.${suffix}`, details);
+      return new ApiError('http', `Unexpected HTTP ${status} from the service.${suffix}`, details);
+  }
+}

@@ -1,0 +1,42 @@
+import { ApiError, isApiError, type ApiErrorDetails } from './errors';
+import type { ResponseMeta } from './types';
+
+/** Transport failures (undici, sockets, aborts, TLS) as ApiErrors: the codes along the cause chain decide the kind. */
+
+interface ErrorWithCode {
+  code?: unknown;
+  name?: unknown;
+  cause?: unknown;
+}
+
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const { code, name, cause } = current as ErrorWithCode;
+    if (typeof code === 'string') codes.push(code);
+    if (typeof name === 'string') codes.push(name);
+    current = cause;
+  }
+  return codes;
+}
+
+/** Maps a transport failure (undici, socket, abort) to an ApiError, keeping any metadata already received. */
+export function errorFromTransport(error: unknown, signal: AbortSignal | undefined, meta?: ResponseMeta): ApiError {
+  if (isApiError(error)) return error;
+  const details: ApiErrorDetails = { cause: error, ...(meta && { meta, status: meta.status }) };
+  if (signal?.aborted) return new ApiError('cancelled', 'The request was cancelled.', details);
+  const codes = errorCodes(error);
+  const has = (...names: string[]) => names.some((name) => codes.includes(name));
+  if (has('AbortError', 'UND_ERR_ABORTED')) return new ApiError('cancelled', 'The request was cancelled.', details);
+  if (has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'TimeoutError')) {
+    return new ApiError('timeout', 'The service took too long to answer. Long generations can take a while: try again, or raise the timeout settings.', details);
+  }
+  const certificate = codes.find((code) => /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|^ERR_TLS/.test(code));
+  if (certificate) {
+    return new ApiError('network', `The TLS certificate was not accepted (${certificate}). The service's certificate is always verified; "http.proxyStrictSSL" only relaxes the check of a proxy's own certificate.`, details);
+  }
+  const reason = codes.find((code) => /^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR'));
+  const during = meta ? ' while receiving the response' : '';
+  return new ApiError('network', `Could not reach the service${during}${reason ? ` (${reason})` : ''}. Check the connection, proxy and base URL, then retry.`, details);
+}
