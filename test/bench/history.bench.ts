@@ -3,11 +3,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import type { Timer } from '../../src/core/chat/appendBatcher';
 import { createConversation, type Conversation, type ConversationMessage } from '../../src/core/chat/conversation';
 import { HistoryStore, nodeFileSystem, type HistoryFileSystem } from '../../src/core/chat/historyFiles';
 import { serializeConversation } from '../../src/core/chat/serialization';
 import { RESULTS_DIR } from '../harness/paths';
+import { manualTimer } from '../shared/manualTimer';
 import { seededRandom } from '../shared/seededRandom';
 
 /**
@@ -33,16 +33,6 @@ const MODELS: Model[] = [
   { name: 'slow model (20 deltas/s of ~5 chars)', deltasPerSecond: 20, deltaChars: 5 },
   { name: 'fast model (1,000 deltas/s of ~4 chars)', deltasPerSecond: 1000, deltaChars: 4 },
 ];
-
-function manualTimer(): Timer & { fire(): void } {
-  let callbacks = new Map<number, () => void>();
-  let next = 0;
-  return {
-    set: (callback) => { callbacks.set(++next, callback); return next; },
-    clear: (handle) => { callbacks.delete(handle as number); },
-    fire() { const run = [...callbacks.values()]; callbacks = new Map(); run.forEach((c) => c()); },
-  };
-}
 
 function countingFs(): HistoryFileSystem & { written: number } {
   const counter = {

@@ -1,11 +1,10 @@
 import * as path from 'node:path';
 import { realTimer, type Timer } from './appendBatcher';
-import { summary, type Conversation, type ConversationMessage, type ConversationSummary } from './conversation';
+import { summary, type Conversation, type ConversationSummary } from './conversation';
+import { logFile, logId, parseJournalName, tempFilePid } from './historyFileNames';
 import { nodeFileSystem, processIsAlive, type HistoryFileSystem } from './historyFileSystem';
-import {
-  changeRecords, encodeJournalPatch, encodeJournalStart, encodeJournalText, encodeSnapshot, journalPatchKey, liveBytes,
-  replayLog, writtenState, type LogProblem, type WrittenState,
-} from './historyLog';
+import { replayLog, type LogProblem } from './historyLog';
+import { HistoryWriter } from './historyWriter';
 
 export { nodeFileSystem, type HistoryFileSystem } from './historyFileSystem';
 
@@ -36,41 +35,17 @@ export interface HistoryStoreOptions {
 /** While an answer streams, its text is journaled at most once per this interval: a crash loses at most this much. */
 export const STREAMING_SAVE_INTERVAL_MS = 300;
 
-/** The log is rewritten whole when superseded lines exceed the live ones by this factor (and this many bytes). */
-const COMPACT_FACTOR = 2;
-const COMPACT_MIN_BYTES = 64 * 1024;
-
-const LOG = /^([\w-]+)\.json$/;
-const JOURNAL = /^([\w-]+)\.(\d+)\.stream$/;
-const TEMP = /^[\w-]+\.json\.(\d+)\.tmp$/;
-
-/** `flatLength`: the text's length when it was last flattened. */
-interface Journal { file: string; messageId: string; textLength: number; patchKey: string; flatLength: number }
-/** What this process knows of a log on disk; `unterminated`: a file of an earlier version, without its last newline. */
-interface Tracked { state?: WrittenState; logBytes: number; journal?: Journal; unterminated?: boolean }
-
-const isStreaming = (message: ConversationMessage) => message.status === 'streaming';
-
 /**
- * A streamed answer is built with `+=`, which V8 keeps as a rope of every delta (~8 bytes per
- * character for small deltas). Reading it whole flattens it in place; `Number()` reads it whole
- * without building anything. Done each time the text has grown by a tenth, so the cost stays linear.
- */
-const FLATTEN_GROWTH = 1.1;
-function flattenString(text: string): void {
-  void Number(text);
-}
-
-/**
- * Conversations on disk (see historyLog.ts for the format). Every write is queued in call order, and
- * what a write holds is decided when it is called, so an older state can never land after a newer one.
+ * Conversations on disk (see historyLog.ts for the format): reading them, recovering what a crash left,
+ * and queueing the writes that historyWriter.ts plans. Every write is queued in call order, and what a
+ * write holds is decided when it is called, so an older state can never land after a newer one.
  */
 export class HistoryStore {
   private readonly fs: HistoryFileSystem;
   private readonly pid: number;
   private readonly isAlive: (pid: number) => boolean;
   private readonly timer: Timer;
-  private readonly tracked = new Map<string, Tracked>();
+  private readonly writer: HistoryWriter;
   private readonly deleted = new Set<string>();
   private readonly timers = new Map<string, { handle: unknown; conversation: Conversation }>();
   private writing: Promise<void>;
@@ -80,12 +55,8 @@ export class HistoryStore {
     this.pid = options.pid ?? process.pid;
     this.isAlive = options.isAlive ?? processIsAlive;
     this.timer = options.timer ?? realTimer;
+    this.writer = new HistoryWriter(this.fs, options.dir, this.pid);
     this.writing = this.start();
-  }
-
-  private file(id: string): string {
-    if (!/^[\w-]+$/.test(id)) throw new Error(`Invalid conversation id "${id}"`);
-    return path.join(this.options.dir, `${id}.json`);
   }
 
   /** Removes what crashed writers left: temporary files of dead processes, and their journals (recovered first). */
@@ -97,21 +68,21 @@ export class HistoryStore {
       return;
     }
     for (const name of names) {
-      const pid = Number(TEMP.exec(name)?.[1]);
+      const pid = tempFilePid(name);
       if (pid && (pid === this.pid || !this.isAlive(pid))) await this.fs.rm(path.join(this.options.dir, name)).catch(() => undefined);
     }
     // Before this store wrote anything, a journal with its own pid is a dead process's (pid reused).
-    const crashed = names.map((name) => ({ name, match: JOURNAL.exec(name) })).filter(({ match }) => match && (Number(match[2]) === this.pid || !this.isAlive(Number(match[2]))));
-    for (const id of new Set(crashed.map(({ match }) => match![1]))) {
+    const crashed = names.map((name) => ({ name, journal: parseJournalName(name) })).filter(({ journal }) => journal && (journal.pid === this.pid || !this.isAlive(journal.pid)));
+    for (const id of new Set(crashed.map(({ journal }) => journal!.id))) {
       const recovered = await this.read(id, names).catch((error: unknown) => this.error(`Could not recover chat ${id}`, error));
       // A journal without a conversation (deleted meanwhile) has nothing to belong to.
-      if (!recovered) for (const { name, match } of crashed) if (match![1] === id) await this.fs.rm(path.join(this.options.dir, name)).catch(() => undefined);
+      if (!recovered) for (const { name, journal } of crashed) if (journal!.id === id) await this.fs.rm(path.join(this.options.dir, name)).catch(() => undefined);
     }
   }
 
   private enqueue(task: () => Promise<void>, what: string, id: string): Promise<void> {
     this.writing = this.writing.then(task).catch((error: unknown) => {
-      this.tracked.delete(id); // The next save rewrites the file whole.
+      this.writer.forget(id);
       this.error(`Could not ${what} chat ${id}`, error);
     });
     return this.writing;
@@ -125,31 +96,11 @@ export class HistoryStore {
   save(conversation: Conversation): Promise<void> {
     this.cancelTimer(conversation.id);
     if (this.deleted.has(conversation.id)) return this.writing;
-    const id = conversation.id;
-    const tracked = this.trackedFor(id);
-    const journalTask = this.journalTask(conversation, tracked);
-    const finished = tracked.journal && !conversation.messages.some((m) => m.id === tracked.journal?.messageId && isStreaming(m)) ? tracked.journal : undefined;
-    if (finished) tracked.journal = undefined;
-    const changes = tracked.state ? changeRecords(tracked.state, conversation, isStreaming) : undefined;
-    let write: () => Promise<void>;
-    if (changes && tracked.logBytes + changes.text.length <= COMPACT_FACTOR * liveBytes(changes.next) + COMPACT_MIN_BYTES) {
-      tracked.state = changes.next;
-      const text = changes.text && tracked.unterminated ? `\n${changes.text}` : changes.text;
-      if (text) tracked.unterminated = false;
-      tracked.logBytes += Buffer.byteLength(text);
-      write = async () => {
-        if (text) await this.fs.appendFile(this.file(id), text);
-      };
-    } else {
-      write = this.rewriteTask(conversation, tracked);
-    }
+    const write = this.writer.planSave(conversation);
     return this.enqueue(async () => {
-      await journalTask?.();
       await write();
-      // Only once the finished answer is in the log may its journal go.
-      if (finished) await this.fs.rm(finished.file);
       this.options.onChange?.();
-    }, 'save', id);
+    }, 'save', conversation.id);
   }
 
   /** Called on every streamed delta: journals the new text at most once per interval. */
@@ -170,59 +121,8 @@ export class HistoryStore {
   /** Journals the streaming answer's new text now. */
   writeStreaming(conversation: Conversation): Promise<void> {
     if (this.deleted.has(conversation.id)) return this.writing;
-    const task = this.journalTask(conversation, this.trackedFor(conversation.id));
+    const task = this.writer.planJournal(conversation);
     return task ? this.enqueue(task, 'journal', conversation.id) : this.writing;
-  }
-
-  private trackedFor(id: string): Tracked {
-    let tracked = this.tracked.get(id);
-    if (!tracked) this.tracked.set(id, (tracked = { logBytes: 0 }));
-    return tracked;
-  }
-
-  /** The journal write for the conversation's streaming answer, decided now; undefined when nothing is new. */
-  private journalTask(conversation: Conversation, tracked: Tracked): (() => Promise<void>) | undefined {
-    const message = conversation.messages.find(isStreaming);
-    if (!message) return undefined;
-    const journal = tracked.journal;
-    const patchKey = journalPatchKey(message);
-    if (!journal || journal.messageId !== message.id || message.text.length < journal.textLength) {
-      const file = path.join(this.options.dir, `${conversation.id}.${this.pid}.stream`);
-      const start = encodeJournalStart(message);
-      tracked.journal = { file, messageId: message.id, textLength: message.text.length, patchKey, flatLength: message.text.length };
-      // A journal needs its conversation's log (the question it answers) on disk first.
-      const rewrite = tracked.state ? undefined : this.rewriteTask(conversation, tracked);
-      return async () => {
-        await rewrite?.();
-        await this.fs.writeFile(file, start);
-      };
-    }
-    const added = message.text.slice(journal.textLength);
-    if (message.text.length >= journal.flatLength * FLATTEN_GROWTH) {
-      flattenString(message.text);
-      journal.flatLength = message.text.length;
-    }
-    let text = added ? encodeJournalText(added) : '';
-    if (patchKey !== journal.patchKey) text += encodeJournalPatch(message);
-    if (!text) return undefined;
-    journal.textLength = message.text.length;
-    journal.patchKey = patchKey;
-    return () => this.fs.appendFile(journal.file, text);
-  }
-
-  /** Writes the whole log as one line (through a temporary file, so a crash leaves the old file). */
-  private rewriteTask(conversation: Conversation, tracked: Tracked): () => Promise<void> {
-    const live = { ...conversation, messages: conversation.messages.filter((m) => !isStreaming(m)) };
-    const text = encodeSnapshot(live);
-    tracked.state = writtenState(live);
-    tracked.logBytes = Buffer.byteLength(text);
-    const target = this.file(conversation.id);
-    return async () => {
-      await this.fs.mkdir(this.options.dir);
-      const temp = `${target}.${this.pid}.tmp`;
-      await this.fs.writeFile(temp, text);
-      await this.fs.rename(temp, target);
-    };
   }
 
   async load(id: string): Promise<Conversation | undefined> {
@@ -235,7 +135,7 @@ export class HistoryStore {
    * recovered (marked interrupted by the parser) and folded into the log. A damaged log is moved aside.
    */
   private async read(id: string, names?: string[], retried = false): Promise<Conversation | undefined> {
-    const file = this.file(id);
+    const file = logFile(this.options.dir, id);
     let text: string;
     try {
       text = await this.fs.readFile(file);
@@ -243,9 +143,9 @@ export class HistoryStore {
       return undefined;
     }
     const all = names ?? (await this.fs.readdir(this.options.dir).catch(() => [] as string[]));
-    const journals = all.map((name) => ({ name, match: JOURNAL.exec(name) })).filter(({ match }) => match?.[1] === id);
-    const active = this.tracked.get(id)?.journal?.file;
-    const crashed = journals.filter(({ name, match }) => (Number(match![2]) === this.pid ? path.join(this.options.dir, name) !== active : !this.isAlive(Number(match![2]))));
+    const journals = all.map((name) => ({ name, journal: parseJournalName(name) })).filter(({ journal }) => journal?.id === id);
+    const active = this.writer.activeJournal(id);
+    const crashed = journals.filter(({ name, journal }) => (journal!.pid === this.pid ? path.join(this.options.dir, name) !== active : !this.isAlive(journal!.pid)));
     const bodies = await Promise.all(journals.map(({ name }) => this.fs.readFile(path.join(this.options.dir, name)).catch(() => '')));
     const { conversation, problems } = replayLog(text, bodies);
     if (problems.length && !(await this.moveAside(file, id, conversation !== undefined, problems))) {
@@ -253,10 +153,9 @@ export class HistoryStore {
       return retried ? undefined : this.read(id, undefined, true);
     }
     if (conversation && (problems.length || crashed.length)) {
-      await this.rewriteTask(conversation, this.trackedFor(id))();
-    } else if (conversation && !this.tracked.has(id)) {
-      // Later saves of this conversation append to what is on disk now.
-      this.tracked.set(id, { state: writtenState(conversation), logBytes: Buffer.byteLength(text), unterminated: !text.endsWith('\n') });
+      await this.writer.planRewrite(conversation)();
+    } else if (conversation) {
+      this.writer.adopt(id, conversation, text);
     }
     for (const { name } of crashed) await this.fs.rm(path.join(this.options.dir, name));
     return conversation;
@@ -273,7 +172,7 @@ export class HistoryStore {
     } catch {
       return false;
     }
-    this.tracked.delete(id);
+    this.writer.forget(id);
     this.options.onDamaged?.({ file, movedTo, recovered, problems });
     return true;
   }
@@ -286,7 +185,7 @@ export class HistoryStore {
     } catch {
       return [];
     }
-    const ids = names.map((name) => LOG.exec(name)?.[1]).filter((id): id is string => id !== undefined);
+    const ids = names.map(logId).filter((id): id is string => id !== undefined);
     const loaded = await Promise.all(ids.map((id) => this.read(id, names).catch(() => undefined)));
     return loaded.filter((c): c is Conversation => c !== undefined).map(summary).sort((a, b) => b.updatedAt - a.updatedAt);
   }
@@ -294,11 +193,11 @@ export class HistoryStore {
   async delete(id: string): Promise<void> {
     this.cancelTimer(id);
     this.deleted.add(id);
-    this.tracked.delete(id);
+    this.writer.forget(id);
     await this.enqueue(async () => {
       const names = await this.fs.readdir(this.options.dir).catch(() => [] as string[]);
-      for (const name of names) if (JOURNAL.exec(name)?.[1] === id) await this.fs.rm(path.join(this.options.dir, name));
-      await this.fs.rm(this.file(id));
+      for (const name of names) if (parseJournalName(name)?.id === id) await this.fs.rm(path.join(this.options.dir, name));
+      await this.fs.rm(logFile(this.options.dir, id));
       this.options.onChange?.();
     }, 'delete', id);
   }

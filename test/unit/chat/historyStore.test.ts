@@ -2,22 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Timer } from '../../../src/core/chat/appendBatcher';
 import { createConversation, type Conversation, type ConversationMessage } from '../../../src/core/chat/conversation';
 import { HistoryStore, type DamagedHistory, type HistoryStoreOptions } from '../../../src/core/chat/historyFiles';
 import { replayJournal, replayLog } from '../../../src/core/chat/historyLog';
 import { serializeConversation } from '../../../src/core/chat/serialization';
-
-/** A timer the test fires by hand: "the interval elapsed". */
-function manualTimer(): Timer & { fire(): void } {
-  let callbacks = new Map<number, () => void>();
-  let next = 0;
-  return {
-    set: (callback) => { callbacks.set(++next, callback); return next; },
-    clear: (handle) => { callbacks.delete(handle as number); },
-    fire() { const run = [...callbacks.values()]; callbacks = new Map(); run.forEach((c) => c()); },
-  };
-}
+import { manualTimer } from '../../shared/manualTimer';
 
 const LIVE_PIDS = new Set<number>();
 const DEAD_PID = 999_999_001;
