@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { importKeysFromEnvironment, offerFirstRunSetup, registerAccountCommands } from './host/accountCommands';
+import { registerAccountCommands } from './host/accountCommands';
+import { importKeysFromEnvironment } from './host/apiKeyCommands';
+import { offerFirstRunSetup } from './host/firstRunSetup';
 import { registerImages } from './host/images';
 import { registerChat, type ChatTestApi } from './host/chat';
 import { registerLocalEndpoint, type LocalEndpointController, type LocalEndpointStatusItem } from './host/localEndpoint';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { checkBaseUrl, checkEnvironmentName } from '../core/settings/baseUrl';
-import { setApiKey } from './accountCommands';
+import { setApiKey } from './apiKeyCommands';
 import type { Services } from './services';
 
 /** Answers given up front (automation and tests); any left out is asked for. */

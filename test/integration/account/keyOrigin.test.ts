@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isApiError } from '../../../src/core/errors';
-import { setApiKey } from '../../../src/host/accountCommands';
+import { setApiKey } from '../../../src/host/apiKeyCommands';
 import { confirmNewOriginModal, type OriginConfirmation } from '../../../src/host/apiAccess';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { setApiKey } from '../../../src/host/accountCommands';
+import { setApiKey } from '../../../src/host/apiKeyCommands';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { filesUnder } from '../support/files';
 

@@ -1,0 +1,111 @@
+import * as vscode from 'vscode';
+import { apiKeyVariableName, checkApiKeyFormat } from '../core/apiKey';
+import { ApiError, toApiError } from '../core/errors';
+import { addEnvironment } from './addEnvironment';
+import { chooseEnvironment } from './chooseEnvironment';
+import type { Services } from './services';
+
+/** The API key commands: set (checked with the service first), clear, and import from the environment; storage itself is apiKeyStore.ts. */
+
+/**
+ * Asks for a key (masked), checks it locally, then verifies it with one GET /models before saving.
+ * A refused key leaves the stored one in place.
+ */
+export async function setApiKey(services: Services, envName?: string, providedKey?: string, title?: string): Promise<boolean> {
+  if (!envName && services.environments.all().length === 0) {
+    // Nowhere to send a key yet: the guided set-up asks for the address first, then comes back here.
+    return (await addEnvironment(services, { ...(providedKey !== undefined && { key: providedKey }) })) !== undefined;
+  }
+  const env = envName ? services.environments.get(envName) : services.environments.active();
+  if (!env) return false;
+  if (env.problem) {
+    // The key would be checked against an address the settings do not allow: say why, ask nothing.
+    void services.errors.present(new ApiError('notConfigured', env.problem.message), { source: 'key check', env: env.name });
+    return false;
+  }
+  const input = providedKey ?? await vscode.window.showInputBox({
+    title: title ?? vscode.l10n.t('API key for {0}', env.label),
+    prompt: vscode.l10n.t("Paste the key created in the service's web app (Settings → API keys) for the {0} environment.", env.label),
+    password: true,
+    ignoreFocusOut: true,
+    placeHolder: env.keyPrefix ? `${env.keyPrefix}…` : vscode.l10n.t('API key'),
+    validateInput: (value) => (value.trim() ? checkApiKeyFormat(value.trim(), env.keyPrefix)?.message : vscode.l10n.t('The key cannot be empty.')),
+  });
+  const key = input?.trim();
+  if (!key) return false;
+  const formatProblem = checkApiKeyFormat(key, env.keyPrefix);
+  if (formatProblem) {
+    void services.errors.present(formatProblem, { source: 'key check', env: env.name });
+    return false;
+  }
+  const verified = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the key with {0}…', env.label) },
+    async () => {
+      try {
+        const client = await services.api.client(env.name, key);
+        const { models } = await client.listModels({ type: 'chat' });
+        await services.models.remember(env.name, 'chat', models.map((model) => model.id));
+        return { ok: true as const, count: models.length };
+      } catch (error) {
+        return { ok: false as const, error: toApiError(error) };
+      }
+    },
+  );
+  if (!verified.ok) {
+    const { error } = verified;
+    const hadKey = await services.keys.has(env.name);
+    const kept = hadKey ? vscode.l10n.t('The previous key was kept.') : vscode.l10n.t('No key was saved.');
+    if (['unauthorized', 'invalidKey', 'notFound', 'notConfigured'].includes(error.kind)) {
+      // One notification says both what the service said and what happened to the key.
+      void services.errors.present(error, { source: `key check (not saved for ${env.name})`, env: env.name, detail: vscode.l10n.t('The key was not saved for {0}. {1}', env.label, kept) });
+      return false;
+    }
+    const saveAnyway = vscode.l10n.t('Save Anyway');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Could not verify the key with {0}: {1} Save it anyway?', env.label, error.message),
+      { modal: false },
+      saveAnyway,
+    );
+    if (choice !== saveAnyway) return false;
+  }
+  // The key is bound to the origin it was checked with: it is never sent elsewhere without the user's consent.
+  await services.keys.set(env.name, key, env.origin);
+  services.log.info(`API key saved for ${env.name}, bound to ${env.origin ?? 'no origin'}${verified.ok ? ` (verified: ${verified.count} chat models)` : ' (not verified)'}`);
+  void vscode.window.showInformationMessage(verified.ok
+    ? vscode.l10n.t('API key saved for {0}: {1} chat models available.', env.label, verified.count)
+    : vscode.l10n.t('API key saved for {0}.', env.label));
+  return true;
+}
+
+export async function clearApiKey(services: Services): Promise<void> {
+  const env = await chooseEnvironment(services, vscode.l10n.t('Clear the API key of which environment?'));
+  if (!env) return;
+  const removeKey = vscode.l10n.t('Remove Key');
+  const confirm = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the API key stored for {0}?', env.label), { modal: true }, removeKey);
+  if (confirm !== removeKey) return;
+  await services.keys.clear(env.name);
+  services.log.info(`API key cleared for ${env.name}`);
+}
+
+/**
+ * Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call.
+ * Only for the user's own environments (a workspace cannot define one), each bound to its current origin.
+ */
+export async function importKeysFromEnvironment(services: Services, variables: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const imported: string[] = [];
+  for (const env of services.environments.all()) {
+    if (env.problem) continue;
+    const name = apiKeyVariableName(env.name);
+    const key = variables[name]?.trim();
+    if (!key || (await services.keys.get(env.name)) === key) continue;
+    const problem = checkApiKeyFormat(key, env.keyPrefix);
+    if (problem) {
+      services.log.warn(`${name} was not imported: ${problem.message}`);
+      continue;
+    }
+    await services.keys.set(env.name, key, env.origin);
+    imported.push(env.name);
+    services.log.info(`Imported the API key for ${env.name} from ${name}`);
+  }
+  return imported;
+}
