@@ -1,10 +1,14 @@
-/** The emulator's tool calls (common chat format) and reasoning text: streaming, validation, refusal, billing. */
+/**
+ * The emulator's tool calls (common chat format) and reasoning text: calls the user names and scripted
+ * ones (a test control), streamed and not; tool turns in the log; validation, refusal, billing.
+ */
 import assert from 'node:assert/strict';
-import { bearer, rawRequest, sseChunks, streamedText, useEmulator } from './helpers';
+import { bearer, rawRequest, sseChunks, streamedText, useEmulator, type RawResponse } from './helpers';
 
 const WEATHER = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { enum: ['C', 'F'] } } } } };
 
 interface ToolDelta { index: number; id?: string; function: { name?: string; arguments: string } }
+interface NonStreamedChoice { message: { content: string | null; tool_calls: { id: string; type: string; function: { name: string; arguments: string } }[] }; finish_reason: string }
 
 describe('emulator: tool calls and reasoning', () => {
   const emu = useEmulator({ modelsWithoutTools: ['emu-chat-small'], toolArgumentChunkChars: 4 });
@@ -13,6 +17,7 @@ describe('emulator: tool calls and reasoning', () => {
   const ask = (content: string, extra: Record<string, unknown> = {}) => post({ messages: [{ role: 'user', content }], tools: [WEATHER], stream: true, ...extra });
   const toolDeltas = (text: string): ToolDelta[] =>
     sseChunks(text).flatMap((c) => ((c.choices[0]?.delta as { tool_calls?: ToolDelta[] } | undefined)?.tool_calls ?? []));
+  const nonStreamed = (res: RawResponse): NonStreamedChoice => (JSON.parse(res.text) as { choices: NonStreamedChoice[] }).choices[0];
 
   it('calls a tool the user names, streaming the arguments in pieces, and finishes with tool_calls', async () => {
     const res = await ask('What does get_weather say?');
@@ -38,16 +43,15 @@ describe('emulator: tool calls and reasoning', () => {
     assert.deepEqual(toolDeltas((await ask('get_weather', { tool_choice: 'none' })).text), []);
   });
 
-  it('answers after the tool result, quoting it', async () => {
-    const res = await post({
-      stream: true,
-      tools: [WEATHER],
-      messages: [
-        { role: 'user', content: 'get_weather for Oslo' },
-        { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
-        { role: 'tool', tool_call_id: 'call_1', content: 'Sunny, 21 °C' },
-      ],
-    });
+  it('answers after the tool result, quoting it, and logs the tool turns', async () => {
+    const history = [
+      { role: 'user', content: 'get_weather for Oslo' },
+      { role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Sunny, 21 °C' },
+    ];
+    const withNullContent = await post({ messages: [history[0], { ...history[1], content: null }, history[2]] });
+    assert.equal(withNullContent.status, 200, 'an assistant turn with content null, not streamed, no tools offered');
+    const res = await post({ stream: true, tools: [WEATHER], messages: history });
     assert.equal(res.status, 200);
     assert.match(streamedText(res.text), /^Tool results: get_weather returned “Sunny, 21 °C”/);
     assert.deepEqual(toolDeltas(res.text), []);
@@ -84,16 +88,41 @@ describe('emulator: tool calls and reasoning', () => {
     assert.equal((await post({ model: 'emu-chat-small', messages: [{ role: 'user', content: 'hi' }] })).status, 200, 'the same model without tools answers');
   });
 
-  it('sends a scripted call exactly, even with malformed arguments, and tool calls without streaming', async () => {
+  it('streams scripted text, then each call opening with id and name and its arguments in pieces of the scripted size', async () => {
+    const weather = { name: 'get_weather', arguments: '{"city":"Zürich","unit":"celsius"}' };
+    emu().scriptReply('production', { text: 'Let me check.', toolCalls: [weather, { name: 'get_time', arguments: '{}' }], chunkChars: 5 });
+    const res = await post({ messages: [{ role: 'user', content: 'Tell me about emulators' }], stream: true });
+    assert.equal(streamedText(res.text), 'Let me check.');
+    const calls = toolDeltas(res.text);
+    assert.equal(calls.filter((c) => c.id).length, 2);
+    const first = calls.filter((c) => c.index === 0 && c.function.arguments);
+    assert.equal(first.map((c) => c.function.arguments).join(''), weather.arguments);
+    assert.ok(first.every((c) => [...c.function.arguments].length <= 5));
+    assert.ok(first.some((c) => [...c.function.arguments].length === 5), 'the script\'s size, not the emulator\'s 4');
+    assert.equal(sseChunks(res.text).map((c) => c.choices[0]?.finish_reason).find(Boolean), 'tool_calls');
+  });
+
+  it('sends a scripted call exactly, even with malformed arguments', async () => {
     emu().scriptReply('production', { text: '', toolCalls: [{ id: 'fixed', name: 'get_weather', arguments: '{"city": Oslo' }], chunkChars: 5 });
     const deltas = toolDeltas((await ask('x')).text);
     assert.equal(deltas[0].id, 'fixed');
     assert.equal(deltas.map((d) => d.function.arguments).join(''), '{"city": Oslo');
-    const plain = await post({ messages: [{ role: 'user', content: 'get_weather' }], tools: [WEATHER] });
-    const body = JSON.parse(plain.text) as { choices: { message: { content: unknown; tool_calls: { function: { name: string } }[] }; finish_reason: string }[] };
-    assert.equal(body.choices[0].message.content, null);
-    assert.equal(body.choices[0].message.tool_calls[0].function.name, 'get_weather');
-    assert.equal(body.choices[0].finish_reason, 'tool_calls');
+  });
+
+  it('answers a non-streamed request with tool_calls and finish_reason tool_calls, scripted or named by the user', async () => {
+    const weather = { name: 'get_weather', arguments: '{"city":"Zürich","unit":"celsius"}' };
+    emu().scriptReply('production', { text: '', toolCalls: [weather] });
+    const scripted = nonStreamed(await post({ messages: [{ role: 'user', content: 'Tell me about emulators' }], tools: [WEATHER] }));
+    assert.equal(scripted.finish_reason, 'tool_calls');
+    assert.equal(scripted.message.content, null);
+    assert.equal(scripted.message.tool_calls[0].type, 'function');
+    assert.match(scripted.message.tool_calls[0].id, /^call_/);
+    assert.deepEqual(scripted.message.tool_calls[0].function, weather);
+    assert.deepEqual(emu().requests.at(-1)?.chat?.tools, ['get_weather']);
+    const named = nonStreamed(await post({ messages: [{ role: 'user', content: 'get_weather' }], tools: [WEATHER] }));
+    assert.equal(named.message.content, null);
+    assert.equal(named.message.tool_calls[0].function.name, 'get_weather');
+    assert.equal(named.finish_reason, 'tool_calls');
   });
 
   it('streams scripted reasoning before the answer in the field asked for', async () => {
