@@ -2,12 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isApiError } from '../../../src/core/errors';
 import type { RequestPurpose } from '../../../src/host/settingsProblems';
-import { useConfiguredEmulator } from '../support/emulatorSetup';
+import type { Emulator } from '../../emulator';
+import { useEmulatorSuite } from '../support/emulatorSetup';
 
 interface BadSetting {
   what: string;
   setting: string;
-  value: (emulator: ReturnType<ReturnType<typeof useConfiguredEmulator>>['emulator']) => unknown;
+  value: (emulator: Emulator) => unknown;
   /** The request that must be refused. */
   purpose: RequestPurpose;
   message: RegExp;
@@ -17,9 +18,7 @@ const environments = (baseUrl: string, keyPrefix: string) => ({ production: { ba
 
 /** Issue 12, item 4: each bad setting gets one clear message naming it, and nothing is sent. */
 describe('Bad settings: one message naming the setting, nothing sent', () => {
-  const fixture = useConfiguredEmulator();
-  const services = () => fixture().api.services;
-  const emulator = () => fixture().emulator;
+  const { services, emulator } = useEmulatorSuite({ keys: ['production'] });
 
   const cases: BadSetting[] = [
     { what: 'a malformed base URL', setting: 'inference.environments', value: (e) => environments('127.0.0.1:8787/api/v1', e.keyPrefix), purpose: 'other', message: /base URL of "production" \("127\.0\.0\.1:8787\/api\/v1"\) is not a valid URL/ },
@@ -32,10 +31,6 @@ describe('Bad settings: one message naming the setting, nothing sent', () => {
     { what: 'a negative max tokens', setting: 'inference.chat.maxTokens', value: () => -1, purpose: 'chat', message: /"inference\.chat\.maxTokens" is -1/ },
     { what: 'a size list that is not a list', setting: 'inference.images.sizePresets', value: () => '1024x1024', purpose: 'image', message: /"inference\.images\.sizePresets" must be a list of sizes/ },
   ];
-
-  beforeEach(async () => {
-    await services().keys.set('production', emulator().keys.production.full);
-  });
 
   for (const bad of cases) {
     it(`${bad.what}: ${bad.setting}`, async () => {

@@ -4,7 +4,7 @@ import { importKeysFromEnvironment, setApiKey } from '../../../src/host/apiKeyCo
 import type { RecordedRequest } from '../../harness/recordingServer';
 import { RECORDED_PATH } from '../../harness/recordingServer';
 import { waitFor } from '../../harness/wait';
-import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { useEmulatorSuite } from '../support/emulatorSetup';
 import { extensionLogText } from '../support/logs';
 import { HOSTILE_WORKSPACE, RECORDER_ENV } from '../tags';
 
@@ -20,9 +20,7 @@ async function recorded(): Promise<RecordedRequest[]> {
  * new active "attacker" environment at a recording server (test/harness/recordingServer.ts).
  */
 describe(`A workspace whose settings point environments elsewhere ${HOSTILE_WORKSPACE}`, () => {
-  const fixture = useConfiguredEmulator();
-  const services = () => fixture().api.services;
-  const emulator = () => fixture().emulator;
+  const { services, emulator } = useEmulatorSuite();
 
   it('tells the user once which settings were ignored and why, and logs it', async () => {
     const guard = services().workspaceGuard;

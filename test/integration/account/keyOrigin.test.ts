@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../../src/core/errors';
 import { setApiKey } from '../../../src/host/apiKeyCommands';
 import { confirmNewOriginModal, type OriginConfirmation } from '../../../src/host/apiAccess';
-import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { useEmulatorSuite } from '../support/emulatorSetup';
 
 /**
  * Issue 9, item 1: a stored key remembers the origin it was verified against, and is not sent to
@@ -11,9 +11,7 @@ import { useConfiguredEmulator } from '../support/emulatorSetup';
  * different ports, so pointing production at preview's address is a change of origin.
  */
 describe('A key goes only to the origin it was verified against', () => {
-  const fixture = useConfiguredEmulator();
-  const services = () => fixture().api.services;
-  const emulator = () => fixture().emulator;
+  const { services, emulator } = useEmulatorSuite();
   const origin = (url: string) => new URL(url).origin;
   const asked: string[] = [];
   let answer = false;

@@ -2,12 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../../harness/wait';
 import { importKeysFromEnvironment, setApiKey } from '../../../src/host/apiKeyCommands';
-import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { useEmulatorSuite } from '../support/emulatorSetup';
 
 describe('Keys and environments (real extension host, emulator back end)', () => {
-  const fixture = useConfiguredEmulator();
-  const services = () => fixture().api.services;
-  const keys = () => fixture().emulator.keys;
+  const { fixture, services, emulator } = useEmulatorSuite();
+  const keys = () => emulator().keys;
 
   afterEach(async () => {
     await services().keys.clear('production');
@@ -20,9 +19,9 @@ describe('Keys and environments (real extension host, emulator back end)', () =>
     assert.equal(await setApiKey(services(), 'preview', ` ${keys().preview.full}\n`), true, 'pasted white space is trimmed');
     assert.equal(await services().keys.get('production'), keys().production.full);
     assert.equal(await services().keys.get('preview'), keys().preview.full);
-    const checks = fixture().emulator.requests.filter((r) => r.path.startsWith('/api/v1/models'));
+    const checks = emulator().requests.filter((r) => r.path.startsWith('/api/v1/models'));
     assert.deepEqual(checks.map((r) => [r.env, r.status]), [['production', 200], ['preview', 200]]);
-    assert.deepEqual(services().models.cached('preview', 'chat')?.ids, fixture().emulator.environments.preview.chatModels, 'the check also fills the model cache');
+    assert.deepEqual(services().models.cached('preview', 'chat')?.ids, emulator().environments.preview.chatModels, 'the check also fills the model cache');
   });
 
   it('keeps the previous key when the service refuses the new one (401)', async () => {
@@ -36,7 +35,7 @@ describe('Keys and environments (real extension host, emulator back end)', () =>
   it('refuses a key without the environment prefix locally, without a request', async () => {
     assert.equal(await setApiKey(services(), 'production', 'not-a-service-key'), false);
     assert.equal(await services().keys.get('production'), undefined);
-    assert.equal(fixture().emulator.requests.length, 0);
+    assert.equal(emulator().requests.length, 0);
   });
 
   it('clears a key for one environment only, and follows SecretStorage changes', async () => {
@@ -60,8 +59,8 @@ describe('Keys and environments (real extension host, emulator back end)', () =>
     assert.equal(services().environments.active().name, 'preview');
     assert.equal(vscode.workspace.getConfiguration().get('inference.activeEnvironment'), 'preview');
     const client = await services().api.client();
-    assert.equal(client.baseUrl, fixture().emulator.environments.preview.baseUrl);
-    assert.deepEqual(await services().models.list('chat', undefined, { refresh: true }), fixture().emulator.environments.preview.chatModels);
+    assert.equal(client.baseUrl, emulator().environments.preview.baseUrl);
+    assert.deepEqual(await services().models.list('chat', undefined, { refresh: true }), emulator().environments.preview.chatModels);
     await waitFor('status bar shows preview', () => fixture().api.statusBar.snapshot().model.includes('preview') || undefined, { timeoutMs: 3000, intervalMs: 20 });
     await assert.rejects(services().environments.activate('nowhere'), /no environment named "nowhere"/);
   });

@@ -2,19 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../../harness/wait';
 import { isApiError } from '../../../src/core/errors';
-import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { useEmulatorSuite } from '../support/emulatorSetup';
 
 describe('Models, balance and shared error handling (real extension host, emulator back end)', () => {
-  const fixture = useConfiguredEmulator();
-  const services = () => fixture().api.services;
-  const emulator = () => fixture().emulator;
-
-  beforeEach(async () => {
-    await services().keys.set('production', emulator().keys.production.full);
-    await services().keys.set('preview', emulator().keys.preview.full);
-    await services().models.invalidate('production');
-    await services().models.invalidate('preview');
-  });
+  const { fixture, services, emulator } = useEmulatorSuite({ keys: ['production', 'preview'], freshModelLists: ['production', 'preview'] });
 
   it('lists the picker contents from GET /models?type=chat of each environment, and caches them', async () => {
     assert.deepEqual(await services().models.list('chat', 'production'), emulator().environments.production.chatModels);

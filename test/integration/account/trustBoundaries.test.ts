@@ -1,13 +1,12 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError } from '../../../src/core/errors';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
 import { refreshAccount } from '../../../src/host/accountCommands';
 import { generateImage, type GenerationOutcome } from '../../../src/host/images';
 import { waitFor } from '../../harness/wait';
-import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { windowLogText } from '../support/logs';
+import { useEmulatorSuite } from '../support/emulatorSetup';
 
 const IMAGE: ImageInputs = { prompt: 'a lighthouse', model: 'auto', seed: 3, responseFormat: 'b64_json' };
 
@@ -16,24 +15,8 @@ function failedWith(outcome: GenerationOutcome): unknown {
   return (outcome as Extract<GenerationOutcome, { status: 'failed' }>).error;
 }
 
-/** Every log file this window wrote so far (the output channel flushes to disk with a delay). */
-function windowLogText(logUri: vscode.Uri): string {
-  const dir = path.resolve(logUri.fsPath, '..', '..');
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.log'))
-    .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))
-    .join('\n');
-}
-
 describe('Trust boundaries with the service (real extension host, emulator back end)', () => {
-  const fixture = useConfiguredEmulator();
-  const services = () => fixture().api.services;
-  const emulator = () => fixture().emulator;
-
-  beforeEach(async () => {
-    await services().keys.set('production', emulator().keys.production.full);
-    await services().models.invalidate('production');
-  });
+  const { services, emulator } = useEmulatorSuite({ keys: ['production'], freshModelLists: ['production'] });
 
   it('a service echoing the Authorization header puts no key in the log, through commands and presented errors', async function () {
     this.timeout(30_000);
@@ -57,7 +40,7 @@ describe('Trust boundaries with the service (real extension host, emulator back 
     assert.equal(emulator().requests.filter((r) => r.faults?.some((f) => f.startsWith('echo-authorization'))).length, 3, 'the service echoed three times');
 
     const log = await waitFor('the three redacted errors to reach the log file', () => {
-      const text = windowLogText(services().context.logUri);
+      const text = windowLogText(services().context);
       return (text.match(/\[redacted\]/g) ?? []).length >= 3 ? text : undefined;
     }, { timeoutMs: 10_000, intervalMs: 100 });
     assert.equal(log.includes(key), false, 'the key is not in the log');

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator';
+import type { Services } from '../../../src/host/services';
+import { startEmulator, type Emulator, type EmulatorOptions, type EnvironmentName } from '../../emulator';
 import { waitFor } from '../../harness/wait';
 import { EXTENSION_ID } from '../manifest';
-
 
 /** The extension under test, activated, with the test API it returns in ExtensionMode.Test. */
 export async function extensionApi(): Promise<TestApi> {
@@ -59,3 +59,33 @@ export function useConfiguredEmulator(options?: EmulatorOptions): () => Emulator
   };
 }
 
+export interface EmulatorSuite {
+  fixture: () => EmulatorFixture;
+  services: () => Services;
+  emulator: () => Emulator;
+}
+
+export interface EmulatorSuiteOptions {
+  emulator?: EmulatorOptions;
+  /** Environments whose emulator key is stored before each test. */
+  keys?: readonly EnvironmentName[];
+  /** Environments whose cached model lists are dropped before each test (after the keys are stored). */
+  freshModelLists?: readonly EnvironmentName[];
+}
+
+/**
+ * The configured emulator (useConfiguredEmulator) with the accessors every suite wants, and the keys and
+ * model caches each test starts from: the setup the account suites used to repeat line for line.
+ */
+export function useEmulatorSuite({ emulator: emulatorOptions, keys = [], freshModelLists = [] }: EmulatorSuiteOptions = {}): EmulatorSuite {
+  const fixture = useConfiguredEmulator(emulatorOptions);
+  const services = () => fixture().api.services;
+  const emulator = () => fixture().emulator;
+  if (keys.length > 0 || freshModelLists.length > 0) {
+    beforeEach(async () => {
+      for (const env of keys) await services().keys.set(env, emulator().keys[env].full);
+      for (const env of freshModelLists) await services().models.invalidate(env);
+    });
+  }
+  return { fixture, services, emulator };
+}
