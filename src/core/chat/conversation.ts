@@ -7,7 +7,7 @@ import { mergeServiceParameters } from './params';
 /**
  * The conversation as the engine keeps it in memory. It is neither what the webview shows
  * (conversationView.ts derives that, with error actions and without attachment content) nor what
- * is saved (storedConversation.ts, versioned). No field may hold a secret.
+ * is saved (serialization.ts, versioned). No field may hold a secret.
  */
 
 export interface Attachment {
@@ -19,6 +19,7 @@ export interface Attachment {
   languageId?: string;
 }
 
+// The same fields as MessageView and StoredMessage, on purpose: each layer changes without the others.
 export interface ConversationMessage {
   id: string;
   role: ConversationRole;

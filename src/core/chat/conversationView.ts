@@ -10,6 +10,7 @@ export function attachmentView(attachment: Attachment): AttachmentView {
   return view;
 }
 
+/** Field by field like toStoredMessage (serialization.ts), but errors get their actions and attachments lose their content. */
 export function messageView(message: ConversationMessage): MessageView {
   const view: MessageView = { id: message.id, role: message.role, text: message.text, createdAt: message.createdAt };
   if (message.reasoning) view.reasoning = message.reasoning;

@@ -15,6 +15,7 @@ import { asServiceParameters } from './params';
  */
 export const STORED_CONVERSATION_VERSION = 2;
 
+// Field lists copied from the engine's types on purpose: a file format must not follow their changes.
 export interface StoredAttachment {
   id: string;
   kind: 'selection' | 'file';

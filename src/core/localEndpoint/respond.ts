@@ -32,7 +32,7 @@ export function sendError(res: ServerResponse, protocol: Protocol, error: Endpoi
   sendJson(res, error.status, errorBody(protocol, error.status, error.message, error.code), error.headers);
 }
 
-/** Writes one piece; resolves when the socket can take more or the client is gone. */
+/** Writes one piece; resolves when the socket can take more or the client is gone. (The emulator has its own: src never imports test.) */
 export function write(res: ServerResponse, piece: Uint8Array | string): Promise<void> {
   if (res.destroyed || piece.length === 0) return Promise.resolve();
   if (res.write(piece)) return Promise.resolve();
