@@ -142,6 +142,7 @@ export class InferenceClient {
     return redactSecrets(text, this.#secrets);
   }
 
+  /** What reading a body needs from this client: its limits, and its redaction for any text quoted in an error. */
   #reading(meta: ResponseMeta, signal: AbortSignal | undefined): BodyReading {
     return { meta, signal, limits: this.#limits, redact: (text) => this.#redact(text) };
   }
