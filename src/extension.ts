@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { registerAccountCommands } from './host/accountCommands';
 import { importKeysFromEnvironment } from './host/apiKeyCommands';
@@ -27,6 +28,9 @@ export interface TestApi {
 let savingOnExit: { dispose(): Promise<void> }[] = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
+  // The vscode-free core translates through @vscode/l10n: hand it the bundle VS Code loaded for this
+  // display language (none for English), before any core text is built.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel('Inference Client', { log: true });
   context.subscriptions.push(log);
   try {
