@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 
 /**
@@ -6,13 +7,13 @@ import { ApiError } from './errors';
  */
 export function checkApiKeyFormat(key: string | undefined, expectedPrefix = ''): ApiError | undefined {
   if (key === undefined || key.trim() === '') {
-    return new ApiError('missingKey', 'No API key is set for this environment. Run "Inference: Set API Key".');
+    return new ApiError('missingKey', l10n.t('No API key is set for this environment. Run "Inference: Set API Key".'));
   }
   if (/\s/.test(key)) {
-    return new ApiError('invalidKey', 'The API key contains white space; paste it again exactly as shown at creation.');
+    return new ApiError('invalidKey', l10n.t('The API key contains white space; paste it again exactly as shown at creation.'));
   }
   if (expectedPrefix && !key.startsWith(expectedPrefix)) {
-    return new ApiError('invalidKey', `The API key does not start with the expected prefix "${expectedPrefix}" for this environment. Check that you copied the whole key, from the right environment.`);
+    return new ApiError('invalidKey', l10n.t('The API key does not start with the expected prefix "{0}" for this environment. Check that you copied the whole key, from the right environment.', expectedPrefix));
   }
   return undefined;
 }

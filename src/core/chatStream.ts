@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ApiError } from './errors';
 import { ToolCallAssembler } from './toolCalls';
@@ -36,7 +37,7 @@ function streamErrorMessage(error: unknown): { message: string; code?: string } 
     const code = typeof record.code === 'string' ? record.code : typeof record.type === 'string' ? record.type : undefined;
     return code === undefined ? { message } : { message, code };
   }
-  return { message: 'unknown error' };
+  return { message: l10n.t('unknown error') };
 }
 
 /**
@@ -82,13 +83,13 @@ export async function* parseChatEventStream(
     try {
       chunk = JSON.parse(data) as ChunkBody;
     } catch {
-      failure = new ApiError('malformedResponse', 'The service sent a stream event that is not valid JSON; the answer so far was kept.', { meta, status: meta.status });
+      failure = new ApiError('malformedResponse', l10n.t('The service sent a stream event that is not valid JSON; the answer so far was kept.'), { meta, status: meta.status });
       return;
     }
     if (chunk === null || typeof chunk !== 'object') return;
     if (chunk.error !== undefined) {
       const { message, code } = describeFailure(chunk.error);
-      failure = new ApiError('streamError', `The service reported an error during the answer: ${message}`, {
+      failure = new ApiError('streamError', l10n.t('The service reported an error during the answer: {0}', message), {
         meta, status: meta.status, serviceMessage: message, ...(code !== undefined && { serviceCode: code }),
       });
       return;
@@ -112,7 +113,7 @@ export async function* parseChatEventStream(
     onEvent: (event: EventSourceMessage) => {
       if (event.event === 'error') {
         const { message } = describeFailure(safeJson(event.data) ?? event.data);
-        failure ??= new ApiError('streamError', `The service reported an error during the answer: ${message}`, { meta, status: meta.status, serviceMessage: message });
+        failure ??= new ApiError('streamError', l10n.t('The service reported an error during the answer: {0}', message), { meta, status: meta.status, serviceMessage: message });
         return;
       }
       onData(event.data);

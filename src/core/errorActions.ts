@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ApiErrorKind } from './errors';
 
 /** What a user can do about a failed call; shared by notifications and the chat panel's error cards. */
@@ -9,15 +10,18 @@ export interface ErrorAction {
   label: string;
 }
 
-const LABELS: Record<ErrorActionId, string> = {
-  setApiKey: 'Set API Key',
-  pickModel: 'Pick Model',
-  retry: 'Retry',
-  copyRequestId: 'Copy Request ID',
-  openLogs: 'Open Logs',
-  openSettings: 'Open Settings',
-  manageTrust: 'Manage Workspace Trust',
-};
+/** A function, not a table: labels are translated when asked for, after activation configured the bundle. */
+function actionLabel(id: ErrorActionId): string {
+  switch (id) {
+    case 'setApiKey': return l10n.t('Set API Key');
+    case 'pickModel': return l10n.t('Pick Model');
+    case 'retry': return l10n.t('Retry');
+    case 'copyRequestId': return l10n.t('Copy Request ID');
+    case 'openLogs': return l10n.t('Open Logs');
+    case 'openSettings': return l10n.t('Open Settings');
+    case 'manageTrust': return l10n.t('Manage Workspace Trust');
+  }
+}
 
 /**
  * Failures that are not the service's: the image could not be saved, or saving was refused before
@@ -54,5 +58,5 @@ export function actionsForError(kind: string, options: { requestId?: string; can
   if (options.canRetry && OFFER_RETRY.has(kind)) ids.push('retry');
   if (options.requestId) ids.push('copyRequestId');
   if (kind !== 'cancelled' && !ids.includes('openLogs')) ids.push('openLogs');
-  return ids.map((id) => ({ id, label: LABELS[id] }));
+  return ids.map((id) => ({ id, label: actionLabel(id) }));
 }

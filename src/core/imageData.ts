@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import { DecodedString } from './imageBody';
 import { DEFAULT_LIMITS, tooLarge } from './limits';
@@ -39,7 +40,7 @@ function decodeBase64(text: string, meta: ResponseMeta, maxBytes: number): Uint8
     return bytes.length === Buffer.byteLength(candidate, 'base64') ? bytes : undefined;
   };
   const bytes = attempt(text) ?? (/\s/.test(text) ? attempt(text.replace(/\s+/g, '')) : undefined);
-  if (!bytes) throw malformed('The service returned image data that is not valid base64.', meta);
+  if (!bytes) throw malformed(l10n.t('The service returned image data that is not valid base64.'), meta);
   return bytes;
 }
 
@@ -57,7 +58,7 @@ function decodePercent(payload: string, meta: ResponseMeta, maxBytes: number): U
     }
     const hex = raw.toString('latin1', index + 1, index + 3);
     if (!/^[0-9a-fA-F]{2}$/.test(hex)) {
-      throw malformed(`The service returned a data URL with a malformed "%" escape ("%${hex}" at character ${index}).`, meta);
+      throw malformed(l10n.t('The service returned a data URL with a malformed "%" escape ("%{0}" at character {1}).', hex, index), meta);
     }
     out[length++] = Number.parseInt(hex, 16);
     index += 2;
@@ -67,9 +68,9 @@ function decodePercent(payload: string, meta: ResponseMeta, maxBytes: number): U
 }
 
 function describeStart(bytes: Uint8Array): string {
-  if (bytes.length === 0) return 'it is empty';
+  if (bytes.length === 0) return l10n.t('it is empty');
   const head = Array.from(bytes.subarray(0, 8), (byte) => byte.toString(16).padStart(2, '0')).join(' ');
-  return `it starts with ${head}`;
+  return l10n.t('it starts with {0}', head);
 }
 
 /**
@@ -84,7 +85,7 @@ export function decodeImageItem(item: unknown, meta: ResponseMeta, maxBytes: num
     // Decoded while the body arrived (imageBody.ts); a url must have had a data URL header.
     const decoded = (record.b64_json ?? record.url) as DecodedString;
     if (record.url === decoded && !decoded.header) {
-      throw malformed('The service returned an image URL that is not a data URL; this client does not download hosted links.', meta);
+      throw malformed(l10n.t('The service returned an image URL that is not a data URL; this client does not download hosted links.'), meta);
     }
     bytes = decoded.bytes;
   } else if (typeof record.b64_json === 'string') {
@@ -93,16 +94,16 @@ export function decodeImageItem(item: unknown, meta: ResponseMeta, maxBytes: num
     const comma = record.url.indexOf(',');
     const header = comma < 0 ? '' : record.url.slice(0, comma);
     if (!/^data:[^;,]*(;[^;,]*)*$/i.test(header)) {
-      throw malformed('The service returned an image URL that is not a data URL; this client does not download hosted links.', meta);
+      throw malformed(l10n.t('The service returned an image URL that is not a data URL; this client does not download hosted links.'), meta);
     }
     const payload = record.url.slice(comma + 1);
     bytes = /;base64$/i.test(header) ? decodeBase64(payload, meta, maxBytes) : decodePercent(payload, meta, maxBytes);
   } else {
-    throw malformed('An image in the response has neither b64_json nor url.', meta);
+    throw malformed(l10n.t('An image in the response has neither b64_json nor url.'), meta);
   }
   const mimeType = sniffImageType(bytes);
   if (!mimeType) {
-    throw malformed(`The service returned data that is not a PNG, JPEG, WebP or GIF image (${describeStart(bytes)}); nothing was saved.`, meta);
+    throw malformed(l10n.t('The service returned data that is not a PNG, JPEG, WebP or GIF image ({0}); nothing was saved.', describeStart(bytes)), meta);
   }
   return { bytes, mimeType };
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import type { ResponseMeta } from './types';
 
@@ -32,8 +33,20 @@ export function describeBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-export function tooLarge(what: string, limit: number, meta?: ResponseMeta, kept = ''): ApiError {
-  return new ApiError('tooLarge', `The service sent ${what} larger than this client accepts (${describeBytes(limit)}); it was not read further.${kept}`, {
+/** What passed a size limit; each has its own sentence, so a translation never splices a fragment in. */
+export type OversizedPart = 'an answer' | 'a response' | 'an image';
+
+function oversizedSentence(what: OversizedPart, limit: string): string {
+  switch (what) {
+    case 'an answer': return l10n.t('The service sent an answer larger than this client accepts ({0}); it was not read further.', limit);
+    case 'a response': return l10n.t('The service sent a response larger than this client accepts ({0}); it was not read further.', limit);
+    case 'an image': return l10n.t('The service sent an image larger than this client accepts ({0}); it was not read further.', limit);
+  }
+}
+
+/** `kept` is a sentence the caller already translated, appended as is (with its leading space). */
+export function tooLarge(what: OversizedPart, limit: number, meta?: ResponseMeta, kept = ''): ApiError {
+  return new ApiError('tooLarge', oversizedSentence(what, describeBytes(limit)) + kept, {
     ...(meta && { meta, status: meta.status }),
   });
 }

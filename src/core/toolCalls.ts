@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import type { CompletedToolCall, ResponseMeta } from './types';
 
@@ -58,7 +59,7 @@ export class ToolCallAssembler {
 
 function completeCall(call: PartialCall, index: number, meta: ResponseMeta): CompletedToolCall {
   if (!call.name) {
-    throw new ApiError('malformedResponse', `The service sent tool call #${index + 1} without a tool name; it cannot be run.`, { meta, status: meta.status });
+    throw new ApiError('malformedResponse', l10n.t('The service sent tool call #{0} without a tool name; it cannot be run.', index + 1), { meta, status: meta.status });
   }
   const text = call.arguments.trim() === '' ? '{}' : call.arguments;
   let input: unknown;
@@ -66,10 +67,10 @@ function completeCall(call: PartialCall, index: number, meta: ResponseMeta): Com
     input = JSON.parse(text);
   } catch {
     const preview = text.length > 120 ? `${text.slice(0, 119)}…` : text;
-    throw new ApiError('malformedResponse', `The service sent arguments for the tool "${call.name}" that are not valid JSON, so the call was not run: ${preview}`, { meta, status: meta.status });
+    throw new ApiError('malformedResponse', l10n.t('The service sent arguments for the tool "{0}" that are not valid JSON, so the call was not run: {1}', call.name, preview), { meta, status: meta.status });
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new ApiError('malformedResponse', `The service sent arguments for the tool "${call.name}" that are not a JSON object, so the call was not run.`, { meta, status: meta.status });
+    throw new ApiError('malformedResponse', l10n.t('The service sent arguments for the tool "{0}" that are not a JSON object, so the call was not run.', call.name), { meta, status: meta.status });
   }
   return { id: call.id || `call_${index}`, name: call.name, arguments: call.arguments, input: input as Record<string, unknown> };
 }

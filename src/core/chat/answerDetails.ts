@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { AnswerMeta } from '../chatProtocol';
 
 /** The timing and token facts of an answer, as short labels for its meta line (credits and model are shown apart). */
@@ -10,7 +11,7 @@ export interface AnswerDetail {
 }
 
 function seconds(ms: number): string {
-  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+  return l10n.t('{0} s', ms < 10_000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000));
 }
 
 export function answerDetails(meta: AnswerMeta | undefined): AnswerDetail[] {
@@ -19,19 +20,19 @@ export function answerDetails(meta: AnswerMeta | undefined): AnswerDetail[] {
   const usage = meta.usage;
   if (usage?.completionTokens !== undefined || usage?.totalTokens !== undefined) {
     const parts = [
-      usage.promptTokens !== undefined && `${usage.promptTokens} in`,
-      usage.completionTokens !== undefined && `${usage.completionTokens} out`,
-      usage.totalTokens !== undefined && `${usage.totalTokens} total`,
+      usage.promptTokens !== undefined && l10n.t('{0} in', usage.promptTokens),
+      usage.completionTokens !== undefined && l10n.t('{0} out', usage.completionTokens),
+      usage.totalTokens !== undefined && l10n.t('{0} total', usage.totalTokens),
     ].filter((part): part is string => typeof part === 'string');
     const shown = usage.completionTokens ?? usage.totalTokens;
-    details.push({ kind: 'tokens', text: `${shown} tokens`, title: `Tokens reported by the service: ${parts.join(', ')}` });
+    details.push({ kind: 'tokens', text: l10n.t('{0} tokens', String(shown)), title: l10n.t('Tokens reported by the service: {0}', parts.join(', ')) });
   }
   const { startedAt, firstDeltaAt, finishedAt } = meta;
   if (startedAt !== undefined && firstDeltaAt !== undefined && firstDeltaAt >= startedAt) {
-    details.push({ kind: 'firstToken', text: `first token ${seconds(firstDeltaAt - startedAt)}`, title: 'Time from sending the request to the first text of the answer' });
+    details.push({ kind: 'firstToken', text: l10n.t('first token {0}', seconds(firstDeltaAt - startedAt)), title: l10n.t('Time from sending the request to the first text of the answer') });
   }
   if (startedAt !== undefined && finishedAt !== undefined && finishedAt >= startedAt) {
-    details.push({ kind: 'duration', text: seconds(finishedAt - startedAt), title: 'Time from sending the request to the end of the answer' });
+    details.push({ kind: 'duration', text: seconds(finishedAt - startedAt), title: l10n.t('Time from sending the request to the end of the answer') });
   }
   return details;
 }

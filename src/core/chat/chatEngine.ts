@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import {
   hostMessage, type AttachmentView, type ChatEnvironmentView, type ChatParams, type SnapshotMessage,
 } from '../chatProtocol';
@@ -105,7 +106,7 @@ export class ChatEngine {
     this.assertIdle();
     const last = this.current.messages.at(-1);
     if (last?.role === 'assistant') this.remove(last.id);
-    if (this.current.messages.at(-1)?.role !== 'user') throw new Error('There is no question to answer again.');
+    if (this.current.messages.at(-1)?.role !== 'user') throw new Error(l10n.t('There is no question to answer again.'));
     await this.persist();
     this.answer();
   }
@@ -190,7 +191,7 @@ export class ChatEngine {
   }
 
   private assertIdle(): void {
-    if (this.active) throw new Error('An answer is still streaming: stop it first.');
+    if (this.active) throw new Error(l10n.t('An answer is still streaming: stop it first.'));
   }
 
   private upsert(message: ConversationMessage, conversation = this.current): void {

@@ -52,6 +52,8 @@ export interface ConversationSummary {
   messageCount: number;
 }
 
+// Stored with the conversation and compared to decide whether to title it from the first question:
+// stored data, not a label, so it stays untranslated (a view could show a translated placeholder).
 export const DEFAULT_TITLE = 'New chat';
 
 export function newId(): string {
@@ -74,6 +76,7 @@ export function userContent(message: ConversationMessage): string {
   if (!message.attachments?.length) return message.text;
   const context = message.attachments.map((a) => {
     const fence = a.content.includes('```') ? '````' : '```';
+    // The model reads this, not the user: prompt text stays in English whatever the UI language.
     return `${a.kind === 'selection' ? 'Selected code from' : 'File'} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
   });
   return `${context.join('\n\n')}\n\n${message.text}`;

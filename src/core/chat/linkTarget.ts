@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * What a link in a model's answer really points at. Model output is untrusted: a link's text, an
  * international host name that looks like another (`аpple.com` with a Cyrillic а) or a user name
@@ -25,33 +26,33 @@ export function inspectLink(raw: string): LinkInspection {
   try {
     url = new URL(raw.trim());
   } catch {
-    return { ok: false, reason: 'This is not a valid link.' };
+    return { ok: false, reason: l10n.t('This is not a valid link.') };
   }
   const scheme = SCHEMES[url.protocol];
-  if (!scheme) return { ok: false, reason: `Links with the "${url.protocol}" scheme are not opened from the chat.` };
+  if (!scheme) return { ok: false, reason: l10n.t('Links with the "{0}" scheme are not opened from the chat.', url.protocol) };
   if (scheme === 'mailto') return inspectMailto(url);
   const warnings: string[] = [];
   if (url.username || url.password) {
-    warnings.push(`The link puts "${decodeSafely(url.username)}${url.password ? ':…' : ''}" before the host: it goes to ${url.hostname}, not there.`);
+    warnings.push(l10n.t('The link puts "{0}" before the host: it goes to {1}, not there.', `${decodeSafely(url.username)}${url.password ? ':…' : ''}`, url.hostname));
     url.username = '';
     url.password = '';
   }
   if (url.hostname.split('.').some((label) => label.startsWith('xn--'))) {
-    warnings.push(`The host name uses international characters; its real form is ${url.hostname}.`);
+    warnings.push(l10n.t('The host name uses international characters; its real form is {0}.', url.hostname));
   }
   if (/^\d+(\.\d+){3}$/.test(url.hostname) || url.hostname.startsWith('[')) {
-    warnings.push(`The link goes to a bare IP address (${url.hostname}), not a named host.`);
+    warnings.push(l10n.t('The link goes to a bare IP address ({0}), not a named host.', url.hostname));
   }
-  if (scheme === 'http') warnings.push('The link is not encrypted (http).');
+  if (scheme === 'http') warnings.push(l10n.t('The link is not encrypted (http).'));
   return { ok: true, target: { scheme, href: url.href, destination: url.host, warnings } };
 }
 
 function inspectMailto(url: URL): LinkInspection {
   const recipients = decodeSafely(url.pathname);
-  if (!recipients) return { ok: false, reason: 'This mail link names no address.' };
+  if (!recipients) return { ok: false, reason: l10n.t('This mail link names no address.') };
   const warnings: string[] = [];
   const extra = [...url.searchParams.keys()].filter((key) => key.toLowerCase() !== 'subject');
-  if (extra.length > 0) warnings.push(`The mail link also fills in ${extra.join(', ')}: read the message before sending it.`);
+  if (extra.length > 0) warnings.push(l10n.t('The mail link also fills in {0}: read the message before sending it.', extra.join(', ')));
   return { ok: true, target: { scheme: 'mailto', href: url.href, destination: recipients, warnings } };
 }
 
@@ -68,6 +69,6 @@ export function describeLinkTarget(raw: string): string {
   const inspection = inspectLink(raw);
   if (!inspection.ok) return inspection.reason;
   const { target } = inspection;
-  const where = target.scheme === 'mailto' ? `Mail to ${target.destination}` : target.href;
+  const where = target.scheme === 'mailto' ? l10n.t('Mail to {0}', target.destination) : target.href;
   return target.warnings.length > 0 ? `${where}\n⚠ ${target.warnings.join('\n⚠ ')}` : where;
 }

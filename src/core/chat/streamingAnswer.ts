@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { hostMessage } from '../chatProtocol';
 import { creditsSpent } from '../credits';
 import { ApiError, toApiError } from '../errors';
@@ -89,7 +90,7 @@ export class StreamingAnswer {
 
   private request(): ChatRequest {
     const model = this.message.meta?.model;
-    if (!model) throw new ApiError('modelNotFound', 'No chat model is selected for this environment. Pick one to start chatting.');
+    if (!model) throw new ApiError('modelNotFound', l10n.t('No chat model is selected for this environment. Pick one to start chatting.'));
     const params = effectiveParams(this.conversation, this.backend.chatDefaults(model));
     const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, this.conversation.messages.length - 1) };
     if (params.temperature !== undefined) request.temperature = params.temperature;

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 
 export interface ChatHtmlOptions {
@@ -34,7 +35,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 }
 
 export function chatHtml(options: ChatHtmlOptions): string {
-  return webviewHtml({ ...options, rootId: 'chat-root', title: 'Chat' });
+  return webviewHtml({ ...options, rootId: 'chat-root', title: l10n.t('Chat') });
 }
 
 /** The HTML of any of our webviews: one root element, our styles, our bundle by nonce, the policy above. */

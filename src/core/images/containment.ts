@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * Keeps generated files inside the workspace folder: the folder setting is checked as text before
  * anything is written, and resolved paths are compared segment by segment (never by string prefix,
@@ -19,22 +20,22 @@ export function parseImageFolderSetting(value: string): FolderSetting {
   const text = value.trim();
   const refuse = (why: string): FolderSetting => ({
     ok: false,
-    problem: `The "inference.images.folder" setting ("${value}") ${why} Use a folder inside the workspace, such as "images".`,
+    problem: l10n.t('The "inference.images.folder" setting ("{0}") {1} Use a folder inside the workspace, such as "images".', value, why),
   });
-  if (/^[\\/]/.test(text)) return refuse('is an absolute path.');
-  if (/^[a-zA-Z]:/.test(text)) return refuse('names a drive.');
-  if (text.startsWith('~')) return refuse('points into a home folder.');
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(text)) return refuse('is a URI.');
+  if (/^[\\/]/.test(text)) return refuse(l10n.t('is an absolute path.'));
+  if (/^[a-zA-Z]:/.test(text)) return refuse(l10n.t('names a drive.'));
+  if (text.startsWith('~')) return refuse(l10n.t('points into a home folder.'));
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(text)) return refuse(l10n.t('is a URI.'));
   const segments: string[] = [];
   for (const segment of text.split(/[\\/]+/)) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
-      if (segments.length === 0) return refuse('climbs out of the workspace with "..".');
+      if (segments.length === 0) return refuse(l10n.t('climbs out of the workspace with "..".'));
       segments.pop();
       continue;
     }
-    if (INVALID_SEGMENT_CHARS.test(segment)) return refuse(`has a character that is not allowed in a folder name ("${segment}").`);
-    if (/[. ]$/.test(segment)) return refuse(`has a folder name ending in a dot or space ("${segment}").`);
+    if (INVALID_SEGMENT_CHARS.test(segment)) return refuse(l10n.t('has a character that is not allowed in a folder name ("{0}").', segment));
+    if (/[. ]$/.test(segment)) return refuse(l10n.t('has a folder name ending in a dot or space ("{0}").', segment));
     segments.push(segment);
   }
   return { ok: true, segments };
@@ -61,10 +62,10 @@ export function isPathInside(root: string, candidate: string, caseInsensitive = 
 /** Why images cannot be saved into this workspace, or undefined when they can. Checked before any request. */
 export function workspaceRefusal(state: { trusted: boolean; writable: boolean | undefined }): string | undefined {
   if (!state.trusted) {
-    return 'This workspace is not trusted, so Generate Image does not write into it. Nothing was generated or saved. Trust the workspace to save images here.';
+    return l10n.t('This workspace is not trusted, so Generate Image does not write into it. Nothing was generated or saved. Trust the workspace to save images here.');
   }
   if (state.writable === false) {
-    return 'This workspace is read-only, so the image could not be saved there. Nothing was generated or saved.';
+    return l10n.t('This workspace is read-only, so the image could not be saved there. Nothing was generated or saved.');
   }
   return undefined;
 }

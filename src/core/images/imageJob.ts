@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ImageRequest, ImageResponseFormat, ResponseMeta } from '../types';
 import { creditsSpent } from '../credits';
 import { imageDimensions } from './dimensions';
@@ -73,7 +74,7 @@ export function parseSeed(text: string): { ok: true; seed?: number } | { ok: fal
   const trimmed = text.trim();
   if (!trimmed) return { ok: true };
   if (!/^\d+$/.test(trimmed) || Number(trimmed) > MAX_SEED) {
-    return { ok: false, problem: `The seed is a whole number from 0 to ${MAX_SEED}, or empty for a random one.` };
+    return { ok: false, problem: l10n.t('The seed is a whole number from 0 to {0}, or empty for a random one.', MAX_SEED) };
   }
   return { ok: true, seed: Number(trimmed) };
 }

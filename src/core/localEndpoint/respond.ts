@@ -4,7 +4,11 @@ import { anthropicErrorBody } from './anthropicResponse';
 
 export type Protocol = 'openai' | 'anthropic';
 
-/** A failure the endpoint itself answers (bad token, bad Host, oversized body, no key in VS Code, …). */
+/**
+ * A failure the endpoint itself answers (bad token, bad Host, oversized body, no key in VS Code, …).
+ * Its message is protocol text in an HTTP error body for another program (beside a machine-readable
+ * code), like the service's own errors: it stays in English, untranslated (see localization.test.ts).
+ */
 export class EndpointError extends Error {
   override readonly name = 'EndpointError';
   constructor(readonly status: number, readonly code: string, message: string, readonly headers: Record<string, string> = {}) {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { isLoopbackHost } from './loopbackHost';
 
 /** Every path of the service contract is relative to a base URL ending in this version prefix. */
@@ -13,24 +14,24 @@ export type BaseUrlCheck =
  * names the setting, e.g. `The base URL of "production" ${problem}`.
  */
 export function checkBaseUrl(raw: unknown): BaseUrlCheck {
-  if (typeof raw !== 'string' || raw.trim() === '') return { ok: false, problem: `is empty: it should look like https://host${API_PREFIX}` };
+  if (typeof raw !== 'string' || raw.trim() === '') return { ok: false, problem: l10n.t('is empty: it should look like {0}', `https://host${API_PREFIX}`) };
   const trimmed = raw.trim().replace(/\/+$/, '');
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return { ok: false, problem: `("${trimmed}") is not a valid URL: it should look like https://host${API_PREFIX}` };
+    return { ok: false, problem: l10n.t('("{0}") is not a valid URL: it should look like {1}', trimmed, `https://host${API_PREFIX}`) };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, problem: `("${trimmed}") uses "${url.protocol}": only https (or http to this machine) is allowed` };
+    return { ok: false, problem: l10n.t('("{0}") uses "{1}": only https (or http to this machine) is allowed', trimmed, url.protocol) };
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return { ok: false, problem: `("${trimmed}") uses plain http to another machine, which would send the key unencrypted: use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)` };
+    return { ok: false, problem: l10n.t('("{0}") uses plain http to another machine, which would send the key unencrypted: use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)', trimmed) };
   }
-  if (url.username || url.password) return { ok: false, problem: `contains a user name or password: remove them (the API key is sent separately)` };
-  if (url.search || url.hash) return { ok: false, problem: `("${trimmed}") has a query or fragment: remove everything after ${API_PREFIX}` };
+  if (url.username || url.password) return { ok: false, problem: l10n.t('contains a user name or password: remove them (the API key is sent separately)') };
+  if (url.search || url.hash) return { ok: false, problem: l10n.t('("{0}") has a query or fragment: remove everything after {1}', trimmed, API_PREFIX) };
   if (!url.pathname.replace(/\/+$/, '').endsWith(API_PREFIX)) {
-    return { ok: false, problem: `("${trimmed}") does not end in ${API_PREFIX}: every path of the service is under it, e.g. ${url.origin}${API_PREFIX}` };
+    return { ok: false, problem: l10n.t('("{0}") does not end in {1}: every path of the service is under it, e.g. {2}', trimmed, API_PREFIX, `${url.origin}${API_PREFIX}`) };
   }
   return { ok: true, baseUrl: trimmed, origin: url.origin };
 }
@@ -48,8 +49,8 @@ export function originOf(baseUrl: string): string | undefined {
 /** Names become SecretStorage key suffixes and INFERENCE_API_KEY_<NAME> variables: keep them plain. */
 export function checkEnvironmentName(name: string, existing: readonly string[] = []): string | undefined {
   const trimmed = name.trim();
-  if (!trimmed) return 'The name cannot be empty.';
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/.test(trimmed)) return 'Use letters, digits, "-", "_" or "." (up to 40, starting with a letter or digit).';
-  if (existing.some((other) => other.toLowerCase() === trimmed.toLowerCase())) return `There is already an environment named "${trimmed}".`;
+  if (!trimmed) return l10n.t('The name cannot be empty.');
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/.test(trimmed)) return l10n.t('Use letters, digits, "-", "_" or "." (up to 40, starting with a letter or digit).');
+  if (existing.some((other) => other.toLowerCase() === trimmed.toLowerCase())) return l10n.t('There is already an environment named "{0}".', trimmed);
   return undefined;
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { request, type Dispatcher } from 'undici';
 
 export type Reachability =
@@ -24,14 +25,18 @@ export async function probeBaseUrl(baseUrl: string, options: { dispatcher?: Disp
     const type = String(response.headers['content-type'] ?? '');
     await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     if (status >= 300 && status < 400) {
-      return { reachable: true, status, looksLikeService: false, note: `it redirects (HTTP ${status}); keys are never forwarded to another address, so use the final address` };
+      return { reachable: true, status, looksLikeService: false, note: l10n.t('it redirects (HTTP {0}); keys are never forwarded to another address, so use the final address', status) };
     }
-    if (status === 404) return { reachable: true, status, looksLikeService: false, note: 'it answers 404 for /models: the base URL may be wrong (it should end in /api/v1)' };
+    if (status === 404) return { reachable: true, status, looksLikeService: false, note: l10n.t('it answers 404 for /models: the base URL may be wrong (it should end in /api/v1)') };
     const looksLikeService = status === 401 || (status === 200 && type.includes('json'));
-    return { reachable: true, status, looksLikeService, note: looksLikeService ? `it answers (HTTP ${status})` : `it answers HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}, which does not look like the service` };
+    const mediaType = type.split(';')[0];
+    const note = looksLikeService ? l10n.t('it answers (HTTP {0})', status)
+      : mediaType ? l10n.t('it answers HTTP {0} ({1}), which does not look like the service', status, mediaType)
+        : l10n.t('it answers HTTP {0}, which does not look like the service', status);
+    return { reachable: true, status, looksLikeService, note };
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${Math.round(timeoutMs / 1000)} s` : code ?? (error instanceof Error ? error.message : String(error));
-    return { reachable: false, note: `it cannot be reached (${reason})` };
+    const reason = error instanceof Error && error.name === 'TimeoutError' ? l10n.t('no answer within {0} s', Math.round(timeoutMs / 1000)) : code ?? (error instanceof Error ? error.message : String(error));
+    return { reachable: false, note: l10n.t('it cannot be reached ({0})', reason) };
   }
 }

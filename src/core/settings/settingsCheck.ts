@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { checkBaseUrl } from './baseUrl';
 
 /** What a bad setting stops: every request, only chat, only images, or nothing (display only). */
@@ -26,11 +27,15 @@ export interface CheckedEnvironment {
 
 const ENVIRONMENTS = 'inference.environments';
 const ACTIVE = 'inference.activeEnvironment';
-const NOT_SENT = 'Nothing is sent until it is fixed.';
 
+/** Functions, not constants: text is translated when a problem is found, after activation configured the bundle. */
 function consequence(blocks: Blocks): string {
-  if (blocks === 'nothing') return 'The default is used until it is fixed.';
-  return blocks === 'all' ? NOT_SENT : `No ${blocks} request is sent until it is fixed.`;
+  switch (blocks) {
+    case 'nothing': return l10n.t('The default is used until it is fixed.');
+    case 'chat': return l10n.t('No chat request is sent until it is fixed.');
+    case 'image': return l10n.t('No image request is sent until it is fixed.');
+    case 'all': return l10n.t('Nothing is sent until it is fixed.');
+  }
 }
 
 function show(value: unknown): string {
@@ -42,7 +47,7 @@ function show(value: unknown): string {
 export function checkEnvironments(raw: unknown): { environments: CheckedEnvironment[]; problems: SettingProblem[] } {
   if (raw === undefined || raw === null) return { environments: [], problems: [] };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    return { environments: [], problems: [{ setting: ENVIRONMENTS, blocks: 'all', message: `Setting "${ENVIRONMENTS}" must be an object of named environments, not ${show(raw)}. ${NOT_SENT}` }] };
+    return { environments: [], problems: [{ setting: ENVIRONMENTS, blocks: 'all', message: l10n.t('Setting "{0}" must be an object of named environments, not {1}. {2}', ENVIRONMENTS, show(raw), consequence('all')) }] };
   }
   const environments = Object.entries(raw as Record<string, unknown>).map(([name, value]): CheckedEnvironment => {
     const entry = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
@@ -55,12 +60,12 @@ export function checkEnvironments(raw: unknown): { environments: CheckedEnvironm
     };
     const fail = (what: string): CheckedEnvironment => ({
       ...env,
-      problem: { setting: ENVIRONMENTS, environment: name, blocks: 'all', message: `Setting "${ENVIRONMENTS}": ${what}. Nothing is sent to "${name}" until it is fixed.` },
+      problem: { setting: ENVIRONMENTS, environment: name, blocks: 'all', message: l10n.t('Setting "{0}": {1}. Nothing is sent to "{2}" until it is fixed.', ENVIRONMENTS, what, name) },
     });
-    if (entry !== value) return fail(`the environment "${name}" must be an object with a "baseUrl", not ${show(value)}`);
-    if (entry.keyPrefix !== undefined && typeof entry.keyPrefix !== 'string') return fail(`the "keyPrefix" of "${name}" must be text`);
+    if (entry !== value) return fail(l10n.t('the environment "{0}" must be an object with a "baseUrl", not {1}', name, show(value)));
+    if (entry.keyPrefix !== undefined && typeof entry.keyPrefix !== 'string') return fail(l10n.t('the "keyPrefix" of "{0}" must be text', name));
     const url = checkBaseUrl(entry.baseUrl);
-    if (!url.ok) return fail(`the base URL of "${name}" ${url.problem}`);
+    if (!url.ok) return fail(l10n.t('the base URL of "{0}" {1}', name, url.problem));
     return { ...env, baseUrl: url.baseUrl, origin: url.origin };
   });
   return { environments, problems: environments.flatMap((env) => (env.problem ? [env.problem] : [])) };
@@ -70,8 +75,10 @@ export function checkEnvironments(raw: unknown): { environments: CheckedEnvironm
 export function checkActiveEnvironment(raw: unknown, names: readonly string[]): SettingProblem | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (typeof raw === 'string' && names.includes(raw)) return undefined;
-  const known = names.length > 0 ? `configured: ${names.map((name) => `"${name}"`).join(', ')}` : 'none is configured yet: run "Inference: Add Environment"';
-  return { setting: ACTIVE, blocks: 'all', message: `Setting "${ACTIVE}" names ${show(raw)}, which is not in "${ENVIRONMENTS}" (${known}). ${NOT_SENT}` };
+  const known = names.length > 0
+    ? l10n.t('configured: {0}', names.map((name) => `"${name}"`).join(', '))
+    : l10n.t('none is configured yet: run "Inference: Add Environment"');
+  return { setting: ACTIVE, blocks: 'all', message: l10n.t('Setting "{0}" names {1}, which is not in "{2}" ({3}). {4}', ACTIVE, show(raw), ENVIRONMENTS, known, consequence('all')) };
 }
 
 interface NumberRule {
@@ -80,8 +87,22 @@ interface NumberRule {
   integer?: boolean;
   /** null means "not set" for this setting. */
   nullable?: boolean;
-  unit: string;
+  unit?: Unit;
   blocks: Blocks;
+}
+
+type Unit = 'credits' | 'retries' | 'minutes' | 'seconds' | 'tokens';
+
+/** "a whole number of minutes", per unit: whole phrases, so a translation can inflect them. */
+function numberKind(integer: boolean, unit: Unit | undefined): string {
+  switch (unit) {
+    case 'credits': return integer ? l10n.t('a whole number of credits') : l10n.t('a number of credits');
+    case 'retries': return integer ? l10n.t('a whole number of retries') : l10n.t('a number of retries');
+    case 'minutes': return integer ? l10n.t('a whole number of minutes') : l10n.t('a number of minutes');
+    case 'seconds': return integer ? l10n.t('a whole number of seconds') : l10n.t('a number of seconds');
+    case 'tokens': return integer ? l10n.t('a whole number of tokens') : l10n.t('a number of tokens');
+    case undefined: return integer ? l10n.t('a whole number') : l10n.t('a number');
+  }
 }
 
 /** Ranges of the numeric settings; package.json declares the same bounds so the Settings editor shows them. */
@@ -92,8 +113,8 @@ export const NUMBER_RULES: Readonly<Record<string, NumberRule>> = {
   'inference.timeouts.connectSeconds': { min: 1, max: 600, unit: 'seconds', blocks: 'all' },
   'inference.timeouts.responseSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
   'inference.timeouts.idleSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
-  'inference.chat.temperature': { min: 0, max: 2, nullable: true, unit: '', blocks: 'chat' },
-  'inference.chat.topP': { min: 0, max: 1, nullable: true, unit: '', blocks: 'chat' },
+  'inference.chat.temperature': { min: 0, max: 2, nullable: true, blocks: 'chat' },
+  'inference.chat.topP': { min: 0, max: 1, nullable: true, blocks: 'chat' },
   'inference.chat.maxTokens': { min: 1, max: 1_000_000, integer: true, nullable: true, unit: 'tokens', blocks: 'chat' },
 };
 
@@ -102,9 +123,10 @@ export function checkNumberSetting(id: string, value: unknown): SettingProblem |
   if (!rule || value === undefined || (rule.nullable && value === null)) return undefined;
   const ok = typeof value === 'number' && Number.isFinite(value) && value >= rule.min && value <= rule.max && (!rule.integer || Number.isInteger(value));
   if (ok) return undefined;
-  const kind = rule.integer ? 'a whole number' : 'a number';
-  const range = `${kind}${rule.unit ? ` of ${rule.unit}` : ''} from ${rule.min.toLocaleString('en-US')} to ${rule.max.toLocaleString('en-US')}${rule.nullable ? ', or null for the default' : ''}`;
-  return { setting: id, blocks: rule.blocks, message: `Setting "${id}" is ${show(value)}: it must be ${range}. ${consequence(rule.blocks)}` };
+  const kind = numberKind(rule.integer === true, rule.unit);
+  const [min, max] = [rule.min.toLocaleString('en-US'), rule.max.toLocaleString('en-US')];
+  const range = rule.nullable ? l10n.t('{0} from {1} to {2}, or null for the default', kind, min, max) : l10n.t('{0} from {1} to {2}', kind, min, max);
+  return { setting: id, blocks: rule.blocks, message: l10n.t('Setting "{0}" is {1}: it must be {2}. {3}', id, show(value), range, consequence(rule.blocks)) };
 }
 
 export const MAX_IMAGE_SIDE = 16_384;
@@ -112,24 +134,27 @@ export const MAX_IMAGE_SIDE = 16_384;
 export function checkSizePresets(value: unknown): SettingProblem | undefined {
   const id = 'inference.images.sizePresets';
   if (value === undefined) return undefined;
-  const fail = (what: string): SettingProblem => ({ setting: id, blocks: 'image', message: `Setting "${id}" ${what}. ${consequence('image')}` });
-  if (!Array.isArray(value)) return fail(`must be a list of sizes like ["1024x768"], not ${show(value)}`);
+  const fail = (what: string): SettingProblem => ({ setting: id, blocks: 'image', message: l10n.t('Setting "{0}" {1}. {2}', id, what, consequence('image')) });
+  if (!Array.isArray(value)) return fail(l10n.t('must be a list of sizes like ["1024x768"], not {0}', show(value)));
   for (const item of value) {
     const match = typeof item === 'string' ? /^\s*(\d+)\s*[xX×]\s*(\d+)\s*$/.exec(item) : null;
     const fits = match && [match[1], match[2]].every((side) => Number(side) >= 1 && Number(side) <= MAX_IMAGE_SIDE);
-    if (!fits) return fail(`contains ${show(item)}: each size is WIDTHxHEIGHT with sides from 1 to ${MAX_IMAGE_SIDE}, e.g. "1024x768"`);
+    if (!fits) return fail(l10n.t('contains {0}: each size is WIDTHxHEIGHT with sides from 1 to {1}, e.g. "1024x768"', show(item), MAX_IMAGE_SIDE));
   }
   return undefined;
 }
 
 function checkChoice(id: string, value: unknown, choices: readonly string[], blocks: Blocks): SettingProblem | undefined {
   if (value === undefined || (typeof value === 'string' && choices.includes(value))) return undefined;
-  return { setting: id, blocks, message: `Setting "${id}" is ${show(value)}: it must be one of ${choices.map((choice) => `"${choice}"`).join(', ')}. ${consequence(blocks)}` };
+  return { setting: id, blocks, message: l10n.t('Setting "{0}" is {1}: it must be one of {2}. {3}', id, show(value), choices.map((choice) => `"${choice}"`).join(', '), consequence(blocks)) };
 }
 
 function checkType(id: string, value: unknown, type: 'string' | 'boolean', blocks: Blocks): SettingProblem | undefined {
   if (value === undefined || typeof value === type) return undefined;
-  return { setting: id, blocks, message: `Setting "${id}" must be ${type === 'string' ? 'text' : 'true or false'}, not ${show(value)}. ${consequence(blocks)}` };
+  const message = type === 'string'
+    ? l10n.t('Setting "{0}" must be text, not {1}. {2}', id, show(value), consequence(blocks))
+    : l10n.t('Setting "{0}" must be true or false, not {1}. {2}', id, show(value), consequence(blocks));
+  return { setting: id, blocks, message };
 }
 
 /**

@@ -19,6 +19,54 @@ function placeholders(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
+/**
+ * Core files whose messages are not localized yet (the client and error files that issue 10 split, left
+ * to their owner); remove each one as its messages move to l10n.t. historyFileNames.ts has one Error,
+ * a guard on ids, and responseBodies.ts one caught internally.
+ */
+const CORE_PENDING = [
+  'src/core/baseUrl.ts',
+  'src/core/chatCompletion.ts',
+  'src/core/client.ts',
+  'src/core/responseBodies.ts',
+  'src/core/responseErrors.ts',
+  'src/core/transportErrors.ts',
+  'src/core/chat/historyFileNames.ts',
+];
+
+/**
+ * The local endpoint's messages are HTTP response bodies for other programs (with a machine-readable
+ * code beside them), like the service's own errors: protocol text, kept in English.
+ */
+const CORE_PROTOCOL_DIRS = ['src/core/localEndpoint/'];
+
+/**
+ * A quoted or template literal where the core builds text a user reads: an ApiError's or Error's
+ * message, a `message`/`problem`/`reason`/`note`/`text`/`title`/`label` field, a link warning, or the
+ * sentence handed to a message-building helper. Empty strings are not text.
+ */
+const LITERAL_MESSAGE = new RegExp('(?:' + [
+  String.raw`new ApiError\(\s*'\w+',\s*`,
+  String.raw`new Error\(\s*`,
+  String.raw`\b(?:message|problem|reason|note|text|title|label):\s*`,
+  String.raw`\b(?:warnings\.push|malformed|fail|refuse)\(\s*`,
+  String.raw`\breturn\s+(?=['"\x60][A-Z][a-z]+ )`,
+].join('|') + String.raw`)(['"\x60])(?!\1)`);
+
+/** `file:line: text` of every code line (comments aside) of the .ts files under `dir` that matches `pattern`. */
+function linesMatching(dir: string, pattern: RegExp, skipFile: (file: string) => boolean = () => false): string[] {
+  const offenders: string[] = [];
+  for (const entry of fs.readdirSync(path.join(REPO_ROOT, dir), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const file = path.relative(REPO_ROOT, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    if (skipFile(file)) continue;
+    fs.readFileSync(path.join(REPO_ROOT, file), 'utf8').split('\n').forEach((line, index) => {
+      if (!/^\s*(\*|\/\/)/.test(line) && pattern.test(line)) offenders.push(`${file}:${index + 1}: ${line.trim()}`);
+    });
+  }
+  return offenders;
+}
+
 describe('localization', () => {
   const manifest = read('package.json');
   const nls = read('package.nls.json');
@@ -43,16 +91,15 @@ describe('localization', () => {
     // A literal (quoted or template) as the message, title, prompt, placeholder or tooltip of a host UI
     // call; a codicon before an interpolated (already translated) text is allowed.
     const literalUi = /(?:show(?:Error|Warning|Information)Message\(|setStatusBarMessage\(|\b(?:title|prompt|placeHolder|placeholder|tooltip):\s*|\.(?:title|placeholder) = )(['"`])(?!\$\([\w-]+\) \$\{)/;
-    const offenders: string[] = [];
-    const hostDir = path.join(REPO_ROOT, 'src', 'host');
-    for (const entry of fs.readdirSync(hostDir, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-      const lines = fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8').split('\n');
-      lines.forEach((line, index) => {
-        if (literalUi.test(line)) offenders.push(`${path.relative(REPO_ROOT, path.join(entry.parentPath, entry.name))}:${index + 1}: ${line.trim()}`);
-      });
-    }
-    assert.deepEqual(offenders, []);
+    assert.deepEqual(linesMatching('src/host', literalUi), []);
+  });
+
+  it('the core builds no literal user-facing text: its messages go through l10n.t of @vscode/l10n', () => {
+    const offenders = linesMatching('src/core', LITERAL_MESSAGE, (file) => CORE_PROTOCOL_DIRS.some((dir) => file.startsWith(dir)));
+    const pending = offenders.filter((line) => CORE_PENDING.some((file) => line.startsWith(`${file}:`)));
+    assert.deepEqual(offenders.filter((line) => !pending.includes(line)), []);
+    // The pending list only shrinks: a file on it that has been localized must leave it.
+    assert.deepEqual(CORE_PENDING.filter((file) => !pending.some((line) => line.startsWith(`${file}:`))), []);
   });
 
   it('walkthrough media and the icon exist', () => {
