@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { UsageEntry } from './ledger';
 
 /** Spend per calendar day (local time of the extension host), with the parts a bar is stacked from. */
@@ -117,7 +118,7 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
   return {
     generatedAt: now,
     days,
-    byModel: stackDays(inWindow, now, days, (e) => e.model || '(unknown model)'),
+    byModel: stackDays(inWindow, now, days, (e) => e.model || l10n.t('(unknown model)')),
     byKind: stackDays(inWindow, now, days, (e) => e.kind),
     topRequests,
     environments: [...environments.values()]
