@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { normaliseUsage } from './chatStream';
 import { ApiError } from './errors';
 import { ToolCallAssembler } from './toolCalls';
@@ -13,7 +14,7 @@ export function chatResultFromJson(body: unknown, meta: ResponseMeta): ChatResul
   const content = choice?.message?.content;
   // A null content is a legitimate empty answer (for example a length stop before any text).
   if (typeof content !== 'string' && content !== null) {
-    throw new ApiError('malformedResponse', 'The chat completion has no choices[0].message.content.', { meta, status: meta.status });
+    throw new ApiError('malformedResponse', l10n.t('The chat completion has no choices[0].message.content.'), { meta, status: meta.status });
   }
   const result: ChatResult = { text: content ?? '', meta };
   if (Array.isArray(choice?.message?.tool_calls) && choice.message.tool_calls.length > 0) {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Dispatcher } from 'undici';
 import { checkApiKeyFormat } from './apiKey';
 import { normaliseBaseUrl } from './baseUrl';
@@ -72,7 +73,7 @@ export class InferenceClient {
     const { meta, body } = await this.#json('models', 'GET', `/models?${query}`, undefined, options.signal);
     const data = (body as { data?: unknown }).data;
     if (!Array.isArray(data)) {
-      throw new ApiError('malformedResponse', 'The model list has no "data" array: the service answered with an unexpected catalog shape.', { meta, status: meta.status });
+      throw new ApiError('malformedResponse', l10n.t('The model list has no "data" array: the service answered with an unexpected catalog shape.'), { meta, status: meta.status });
     }
     const models = data.filter((item): item is Model => typeof (item as Model | null)?.id === 'string');
     return { models, meta };
@@ -102,7 +103,7 @@ export class InferenceClient {
         return;
       }
       const limit = this.#limits.streamBytes;
-      const body = capStream(response.body as AsyncIterable<Uint8Array>, limit, () => tooLarge('an answer', limit, meta, ' The answer so far was kept.'));
+      const body = capStream(response.body as AsyncIterable<Uint8Array>, limit, () => tooLarge('an answer', limit, meta, ` ${l10n.t('The answer so far was kept.')}`));
       yield* parseChatEventStream(body, meta, { redact: (text) => this.#redact(text) });
       finished = true;
     } catch (error) {
@@ -120,7 +121,7 @@ export class InferenceClient {
     const body = await readImageResult(response, this.#reading(meta, options.signal));
     const record = body as { data?: unknown; created?: unknown };
     if (!Array.isArray(record.data) || record.data.length === 0) {
-      throw new ApiError('malformedResponse', 'The image result has no images in "data".', { meta, status: meta.status });
+      throw new ApiError('malformedResponse', l10n.t('The image result has no images in "data".'), { meta, status: meta.status });
     }
     const result: ImageResult = { images: record.data.map((item) => decodeImageItem(item, meta, this.#limits.imageBytes)), meta };
     if (typeof record.created === 'number') result.created = record.created;
@@ -192,7 +193,7 @@ export class InferenceClient {
   async #request(endpoint: Endpoint, method: 'GET' | 'POST', path: string, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: ResponseData }> {
     const keyProblem = checkApiKeyFormat(this.#apiKey, this.#keyPrefix);
     if (keyProblem) throw keyProblem;
-    if (signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.');
+    if (signal?.aborted) throw new ApiError('cancelled', l10n.t('The request was cancelled.'));
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
       accept,

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Dispatcher } from 'undici';
 import { ApiError } from './errors';
 import { readImageResultBody } from './imageBody';
@@ -63,11 +64,12 @@ export async function readJsonBody(response: ResponseData, { meta, signal, limit
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
+    // Caught just below and replaced by the malformedResponse error: never shown.
+    if (parsed === null || typeof parsed !== 'object') throw new TypeError('not an object');
     return parsed;
   } catch {
     const { message } = describeErrorBody(redact(text.slice(0, ERROR_BODY_LIMIT)), responseHeader(response.headers, 'content-type'));
-    throw new ApiError('malformedResponse', `The service answered with something that is not the expected JSON${message ? `: ${message}` : '.'}`, { meta, status: meta.status });
+    throw new ApiError('malformedResponse', message ? l10n.t('The service answered with something that is not the expected JSON: {0}', message) : l10n.t('The service answered with something that is not the expected JSON.'), { meta, status: meta.status });
   }
 }
 
@@ -81,14 +83,14 @@ export async function readImageResult(response: ResponseData, { meta, signal, li
       declaredLength: declaredLength(response.headers),
       onBodyTooLarge: () => tooLarge('a response', limits.jsonBytes, meta),
       onDecodedTooLarge: () => tooLarge('an image', limits.imageBytes, meta),
-      onNotBase64: () => new ApiError('malformedResponse', 'The service returned image data that is not valid base64.', { meta, status: meta.status }),
+      onNotBase64: () => new ApiError('malformedResponse', l10n.t('The service returned image data that is not valid base64.'), { meta, status: meta.status }),
     });
   } catch (error) {
     response.body.on('error', () => undefined).destroy();
     if (!(error instanceof SyntaxError)) throw errorFromTransport(error, signal, meta);
   }
   if (parsed === null || typeof parsed !== 'object') {
-    throw new ApiError('malformedResponse', 'The service answered with something that is not the expected JSON.', { meta, status: meta.status });
+    throw new ApiError('malformedResponse', l10n.t('The service answered with something that is not the expected JSON.'), { meta, status: meta.status });
   }
   return parsed;
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError, type ApiErrorDetails, type Endpoint } from './errors';
 import type { ResponseMeta } from './types';
 
@@ -63,13 +64,18 @@ const SCOPE_WORDS = /\bscopes?\b/i;
 const ROUTE_WORDS = /\b(endpoint|route|path)s?\b|unknown_endpoint|no_route/i;
 
 /** Where a redirect pointed, reduced to its origin: enough to recognise, nothing a service could smuggle. */
-function redirectTarget(location: string | undefined, baseUrl: string | undefined): string {
-  if (!location) return '';
+function redirectOrigin(location: string | undefined, baseUrl: string | undefined): string | undefined {
+  if (!location) return undefined;
   try {
-    return ` to ${new URL(location, baseUrl).origin}`;
+    return new URL(location, baseUrl).origin;
   } catch {
-    return '';
+    return undefined;
   }
+}
+
+/** Whole sentences, each translated on its own, joined as one message. */
+function sentences(...parts: (string | false | undefined)[]): string {
+  return parts.filter(Boolean).join(' ');
 }
 
 export interface ResponseContext {
@@ -97,41 +103,58 @@ export function errorFromResponse(endpoint: Endpoint, meta: ResponseMeta, body: 
     ...(body.code !== undefined && { serviceCode: body.code }),
     ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
   };
-  const suffix = service ? ` The service said: ${service}` : '';
+  const said = service ? l10n.t('The service said: {0}', service) : undefined;
   const mentionsScope = SCOPE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`);
   if (status >= 300 && status < 400) {
-    return new ApiError('redirected', `The base URL redirects (HTTP ${status}${redirectTarget(context.location, context.baseUrl)}). Redirects are not followed, so the API key was not sent there. If the new address is right, put it in the "inference.environments" setting.`, details);
+    const origin = redirectOrigin(context.location, context.baseUrl);
+    return new ApiError('redirected', sentences(
+      origin ? l10n.t('The base URL redirects (HTTP {0} to {1}).', status, origin) : l10n.t('The base URL redirects (HTTP {0}).', status),
+      l10n.t('Redirects are not followed, so the API key was not sent there. If the new address is right, put it in the "inference.environments" setting.'),
+    ), details);
   }
   if (endpoint === 'images' && (status === 401 || status === 403) && mentionsScope) {
-    return new ApiError('missingScope', `The service refused to generate images with this key (HTTP ${status}).${suffix} Likely cause: the key lacks the "images" scope; set a key that has it.`, details);
+    return new ApiError('missingScope', sentences(
+      l10n.t('The service refused to generate images with this key (HTTP {0}).', status), said,
+      l10n.t('Likely cause: the key lacks the "images" scope; set a key that has it.'),
+    ), details);
   }
   switch (status) {
     case 400:
     case 422:
-      return new ApiError('badRequest', `The service rejected the request (HTTP ${status}).${suffix}`, details);
+      return new ApiError('badRequest', sentences(l10n.t('The service rejected the request (HTTP {0}).', status), said), details);
     case 401:
-      return new ApiError('unauthorized', `The API key was refused (HTTP 401): it may be wrong, expired, revoked or from another environment.${suffix}`, details);
-    case 402: {
-      const balance = meta.balanceCredits === undefined ? '' : ` Balance: ${meta.balanceCredits} credits.`;
-      return new ApiError('insufficientCredits', `The wallet has insufficient credits for this call (HTTP 402).${balance} Add credits to this environment's wallet to continue.${suffix}`, details);
-    }
+      return new ApiError('unauthorized', sentences(l10n.t('The API key was refused (HTTP 401): it may be wrong, expired, revoked or from another environment.'), said), details);
+    case 402:
+      return new ApiError('insufficientCredits', sentences(
+        l10n.t('The wallet has insufficient credits for this call (HTTP 402).'),
+        meta.balanceCredits !== undefined && l10n.t('Balance: {0} credits.', meta.balanceCredits),
+        l10n.t('Add credits to this environment\'s wallet to continue.'), said,
+      ), details);
     case 403:
       return endpoint === 'images'
-        ? new ApiError('forbidden', `The service refused the image request (HTTP 403).${suffix} Likely causes: the key lacks the "images" scope, or the model needs a paid plan.`, details)
-        : new ApiError('forbidden', `The key is not allowed to make this call (HTTP 403).${suffix} Some models need a paid plan.`, details);
+        ? new ApiError('forbidden', sentences(l10n.t('The service refused the image request (HTTP 403).'), said, l10n.t('Likely causes: the key lacks the "images" scope, or the model needs a paid plan.')), details)
+        : new ApiError('forbidden', sentences(l10n.t('The key is not allowed to make this call (HTTP 403).'), said, l10n.t('Some models need a paid plan.')), details);
     case 404:
       // Only the service's JSON can say a model is unknown; a page, or JSON about a missing route, cannot.
       if (endpoint === 'models' || !body.json || ROUTE_WORDS.test(`${service ?? ''} ${body.code ?? ''}`)) {
-        const what = endpoint === 'models' ? 'the model list' : 'this call';
-        return new ApiError('notFound', `The service answered 404 for ${what}${body.json ? '' : ' without its usual JSON error'}: the base URL may be wrong (check the environment's base URL: it ends in /api/v1), or a proxy answered.${suffix}`, details);
+        const answered = endpoint === 'models'
+          ? (body.json ? l10n.t('The service answered 404 for the model list') : l10n.t('The service answered 404 for the model list without its usual JSON error'))
+          : (body.json ? l10n.t('The service answered 404 for this call') : l10n.t('The service answered 404 for this call without its usual JSON error'));
+        return new ApiError('notFound', sentences(
+          l10n.t('{0}: the base URL may be wrong (check the environment\'s base URL: it ends in /api/v1), or a proxy answered.', answered), said,
+        ), details);
       }
-      return new ApiError('modelNotFound', `The ${endpoint === 'images' ? 'image' : 'chat'} model is unknown in this environment (HTTP 404). Pick a model from this environment's list.${suffix}`, details);
-    case 429: {
-      const wait = retryAfterSeconds === undefined ? '' : ` Retry after ${retryAfterSeconds} s.`;
-      return new ApiError('rateLimited', `Rate limit reached for this key (HTTP 429).${wait}${suffix}`, details);
-    }
+      return new ApiError('modelNotFound', sentences(
+        endpoint === 'images' ? l10n.t('The image model is unknown in this environment (HTTP 404).') : l10n.t('The chat model is unknown in this environment (HTTP 404).'),
+        l10n.t('Pick a model from this environment\'s list.'), said,
+      ), details);
+    case 429:
+      return new ApiError('rateLimited', sentences(
+        l10n.t('Rate limit reached for this key (HTTP 429).'),
+        retryAfterSeconds !== undefined && l10n.t('Retry after {0} s.', retryAfterSeconds), said,
+      ), details);
     default:
-      if (status >= 500) return new ApiError('server', `The service failed (HTTP ${status}). Try again in a moment.${suffix}`, details);
-      return new ApiError('http', `Unexpected HTTP ${status} from the service.${suffix}`, details);
+      if (status >= 500) return new ApiError('server', sentences(l10n.t('The service failed (HTTP {0}). Try again in a moment.', status), said), details);
+      return new ApiError('http', sentences(l10n.t('Unexpected HTTP {0} from the service.', status), said), details);
   }
 }

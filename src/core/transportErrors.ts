@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError, isApiError, type ApiErrorDetails } from './errors';
 import type { ResponseMeta } from './types';
 
@@ -25,18 +26,20 @@ function errorCodes(error: unknown): string[] {
 export function errorFromTransport(error: unknown, signal: AbortSignal | undefined, meta?: ResponseMeta): ApiError {
   if (isApiError(error)) return error;
   const details: ApiErrorDetails = { cause: error, ...(meta && { meta, status: meta.status }) };
-  if (signal?.aborted) return new ApiError('cancelled', 'The request was cancelled.', details);
+  if (signal?.aborted) return new ApiError('cancelled', l10n.t('The request was cancelled.'), details);
   const codes = errorCodes(error);
   const has = (...names: string[]) => names.some((name) => codes.includes(name));
-  if (has('AbortError', 'UND_ERR_ABORTED')) return new ApiError('cancelled', 'The request was cancelled.', details);
+  if (has('AbortError', 'UND_ERR_ABORTED')) return new ApiError('cancelled', l10n.t('The request was cancelled.'), details);
   if (has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'TimeoutError')) {
-    return new ApiError('timeout', 'The service took too long to answer. Long generations can take a while: try again, or raise the timeout settings.', details);
+    return new ApiError('timeout', l10n.t('The service took too long to answer. Long generations can take a while: try again, or raise the timeout settings.'), details);
   }
   const certificate = codes.find((code) => /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|^ERR_TLS/.test(code));
   if (certificate) {
-    return new ApiError('network', `The TLS certificate was not accepted (${certificate}). The service's certificate is always verified; "http.proxyStrictSSL" only relaxes the check of a proxy's own certificate.`, details);
+    return new ApiError('network', l10n.t('The TLS certificate was not accepted ({0}). The service\'s certificate is always verified; "http.proxyStrictSSL" only relaxes the check of a proxy\'s own certificate.', certificate), details);
   }
   const reason = codes.find((code) => /^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR'));
-  const during = meta ? ' while receiving the response' : '';
-  return new ApiError('network', `Could not reach the service${during}${reason ? ` (${reason})` : ''}. Check the connection, proxy and base URL, then retry.`, details);
+  const failure = meta
+    ? (reason ? l10n.t('Could not reach the service while receiving the response ({0}).', reason) : l10n.t('Could not reach the service while receiving the response.'))
+    : (reason ? l10n.t('Could not reach the service ({0}).', reason) : l10n.t('Could not reach the service.'));
+  return new ApiError('network', [failure, l10n.t('Check the connection, proxy and base URL, then retry.')].join(' '), details);
 }

@@ -81,7 +81,7 @@ export class ErrorPresenter {
     if (apiError.kind === 'cancelled') return;
     if (this.settings.alreadyShown(apiError)) {
       // One message per bad setting, not one per request: a brief reminder instead of another notification.
-      vscode.window.setStatusBarMessage(`$(warning) ${vscode.l10n.t('Inference: not sent, see "{0}"', apiError.message.split('"')[1] ?? 'settings')}`, 8000);
+      vscode.window.setStatusBarMessage(`$(warning) ${vscode.l10n.t('Inference: not sent, see "{0}"', this.settings.settingOf(apiError) ?? 'inference')}`, 8000);
       return;
     }
     const env = options.env ?? this.environments.active().name;

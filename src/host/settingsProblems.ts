@@ -59,4 +59,9 @@ export class SettingsProblems extends Disposable {
   alreadyShown(error: ApiError): boolean {
     return error.kind === 'notConfigured' && this.#shown.has(error.message);
   }
+
+  /** The setting a refused request's problem names (for a short reminder once the problem was shown). */
+  settingOf(error: ApiError): string | undefined {
+    return this.#problems.find((problem) => problem.message === error.message)?.setting;
+  }
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 
 /**
@@ -13,7 +14,7 @@ const TEMP = /^[\w-]+\.json\.(\d+)\.tmp$/;
 
 /** The log of a conversation; an id that could reach outside the folder is refused. */
 export function logFile(dir: string, id: string): string {
-  if (!/^[\w-]+$/.test(id)) throw new Error(`Invalid conversation id "${id}"`);
+  if (!/^[\w-]+$/.test(id)) throw new Error(l10n.t('Invalid conversation id "{0}"', id));
   return path.join(dir, `${id}.json`);
 }
 

@@ -20,21 +20,6 @@ function placeholders(value: unknown, found: string[] = []): string[] {
 }
 
 /**
- * Core files whose messages are not localized yet (the client and error files that issue 10 split, left
- * to their owner); remove each one as its messages move to l10n.t. historyFileNames.ts has one Error,
- * a guard on ids, and responseBodies.ts one caught internally.
- */
-const CORE_PENDING = [
-  'src/core/baseUrl.ts',
-  'src/core/chatCompletion.ts',
-  'src/core/client.ts',
-  'src/core/responseBodies.ts',
-  'src/core/responseErrors.ts',
-  'src/core/transportErrors.ts',
-  'src/core/chat/historyFileNames.ts',
-];
-
-/**
  * The local endpoint's messages are HTTP response bodies for other programs (with a machine-readable
  * code beside them), like the service's own errors: protocol text, kept in English.
  */
@@ -96,10 +81,7 @@ describe('localization', () => {
 
   it('the core builds no literal user-facing text: its messages go through l10n.t of @vscode/l10n', () => {
     const offenders = linesMatching('src/core', LITERAL_MESSAGE, (file) => CORE_PROTOCOL_DIRS.some((dir) => file.startsWith(dir)));
-    const pending = offenders.filter((line) => CORE_PENDING.some((file) => line.startsWith(`${file}:`)));
-    assert.deepEqual(offenders.filter((line) => !pending.includes(line)), []);
-    // The pending list only shrinks: a file on it that has been localized must leave it.
-    assert.deepEqual(CORE_PENDING.filter((file) => !pending.some((line) => line.startsWith(`${file}:`))), []);
+    assert.deepEqual(offenders, []);
   });
 
   it('walkthrough media and the icon exist', () => {
