@@ -1,4 +1,3 @@
-import { describeLinkTarget } from '../core/chat/linkTarget';
 import type { WebviewApi } from 'vscode-webview';
 import {
   CHAT_PROTOCOL_VERSION,
@@ -9,13 +8,13 @@ import {
   type ChatResponses,
   type ChatWebviewState,
   type ConversationView,
-  type ErrorActionId,
   type HostToWebview,
   type MessagePatchMessage,
   type MessageView,
   type SnapshotMessage,
 } from '../core/chatProtocol';
-import { codeBlockOf } from './codeBlocks';
+import { BottomFollower } from './bottomFollower';
+import { routeClick, showLinkTarget, type ClickContext } from './clickActions';
 import { Composer } from './composer';
 import { el } from './dom';
 import { FrameScheduler } from './frames';
@@ -24,8 +23,6 @@ import type { HostConnection } from './hostConnection';
 import { LiveRegion } from './liveRegion';
 import { createMarkdown } from './markdown';
 import { MessageElement } from './messageView';
-
-const STICK_TO_BOTTOM_PX = 48;
 
 export class ChatApp {
   private readonly frames = new FrameScheduler();
@@ -39,9 +36,7 @@ export class ChatApp {
   private conversation: ConversationView | undefined;
   private streaming: { messageId: string; seq: number } | undefined;
   private awaitingSnapshot = false;
-  private stickToBottom = true;
-  /** Where the last automatic scroll to the bottom put the list. */
-  private autoScrollTop = 0;
+  private readonly bottom: BottomFollower;
   private state: ChatWebviewState;
 
   constructor(
@@ -61,18 +56,14 @@ export class ChatApp {
     this.list = el('main', { className: 'messages', attrs: { 'aria-label': 'Conversation', tabindex: '0' } }, [this.empty]);
     root.append(this.header.root, this.list, this.composer.root, this.live.element);
     this.composer.setDraft(this.state.draft ?? '');
-    this.list.addEventListener('scroll', () => {
-      const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < STICK_TO_BOTTOM_PX;
-      // The scroll event of our own scroll can arrive after more content did: only scrolling up
-      // (above where we put it) means the user left the bottom.
-      this.stickToBottom = atBottom || (this.stickToBottom && this.list.scrollTop >= this.autoScrollTop);
-    });
-    this.frames.onAfterFrame(() => {
-      if (!this.stickToBottom) return;
-      this.list.scrollTop = this.list.scrollHeight;
-      this.autoScrollTop = this.list.scrollTop;
-    });
-    root.addEventListener('click', (event) => this.onClick(event), true);
+    this.bottom = new BottomFollower(this.list);
+    const clicks: ClickContext = {
+      call: (method, params) => this.call(method, params),
+      updateAttachments: (method, params) => this.updateAttachments(method, params),
+      composer: this.composer,
+      messageText: (id) => this.messages.get(id)?.text,
+    };
+    root.addEventListener('click', (event) => routeClick(event, clicks), true);
     // The real target of a link (punycode host, a user name before the host) shows on hover, before any click.
     root.addEventListener('mouseover', (event) => showLinkTarget(event.target));
     document.addEventListener('keydown', (event) => {
@@ -106,8 +97,7 @@ export class ChatApp {
         return;
       case 'messageRemoved':
         if (message.conversationId !== this.conversation?.id) return;
-        this.messages.get(message.messageId)?.root.remove();
-        this.messages.delete(message.messageId);
+        this.removeMessage(message.messageId);
         this.conversation.messages = this.conversation.messages.filter((m) => m.id !== message.messageId);
         return this.refreshChrome();
       case 'conversationChanged':
@@ -131,15 +121,13 @@ export class ChatApp {
     this.awaitingSnapshot = false;
     this.conversation = { ...snapshot.conversation, messages: [...snapshot.conversation.messages] };
     this.streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
-    for (const element of this.messages.values()) element.root.remove();
-    this.messages.clear();
+    for (const id of [...this.messages.keys()]) this.removeMessage(id);
     for (const view of this.conversation.messages) this.addMessage(view);
     this.composer.setAttachments(snapshot.attachments);
     this.applyEnvironment(snapshot.environment);
     this.saveState({ conversationId: this.conversation.id });
-    this.stickToBottom = true;
+    this.bottom.follow();
     this.refreshChrome();
-    this.frames.request({ renderFrame: () => undefined });
   }
 
   private applyEnvironment(environment: ChatEnvironmentView): void {
@@ -179,14 +167,21 @@ export class ChatApp {
     if (existing) existing.update(view, false, this.busy);
     else this.addMessage(view);
     this.refreshChrome();
-    // Cards and status lines change height outside markdown frames: keep following the bottom.
-    this.frames.request({ renderFrame: () => undefined });
   }
 
   private addMessage(view: MessageView): void {
     const element = new MessageElement(view, { md: this.md, frames: this.frames, announce: (t) => this.live.announce(t) });
     this.messages.set(view.id, element);
     this.list.append(element.root);
+    this.bottom.watch(element.root);
+  }
+
+  private removeMessage(id: string): void {
+    const element = this.messages.get(id);
+    if (!element) return;
+    this.bottom.unwatch(element.root);
+    element.root.remove();
+    this.messages.delete(id);
   }
 
   private get busy(): boolean {
@@ -208,7 +203,7 @@ export class ChatApp {
   }
 
   private async send(text: string, editing: boolean): Promise<boolean> {
-    this.stickToBottom = true;
+    this.bottom.follow();
     const reply = await this.call(editing ? 'editLast' : 'send', { text });
     // The host took the pending attachments with the message: the chips left with it.
     if (reply) this.composer.setAttachments(reply.result.attachments);
@@ -230,63 +225,8 @@ export class ChatApp {
     }
   }
 
-  private onClick(event: MouseEvent): void {
-    const target = event.target instanceof Element ? event.target : null;
-    const link = target?.closest('a');
-    if (link) {
-      // Never let the webview navigate, and keep the click from VS Code's webview shell too: it opens
-      // any clicked link itself (a second open, and mailto without asking). The host decides, once.
-      event.preventDefault();
-      event.stopPropagation();
-      const href = link.getAttribute('href');
-      if (href) void this.call('openLink', { href });
-      return;
-    }
-    const button = target?.closest<HTMLElement>('[data-action]');
-    if (!button) return;
-    const messageId = button.closest<HTMLElement>('[data-message-id]')?.dataset.messageId;
-    this.runAction(button, messageId);
-  }
-
-  private runAction(button: HTMLElement, messageId: string | undefined): void {
-    const action = button.dataset.action;
-    const code = codeBlockOf(button);
-    switch (action) {
-      case 'send': return void this.composer.submit();
-      case 'stop': return void this.call('stop', {});
-      case 'pickModel': return void this.call('pickModel', {});
-      case 'attachSelection': return void this.updateAttachments('attach', { kind: 'selection' });
-      case 'attachFile': return void this.updateAttachments('attach', { kind: 'file' });
-      case 'removeAttachment': return void this.updateAttachments('removeAttachment', { id: button.dataset.attachmentId ?? '' });
-      case 'newConversation': case 'openHistory': case 'renameConversation': case 'exportMarkdown':
-        return void this.call(action, {});
-      case 'copyCode': return void (code && this.call('copyText', { text: code.code }));
-      case 'insertCode': return void (code && this.call('insertCode', { code: code.code }));
-      case 'openInNewFile': return void (code && this.call('openInNewFile', { code: code.code, language: code.language }));
-      case 'copyAnswer': {
-        const text = messageId ? this.messages.get(messageId)?.text : undefined;
-        return void (text !== undefined && this.call('copyText', { text }));
-      }
-      case 'regenerate': return void this.call('regenerate', {});
-      case 'editLast': {
-        const text = messageId ? this.messages.get(messageId)?.text : undefined;
-        if (text !== undefined) this.composer.startEditing(text);
-        return;
-      }
-      case 'errorAction':
-        if (messageId) void this.call('errorAction', { messageId, action: button.dataset.errorAction as ErrorActionId });
-        return;
-    }
-  }
-
   private saveState(patch: Partial<ChatWebviewState>): void {
     this.state = { ...this.state, ...patch, v: CHAT_STATE_VERSION };
     this.api.setState(this.state);
   }
-}
-
-function showLinkTarget(target: EventTarget | null): void {
-  const link = target instanceof Element ? target.closest('a') : null;
-  const href = link?.getAttribute('href');
-  if (link && href && !link.title) link.title = describeLinkTarget(href);
 }

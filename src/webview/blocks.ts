@@ -90,3 +90,18 @@ function isClosedFence(token: Token, tail: string, lineStarts: number[], complet
   const marker = token.markup[0];
   return line.length >= token.markup.length && [...line].every((c) => c === marker);
 }
+
+/** true/false when the tokens show whether the list is tight, undefined when no item has a paragraph. */
+export function tightness(tokens: Token[], list: Block, level: number): boolean | undefined {
+  for (let i = list.start; i < list.end; i++) {
+    if (tokens[i].type === 'paragraph_open' && tokens[i].level === level + 2) return tokens[i].hidden;
+  }
+  return undefined;
+}
+
+export function loosen(tokens: Token[], list: Block, level: number): void {
+  for (let i = list.start; i < list.end; i++) {
+    const t = tokens[i];
+    if ((t.type === 'paragraph_open' || t.type === 'paragraph_close') && t.level === level + 2) t.hidden = false;
+  }
+}

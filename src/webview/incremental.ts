@@ -1,6 +1,7 @@
 import type { MarkdownIt, Token } from 'markdown-it';
-import { completeLineCount, lineOffsets, splitTail, topLevelBlocks, type Block } from './blocks';
-import { fenceLanguage, highlightChunk, renderTokens } from './markdown';
+import { completeLineCount, lineOffsets, loosen, splitTail, tightness, topLevelBlocks, type Block } from './blocks';
+import { enterFence, growFence, type FenceMode } from './incrementalFence';
+import { renderTokens } from './markdown';
 
 /**
  * The DOM-free half of the streaming renderer: turns a growing answer into render operations whose
@@ -32,7 +33,6 @@ export type RenderOp =
 
 interface ListMode { kind: 'list'; type: string; marker: string; tight: boolean | undefined; committed: string }
 interface TableMode { kind: 'table'; head: string; committed: string }
-interface FenceMode { kind: 'fence'; opening: string; closing: RegExp; language: string | undefined; code: string; failedAt: number; committed: string }
 type Mode = ListMode | TableMode | FenceMode;
 
 const NEWLINE = /[\r\n]/;
@@ -126,23 +126,10 @@ export class IncrementalMarkdown {
   }
 
   private enterFence(fence: Token, text: string, lineStarts: number[], ops: RenderOp[]): boolean {
-    const empty = Object.assign(Object.create(Object.getPrototypeOf(fence) as object) as Token, fence, { content: '' });
-    const html = this.render([empty], true);
-    const cut = html.lastIndexOf('</code>');
-    ops.push({ op: 'open', kind: 'fence', prefix: html.slice(0, cut), suffix: html.slice(cut) });
-    const marker = fence.markup;
-    // lineOffsets() lists no start for an empty last line.
-    const firstLineEnd = lineStarts.length > 1 ? lineStarts[1] : text.length;
-    this.mode = {
-      kind: 'fence',
-      closing: new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`),
-      language: fenceLanguage(fence.info),
-      code: '',
-      failedAt: 0,
-      opening: text.slice(0, firstLineEnd),
-      committed: text.slice(0, firstLineEnd),
-    };
-    this.pending = text.slice(firstLineEnd);
+    const entered = enterFence(this.md, fence, text, lineStarts);
+    ops.push(entered.open);
+    this.mode = entered.mode;
+    this.pending = entered.rest;
     return true;
   }
 
@@ -242,64 +229,14 @@ export class IncrementalMarkdown {
   }
 
   private fencePass(mode: FenceMode, final: boolean, ops: RenderOp[]): boolean {
-    const text = this.pending;
-    const newline = /\r\n|\r(?!$)|\n/g;
-    let start = 0;
-    let code = '';
-    let closedAt = -1;
-    for (let m = newline.exec(text); m; m = newline.exec(text)) {
-      if (m[0] === '\r' && m.index === text.length - 1) break;
-      const line = text.slice(start, m.index);
-      if (mode.closing.test(line)) {
-        closedAt = m.index + m[0].length;
-        break;
-      }
-      code += line.replace(/\0/g, '\uFFFD') + '\n';
-      start = m.index + m[0].length;
-    }
-    mode.code += code;
-    if (closedAt >= 0 || final) {
-      if (closedAt < 0) {
-        // Unclosed at the end of the answer: markdown-it decides the last lines (it drops a trailing
-        // line of white space), so the rest is parsed as the fence it is.
-        const rest = mode.code + text.slice(start);
-        mode.code = this.md.parse(mode.opening + rest, {})[0]?.content ?? rest;
-      }
-      if (mode.code) ops.push({ op: 'append', html: highlightChunk(mode.code, mode.language).html });
-      this.pending = closedAt >= 0 ? text.slice(closedAt) : '';
-      ops.push({ op: 'close' });
+    const step = growFence(this.md, mode, this.pending, final);
+    ops.push(...step.ops);
+    this.pending = step.pending;
+    if (step.closed) {
       this.mode = undefined;
       return true;
     }
-    mode.committed += text.slice(0, start);
-    this.pending = text.slice(start);
-    // Retry an unfinished construct (a comment spanning lines) only once it has doubled: linear overall.
-    if (mode.code && mode.code.length >= 2 * mode.failedAt) {
-      const chunk = highlightChunk(mode.code, mode.language);
-      if (chunk.atTopLevel) {
-        ops.push({ op: 'append', html: chunk.html });
-        mode.code = '';
-        mode.failedAt = 0;
-      } else {
-        mode.failedAt = mode.code.length;
-      }
-    }
-    this.tail = { op: 'tail', text: mode.code + this.pending };
+    this.tail = step.tail;
     return false;
-  }
-}
-
-/** true/false when the tokens show whether the list is tight, undefined when no item has a paragraph. */
-function tightness(tokens: Token[], list: Block, level: number): boolean | undefined {
-  for (let i = list.start; i < list.end; i++) {
-    if (tokens[i].type === 'paragraph_open' && tokens[i].level === level + 2) return tokens[i].hidden;
-  }
-  return undefined;
-}
-
-function loosen(tokens: Token[], list: Block, level: number): void {
-  for (let i = list.start; i < list.end; i++) {
-    const t = tokens[i];
-    if ((t.type === 'paragraph_open' || t.type === 'paragraph_close') && t.level === level + 2) t.hidden = false;
   }
 }

@@ -104,7 +104,8 @@ export class StreamingMarkdown implements FrameTask {
         const fragment = this.container?.kind === 'table' ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html);
         const nodes = Array.from(fragment.childNodes);
         if (this.container?.kind !== 'fence') decorateCodeBlocks(nodes);
-        if (this.container) this.container.slot.append(fragment);
+        if (this.container?.kind === 'fence') this.container.slot.append(el('div', { className: 'code-chunk' }, [fragment]));
+        else if (this.container) this.container.slot.append(fragment);
         else this.element.insertBefore(fragment, this.tail);
         if (this.container?.kind !== 'fence') committed.push(...nodes);
         return;
@@ -119,9 +120,11 @@ export class StreamingMarkdown implements FrameTask {
         this.element.insertBefore(fragment, this.tail);
         // A sanitiser that refused the container would leave no slot: render its children in the answer.
         this.container = slot ? { kind: op.kind, nodes, slot } : undefined;
+        if (this.container?.kind === 'fence') (top as Element).classList.add(GROWING_FENCE);
         return;
       }
       case 'close':
+        if (this.container?.kind === 'fence') closeFence(this.container);
         this.container = undefined;
         return;
       case 'discard':
@@ -165,6 +168,18 @@ export class StreamingMarkdown implements FrameTask {
     if (holder.nodeType === Node.TEXT_NODE) (holder as Text).appendData(text);
     else holder.appendChild(document.createTextNode(text));
   }
+}
+
+/**
+ * A fence grows by chunks of highlighted lines, each in its own block (`.growing` in chat.css), so
+ * that a frame lays out the last chunk, not the whole `<pre>` again. Closed, it becomes exactly
+ * the one-shot DOM: the chunks' content straight in `<code>`, the wrapper's class as decorated.
+ */
+const GROWING_FENCE = 'growing';
+
+function closeFence(fence: OpenContainer): void {
+  for (const chunk of Array.from(fence.slot.children)) if (chunk.classList.contains('code-chunk')) chunk.replaceWith(...Array.from(chunk.childNodes));
+  (fence.nodes[0] as Element).classList.remove(GROWING_FENCE);
 }
 
 /** The last text of `node` that is not formatting white space (between table cells, after a list item). */

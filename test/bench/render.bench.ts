@@ -5,6 +5,7 @@ import { RESULTS_DIR } from '../harness/paths';
 import { alternate, arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
 import { batchedAppends, longAnswer, longFence, longList, longTable } from './corpus';
 import { summariseProfile, type CpuProfile } from './profileSummary';
+import { traceRun } from './renderTrace';
 import { openWebviewPage, type PageDocument, type PageWindow } from './webviewPage';
 
 /**
@@ -16,6 +17,7 @@ import { openWebviewPage, type PageDocument, type PageWindow } from './webviewPa
  *
  *   node out/test/bench/render.bench.js [--rounds=5] [--only=<case substring>] [--skip=<case substring>]...
  *     [--profile=<case substring>] (one more streamed run under the profiler, after the measured rounds)
+ *     [--trace=<case substring>] (one more streamed and one-shot run under Chromium's tracer: style, layout, paint)
  */
 
 declare const window: PageWindow;
@@ -125,6 +127,7 @@ async function main(): Promise<Row[]> {
   const rows: Row[] = [];
   const p99s: { name: string; p99: number }[] = [];
   const profileCase = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+  const traceCase = process.argv.find((a) => a.startsWith('--trace='))?.slice('--trace='.length);
   let runs = 0;
   try {
     const { page } = webview;
@@ -150,6 +153,10 @@ async function main(): Promise<Row[]> {
       rows.push(ratioRow(c, appends, result.ratios, streamedMs, oneShotMs, p99, aboveFloor, floorMs.median));
       console.log(`  ${c.name}: ${fmtRatio(result.ratios)}, above the frame floor ${fmtRatio(aboveFloor)} (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(floorMs.median)}/frame, p99 frame ${fmtMs(p99)}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
       if (profileCase && c.name.includes(profileCase)) await profile(page, c, () => stream().then(() => undefined));
+      if (traceCase && c.name.includes(traceCase)) {
+        for (const line of await traceRun(page, `${c.name} streamed`, () => stream().then(() => undefined))) console.log(`  ${line}`);
+        for (const line of await traceRun(page, `${c.name} one-shot`, () => oneShot().then(() => undefined))) console.log(`  ${line}`);
+      }
     }
   } finally {
     await webview.close();

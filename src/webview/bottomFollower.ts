@@ -1,0 +1,58 @@
+const STICK_TO_BOTTOM_PX = 48;
+
+/**
+ * Keeps a scrolling list at its bottom while content grows there, until the user scrolls up.
+ *
+ * The scroll happens in a ResizeObserver callback, which the browser runs after its own layout of
+ * the frame: reading the height there costs nothing, where reading `scrollHeight` in the frame's
+ * render callback forced a second, synchronous layout of the whole conversation on every frame.
+ * While following, the browser's scroll anchoring is off (`following` class): it searched the
+ * conversation for an anchor node on every frame only for this class to scroll away from it; once
+ * the user scrolls up it is on again, so that what they read stays put while blocks above them
+ * (rendered lazily, see `content-visibility` in chat.css) change height.
+ */
+export class BottomFollower {
+  private following = true;
+  /** Where the last automatic scroll put the list. */
+  private autoScrollTop = 0;
+  private readonly resize: ResizeObserver;
+
+  constructor(private readonly list: HTMLElement) {
+    list.classList.add('following');
+    list.addEventListener('scroll', () => {
+      const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < STICK_TO_BOTTOM_PX;
+      // The scroll event of our own scroll can arrive after more content did: only scrolling up
+      // (above where we put it) means the user left the bottom.
+      this.setFollowing(atBottom || (this.following && list.scrollTop >= this.autoScrollTop));
+    });
+    this.resize = new ResizeObserver(() => this.scrollToBottom());
+    this.resize.observe(list);
+  }
+
+  /** Follows the growth of `element` (a message) while it is in the list. */
+  watch(element: Element): void {
+    this.resize.observe(element);
+  }
+
+  unwatch(element: Element): void {
+    this.resize.unobserve(element);
+  }
+
+  /** Back to the bottom (the user sent a message, or a new conversation was shown). */
+  follow(): void {
+    this.setFollowing(true);
+    requestAnimationFrame(() => this.scrollToBottom());
+  }
+
+  private scrollToBottom(): void {
+    if (!this.following) return;
+    this.list.scrollTop = this.list.scrollHeight;
+    this.autoScrollTop = this.list.scrollTop;
+  }
+
+  private setFollowing(following: boolean): void {
+    if (following === this.following) return;
+    this.following = following;
+    this.list.classList.toggle('following', following);
+  }
+}

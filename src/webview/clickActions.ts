@@ -1,0 +1,66 @@
+import { describeLinkTarget } from '../core/chat/linkTarget';
+import type { ChatMethod, ChatRequests, ChatResponses, ErrorActionId } from '../core/chatProtocol';
+import { codeBlockOf } from './codeBlocks';
+import type { Composer } from './composer';
+
+/** What a click in the chat can reach: the host (one request per click), the composer, the messages' text. */
+export interface ClickContext {
+  call<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<{ result: ChatResponses[M] } | undefined>;
+  updateAttachments<M extends 'attach' | 'removeAttachment'>(method: M, params: ChatRequests[M]): Promise<void>;
+  composer: Composer;
+  /** The text of a message as received so far (what Copy copies). */
+  messageText(messageId: string): string | undefined;
+}
+
+/** One delegated listener (capture phase) for every link and `data-action` button in the chat. */
+export function routeClick(event: MouseEvent, ctx: ClickContext): void {
+  const target = event.target instanceof Element ? event.target : null;
+  const link = target?.closest('a');
+  if (link) {
+    // Never let the webview navigate, and keep the click from VS Code's webview shell too: it opens
+    // any clicked link itself (a second open, and mailto without asking). The host decides, once.
+    event.preventDefault();
+    event.stopPropagation();
+    const href = link.getAttribute('href');
+    if (href) void ctx.call('openLink', { href });
+    return;
+  }
+  const button = target?.closest<HTMLElement>('[data-action]');
+  if (!button) return;
+  const messageId = button.closest<HTMLElement>('[data-message-id]')?.dataset.messageId;
+  runAction(button, messageId, ctx);
+}
+
+function runAction(button: HTMLElement, messageId: string | undefined, ctx: ClickContext): void {
+  const action = button.dataset.action;
+  const code = codeBlockOf(button);
+  const text = messageId ? ctx.messageText(messageId) : undefined;
+  switch (action) {
+    case 'send': return void ctx.composer.submit();
+    case 'stop': return void ctx.call('stop', {});
+    case 'pickModel': return void ctx.call('pickModel', {});
+    case 'attachSelection': return void ctx.updateAttachments('attach', { kind: 'selection' });
+    case 'attachFile': return void ctx.updateAttachments('attach', { kind: 'file' });
+    case 'removeAttachment': return void ctx.updateAttachments('removeAttachment', { id: button.dataset.attachmentId ?? '' });
+    case 'newConversation': case 'openHistory': case 'renameConversation': case 'exportMarkdown':
+      return void ctx.call(action, {});
+    case 'copyCode': return void (code && ctx.call('copyText', { text: code.code }));
+    case 'insertCode': return void (code && ctx.call('insertCode', { code: code.code }));
+    case 'openInNewFile': return void (code && ctx.call('openInNewFile', { code: code.code, language: code.language }));
+    case 'copyAnswer': return void (text !== undefined && ctx.call('copyText', { text }));
+    case 'regenerate': return void ctx.call('regenerate', {});
+    case 'editLast':
+      if (text !== undefined) ctx.composer.startEditing(text);
+      return;
+    case 'errorAction':
+      if (messageId) void ctx.call('errorAction', { messageId, action: button.dataset.errorAction as ErrorActionId });
+      return;
+  }
+}
+
+/** The real target of a link (punycode host, a user name before the host) shows on hover, before any click. */
+export function showLinkTarget(target: EventTarget | null): void {
+  const link = target instanceof Element ? target.closest('a') : null;
+  const href = link?.getAttribute('href');
+  if (link && href && !link.title) link.title = describeLinkTarget(href);
+}

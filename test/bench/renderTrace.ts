@@ -1,0 +1,73 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { RESULTS_DIR } from '../harness/paths';
+
+/**
+ * Where a streamed render's time goes on the renderer's main thread, from a Chromium trace (the JS
+ * profiler alone cannot see style, layout and paint): self time per trace event, and layout split
+ * into what script forced (a layout read such as `scrollHeight` inside a frame callback) and what
+ * the frame's own rendering step did.
+ */
+
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }
+
+const CATEGORIES = ['-*', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc'].join(',');
+
+/** Script entry points: a Layout or UpdateLayoutTree inside one of these was forced by script. */
+const SCRIPT = new Set(['FunctionCall', 'FireAnimationFrame', 'EventDispatch', 'v8.callFunction', 'TimerFire', 'RunMicrotasks']);
+
+export async function traceRun(page: Page, label: string, run: () => Promise<void>): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (data: { value: TraceEvent[] }) => events.push(...data.value));
+  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  await run();
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  const dir = path.join(RESULTS_DIR, 'bench');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `render-${label.replace(/[^\w]+/g, '-')}.trace.json`);
+  fs.writeFileSync(file, JSON.stringify({ traceEvents: events }));
+  return [`trace of "${label}" (${file}, open in chrome://tracing or the Performance panel):`, ...summariseTrace(events)];
+}
+
+/** Self time per event name on the renderer main thread, with forced layout counted apart. */
+export function summariseTrace(events: TraceEvent[]): string[] {
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return ['(no renderer main thread in the trace)'];
+  const spans = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  const self = new Map<string, number>();
+  const stack: { event: TraceEvent; end: number; children: number }[] = [];
+  let busy = 0;
+  const close = (until: number) => {
+    while (stack.length && stack[stack.length - 1].end <= until) {
+      const done = stack.pop()!;
+      const key = keyOf(done.event, stack);
+      self.set(key, (self.get(key) ?? 0) + Math.max(0, (done.event.dur ?? 0) - done.children));
+    }
+  };
+  for (const event of spans) {
+    close(event.ts);
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children += event.dur ?? 0;
+    else busy += event.dur ?? 0;
+    stack.push({ event, end: event.ts + (event.dur ?? 0), children: 0 });
+  }
+  close(Number.POSITIVE_INFINITY);
+  const total = busy || 1;
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 14)
+    .map(([name, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`)
+    .concat(`main thread busy ${(busy / 1000).toFixed(0)} ms`);
+}
+
+function keyOf(event: TraceEvent, ancestors: { event: TraceEvent }[]): string {
+  if (event.name !== 'Layout' && event.name !== 'UpdateLayoutTree') return event.name;
+  return ancestors.some((a) => SCRIPT.has(a.event.name)) ? `${event.name} (forced by script)` : event.name;
+}
