@@ -20,7 +20,9 @@ const SCRIPT = new Set(['FunctionCall', 'FireAnimationFrame', 'EventDispatch', '
 export async function traceRun(page: Page, label: string, run: () => Promise<void>): Promise<string[]> {
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (data: { value: TraceEvent[] }) => events.push(...data.value));
+  cdp.on('Tracing.dataCollected', (data) => {
+    events.push(...(data.value as unknown as TraceEvent[]));
+  });
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
   await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
   await run();

@@ -100,6 +100,12 @@ function main(): void {
     const met = target === undefined ? '' : now.ratio <= target ? 'met' : 'NOT met';
     rows.push(`| host → webview bytes / answer bytes at ${rate} tokens/s | ${target ? `≤ ${target}×` : 'context'} | ${now.ratio.toFixed(2)}× (${now.appends} appends; before: ${before.ratio.toFixed(2)}×, ${before.appends} appends) | ${met} |`);
   }
+  // The trade-off of the batcher's wait (a 43-byte envelope per append): the target at 50 tokens/s
+  // needs ~100 characters per append, i.e. half as many screen updates for a slow model.
+  for (const maxWaitMs of [350, 500, 750]) {
+    const slower = traffic(text, 50, { ...CURRENT, pacing: { ...DEFAULT_APPEND_PACING, maxWaitMs } });
+    rows.push(`| same at 50 tokens/s, batcher wait ${maxWaitMs} ms instead of ${DEFAULT_APPEND_PACING.maxWaitMs} ms | context | ${slower.ratio.toFixed(2)}× (${slower.appends} appends, ${(slower.appends / (tokens(text).length / 50)).toFixed(1)} updates/s) | |`);
+  }
   console.log(`traffic of one ${Math.round(Buffer.byteLength(text) / 1024)} KB answer (virtual clock: exact, the same every run)`);
   console.log('| what | target | measured | met? |\n|---|---|---|---|');
   for (const row of rows) console.log(row);

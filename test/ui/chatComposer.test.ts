@@ -93,6 +93,29 @@ describe('chat panel: composer, context and answer actions', () => {
     assert.ok(!((await lastAnswer().locator('.markdown').textContent()) ?? '').includes('word399'), 'the answer was cut short');
   });
 
+  it('streams a long code block while following the bottom, and ends with one highlighted block of exactly that code', async () => {
+    const code = Array.from({ length: 60 }, (_, i) => `const value${i} = compute(${i}, "line ${i}"); // ${i}`).join('\n');
+    ui.emulator.scriptReply('production', { text: `Here is the code:\n\n\`\`\`ts\n${code}\n\`\`\`\n\nDone.` });
+    const answersBefore = await messages('assistant').count();
+    await send('Show me a long code block');
+    await waitFor('the new answer', async () => (await messages('assistant').count()) > answersBefore, { timeoutMs: 15_000, intervalMs: 100 });
+    const list = chat().locator('main.messages');
+    const atBottom = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 2);
+    // While it streams, the fence grows by chunks of lines (streamingMarkdown.ts) and the view follows it.
+    await waitFor('the fence to grow by chunks', async () => (await lastAnswer().locator('.code-block.growing .code-chunk').count()) >= 2, { timeoutMs: 30_000, intervalMs: 50 });
+    await waitFor('the conversation to follow the growing fence', atBottom, { timeoutMs: 5000, intervalMs: 50 });
+    await ui.screenshot('04a-streaming-long-code-block');
+    await waitForAnswerEnd();
+    const block = lastAnswer().locator('.code-block');
+    assert.equal(await block.count(), 1);
+    assert.equal(await block.getAttribute('class'), 'code-block', 'the growing state is gone');
+    assert.equal(await block.locator('.code-chunk').count(), 0, 'the chunks are unwrapped: the DOM is the one-shot DOM');
+    assert.equal(await block.locator('pre code').textContent(), `${code}\n`);
+    assert.ok(await block.locator('pre code .hljs-keyword').count() >= 60, 'every line is highlighted');
+    await waitFor('the conversation to end at the bottom', atBottom, { timeoutMs: 5000, intervalMs: 100 });
+    await ui.screenshot('04b-long-code-block-complete');
+  });
+
   it('sends per-conversation temperature, top_p and max_tokens, and says when the answer hit the limit', async () => {
     await chat().locator('.params summary').click();
     await chat().getByLabel('Temperature').fill('0.3');
