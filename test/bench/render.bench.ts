@@ -91,17 +91,6 @@ async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMess
   return { ms, frames: [ms], html, floorMs: floor[Math.floor(floor.length / 2)] };
 }
 
-/** Bytes the host posts (protocol 2): one append per batch, the end a patch without the text. */
-function hostToWebviewBytes(appends: string[]): number {
-  const ids = { conversationId: 'c'.repeat(36), messageId: 'm'.repeat(36) };
-  let bytes = 0;
-  appends.forEach((append, i) => {
-    bytes += JSON.stringify({ v: CHAT_PROTOCOL_VERSION, type: 'append', seq: i + 1, text: append }).length;
-  });
-  bytes += JSON.stringify({ v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', ...ids, status: 'done', meta: { model: 'bench-model', finishedAt: Date.now() } }).length;
-  return bytes;
-}
-
 function cases(): Case[] {
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
   const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice('--skip='.length));
@@ -171,7 +160,6 @@ async function main(): Promise<Row[]> {
       data: { p99s },
     });
   }
-  rows.push(trafficRow());
   rows.push({ what: 'streamed DOM equals one-shot DOM, every case and round', target: 'identical', measured: 'identical', met: true });
   return rows;
 }
@@ -184,20 +172,6 @@ function ratioRow(c: Case, appends: string[], ratios: RatioStats, streamed: Rati
     measured: `${fmtRatio(ratios)} (above a ${fmtMs(floorMs)} frame floor: ${fmtRatio(aboveFloor)})`,
     met: SMOKE ? undefined : ratios.median <= c.target,
     data: { ratios, aboveFloor, floorMs, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
-  };
-}
-
-/** Context for issue 11 point 2 (host traffic, another branch): what today's protocol posts at 50 tokens/s. */
-function trafficRow(): Row {
-  const text = longAnswer(SMOKE ? 10_000 : 200_000);
-  const appends = batchedAppends(text, 50);
-  const bytes = hostToWebviewBytes(appends);
-  return {
-    what: `host -> webview bytes / answer bytes at 50 tokens/s (${appends.length} appends; point 2, not this branch)`,
-    target: '<= 1.5x',
-    measured: `${(bytes / text.length).toFixed(1)}x`,
-    met: bytes / text.length <= 1.5,
-    data: { bytes, answerBytes: text.length, appends: appends.length },
   };
 }
 
