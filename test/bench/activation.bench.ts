@@ -21,7 +21,11 @@ import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from '.
 // INFERENCE_BENCH_EXTENSION_BUNDLE: a bundle built from another commit, for before/after figures.
 const BUNDLE = path.resolve(REPO_ROOT, process.env.INFERENCE_BENCH_EXTENSION_BUNDLE ?? 'dist/extension.js');
 
-/** Times `require(file)` in a fresh Node process, with `vscode` answered by an inert stand-in. */
+/**
+ * Times `require(file)` in a fresh Node process, with `vscode` answered by an inert stand-in. Fails
+ * when loading it also loaded undici: the HTTP stack is most of the code and belongs to the first
+ * request, not to activation (a top-level import anywhere in the bundle brings it back).
+ */
 function loadInFreshProcess(file: string): number {
   const script = `
     const Module = require('module');
@@ -31,8 +35,12 @@ function loadInFreshProcess(file: string): number {
     require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: inert };
     const started = performance.now();
     require(${JSON.stringify(file)});
-    process.stdout.write(String(performance.now() - started));`;
-  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+    const ms = performance.now() - started;
+    const undici = Object.keys(require.cache).filter((id) => /undici/.test(id));
+    process.stdout.write(JSON.stringify({ ms, undici }));`;
+  const { ms, undici } = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { ms: number; undici: string[] };
+  if (undici.length) throw new Error(`loading ${path.relative(REPO_ROOT, file)} also loaded undici (${undici.join(', ')}): import it lazily (core/http.ts loadUndici)`);
+  return ms;
 }
 
 /**

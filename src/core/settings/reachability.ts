@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { loadUndici } from '../http';
 
 export type Reachability =
   | { reachable: true; status: number; looksLikeService: boolean; note: string }
@@ -13,6 +14,8 @@ export type Reachability =
 export async function probeBaseUrl(baseUrl: string, options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Promise<Reachability> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   try {
+    // Loaded here, not imported at the top: a top-level import put all of undici into activation.
+    const { request } = await loadUndici();
     const response = await request(`${baseUrl}/models?type=chat`, {
       method: 'GET',
       headers: { accept: 'application/json' },
