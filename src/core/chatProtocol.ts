@@ -228,3 +228,6 @@ export function hostMessage<T extends Exclude<HostToWebview['type'], 'response'>
 ): Extract<HostToWebview, { type: T }> {
   return { v: CHAT_PROTOCOL_VERSION, type, ...body } as Extract<HostToWebview, { type: T }>;
 }
+
+/** The webview root element's attribute that carries VS Code's runtime-string bundle (JSON) into a webview. */
+export const WEBVIEW_L10N_ATTRIBUTE = 'data-l10n-bundle';

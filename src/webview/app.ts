@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
 import {
   CHAT_PROTOCOL_VERSION,
@@ -52,8 +53,8 @@ export class ChatApp {
       stop: () => void this.call('stop', {}),
       draftChanged: (draft) => this.saveState({ draft }),
     });
-    this.empty = el('div', { className: 'empty-state', text: 'Ask a question to start the conversation.' });
-    this.list = el('main', { className: 'messages', attrs: { 'aria-label': 'Conversation', tabindex: '0' } }, [this.empty]);
+    this.empty = el('div', { className: 'empty-state', text: l10n.t('Ask a question to start the conversation.') });
+    this.list = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.empty]);
     root.append(this.header.root, this.list, this.composer.root, this.live.element);
     this.composer.setDraft(this.state.draft ?? '');
     this.bottom = new BottomFollower(this.list);
@@ -159,9 +160,9 @@ export class ChatApp {
     if (view.status === 'streaming' && this.streaming?.messageId !== view.id) this.streaming = { messageId: view.id, seq: 0 };
     if (view.status !== 'streaming' && this.streaming?.messageId === view.id) {
       this.streaming = undefined;
-      if (view.status === 'stopped') this.live.announceNow('Answer stopped. The partial answer is kept.');
-      else if (view.error) this.live.announceNow(`Request failed: ${view.error.message}`);
-      else this.live.announceNow('Answer complete.');
+      if (view.status === 'stopped') this.live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
+      else if (view.error) this.live.announceNow(l10n.t('Request failed: {0}', view.error.message));
+      else this.live.announceNow(l10n.t('Answer complete.'));
     }
     const existing = this.messages.get(view.id);
     if (existing) existing.update(view, false, this.busy);

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { actionButton, el } from './dom';
 
 /**
@@ -17,11 +18,11 @@ function decorate(pre: HTMLElement): void {
   const parent = pre.parentNode;
   if (!parent) return;
   const language = codeLanguage(pre);
-  const toolbar = el('div', { className: 'code-actions', attrs: { role: 'toolbar', 'aria-label': 'Code block actions' } }, [
+  const toolbar = el('div', { className: 'code-actions', attrs: { role: 'toolbar', 'aria-label': l10n.t('Code block actions') } }, [
     el('span', { className: 'code-language', text: language ?? '' }),
-    actionButton('copyCode', 'copy', 'Copy code'),
-    actionButton('insertCode', 'insert', 'Insert at cursor'),
-    actionButton('openInNewFile', 'new-file', 'Open in new file'),
+    actionButton('copyCode', 'copy', l10n.t('Copy code')),
+    actionButton('insertCode', 'insert', l10n.t('Insert at cursor')),
+    actionButton('openInNewFile', 'new-file', l10n.t('Open in new file')),
   ]);
   const wrapper = el('div', { className: 'code-block' });
   parent.replaceChild(wrapper, pre);

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { AttachmentView } from '../core/chatProtocol';
 import { actionButton, codicon, el } from './dom';
 
@@ -27,23 +28,23 @@ export class Composer {
       className: 'composer-input',
       attrs: {
         rows: '3',
-        'aria-label': 'Message. Enter sends, Shift+Enter adds a new line, Escape stops an answer.',
-        placeholder: 'Ask anything (Enter to send, Shift+Enter for a new line)',
+        'aria-label': l10n.t('Message. Enter sends, Shift+Enter adds a new line, Escape stops an answer.'),
+        placeholder: l10n.t('Ask anything (Enter to send, Shift+Enter for a new line)'),
       },
     });
-    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Attached context' } });
-    this.sendButton = actionButton('send', 'send', 'Send (Enter)', true);
+    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': l10n.t('Attached context') } });
+    this.sendButton = actionButton('send', 'send', l10n.t('Send (Enter)'), true);
     this.sendButton.classList.add('primary');
-    this.stopButton = actionButton('stop', 'debug-stop', 'Stop (Escape)', true);
+    this.stopButton = actionButton('stop', 'debug-stop', l10n.t('Stop (Escape)'), true);
     this.stopButton.hidden = true;
-    this.modelButton = actionButton('pickModel', 'chip', 'Model', true);
+    this.modelButton = actionButton('pickModel', 'chip', l10n.t('Model'), true);
     this.modelButton.classList.add('model-button');
     this.editBanner = el('div', { className: 'edit-banner', attrs: { hidden: '' } }, [
-      codicon('edit'), el('span', { text: 'Editing your last message. Enter resends it, Escape cancels.' }),
+      codicon('edit'), el('span', { text: l10n.t('Editing your last message. Enter resends it, Escape cancels.') }),
     ]);
     const toolbar = el('div', { className: 'composer-toolbar' }, [
-      actionButton('attachSelection', 'selection', 'Attach editor selection'),
-      actionButton('attachFile', 'file-add', 'Attach active file'),
+      actionButton('attachSelection', 'selection', l10n.t('Attach editor selection')),
+      actionButton('attachFile', 'file-add', l10n.t('Attach active file')),
       this.modelButton,
       el('span', { className: 'spacer' }),
       this.stopButton,
@@ -62,14 +63,14 @@ export class Composer {
 
   setModel(model: string | undefined): void {
     const label = this.modelButton.querySelector('span:not(.codicon)');
-    if (label) label.textContent = model ?? 'Pick a model';
-    this.modelButton.title = model ? `Model: ${model} (click to change for this conversation)` : 'Pick a model';
+    if (label) label.textContent = model ?? l10n.t('Pick a model');
+    this.modelButton.title = model ? l10n.t('Model: {0} (click to change for this conversation)', model) : l10n.t('Pick a model');
     this.modelButton.setAttribute('aria-label', this.modelButton.title);
   }
 
   setAttachments(attachments: AttachmentView[]): void {
     this.chips.replaceChildren(...attachments.map((a) => {
-      const remove = actionButton('removeAttachment', 'close', `Remove ${a.label}`);
+      const remove = actionButton('removeAttachment', 'close', l10n.t('Remove {0}', a.label));
       remove.dataset.attachmentId = a.id;
       return el('span', { className: 'chip', attrs: { title: a.detail ?? a.label } }, [
         codicon(a.kind === 'selection' ? 'selection' : 'file'), el('span', { text: a.label }), remove,

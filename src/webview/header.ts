@@ -1,12 +1,14 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatEnvironmentView, ChatParams, ConversationHeader } from '../core/chatProtocol';
 import { actionButton, el } from './dom';
 
 type NumericParam = 'temperature' | 'top_p' | 'max_tokens';
 
-const NUMERIC: { key: NumericParam; label: string; step: string; min: string; max?: string }[] = [
-  { key: 'temperature', label: 'Temperature', step: '0.1', min: '0', max: '2' },
-  { key: 'top_p', label: 'Top P', step: '0.05', min: '0', max: '1' },
-  { key: 'max_tokens', label: 'Max tokens', step: '1', min: '1' },
+/** Built when the header is, not at module load: the bundle is configured after the modules are loaded. */
+const numericParams = (): { key: NumericParam; label: string; step: string; min: string; max?: string }[] => [
+  { key: 'temperature', label: l10n.t('Temperature'), step: '0.1', min: '0', max: '2' },
+  { key: 'top_p', label: l10n.t('Top P'), step: '0.05', min: '0', max: '1' },
+  { key: 'max_tokens', label: l10n.t('Max tokens'), step: '1', min: '1' },
 ];
 
 /**
@@ -23,38 +25,38 @@ export class ConversationHeaderView {
   private readonly numeric = new Map<NumericParam, HTMLInputElement>();
 
   constructor(onApply: (params: ChatParams) => void) {
-    this.title = el('h1', { className: 'conversation-title', text: 'New chat' });
-    this.systemPrompt = el('textarea', { className: 'param-system', attrs: { rows: '3', 'aria-label': 'System prompt for this conversation' } });
-    const fields: HTMLElement[] = [el('label', { text: 'System prompt' }, [this.systemPrompt])];
-    for (const spec of NUMERIC) {
+    this.title = el('h1', { className: 'conversation-title', text: l10n.t('New chat') });
+    this.systemPrompt = el('textarea', { className: 'param-system', attrs: { rows: '3', 'aria-label': l10n.t('System prompt for this conversation') } });
+    const fields: HTMLElement[] = [el('label', { text: l10n.t('System prompt') }, [this.systemPrompt])];
+    for (const spec of numericParams()) {
       const input = el('input', { attrs: { type: 'number', step: spec.step, min: spec.min, ...(spec.max ? { max: spec.max } : {}), 'aria-label': spec.label } });
       this.numeric.set(spec.key, input);
       fields.push(el('label', { text: spec.label }, [input]));
     }
     this.serviceParameters = el('textarea', {
-      className: 'param-service', attrs: { rows: '2', spellcheck: 'false', 'aria-label': 'Service parameters for this conversation, a JSON object' },
+      className: 'param-service', attrs: { rows: '2', spellcheck: 'false', 'aria-label': l10n.t('Service parameters for this conversation, a JSON object') },
     });
-    fields.push(el('label', { className: 'param-service-label', text: 'Service parameters (JSON object, sent as service_parameters)' }, [this.serviceParameters]));
+    fields.push(el('label', { className: 'param-service-label', text: l10n.t('Service parameters (JSON object, sent as service_parameters)') }, [this.serviceParameters]));
     this.paramError = el('div', { className: 'param-error', attrs: { role: 'alert' } });
     this.paramError.hidden = true;
     fields.push(this.paramError);
-    const apply = el('button', { className: 'primary-button', text: 'Apply to this conversation', attrs: { type: 'button' } });
+    const apply = el('button', { className: 'primary-button', text: l10n.t('Apply to this conversation'), attrs: { type: 'button' } });
     apply.addEventListener('click', () => {
       const params = this.readParams();
       if (params) onApply(params);
     });
     this.params = el('details', { className: 'params' }, [
-      el('summary', { text: 'Parameters' }),
+      el('summary', { text: l10n.t('Parameters') }),
       el('div', { className: 'params-grid' }, [...fields, apply]),
     ]);
     this.root = el('header', { className: 'conversation-header' }, [
       el('div', { className: 'header-row' }, [
         this.title,
-        el('div', { className: 'header-actions', attrs: { role: 'toolbar', 'aria-label': 'Conversation actions' } }, [
-          actionButton('newConversation', 'add', 'New chat'),
-          actionButton('openHistory', 'history', 'Chat history'),
-          actionButton('renameConversation', 'edit', 'Rename chat'),
-          actionButton('exportMarkdown', 'export', 'Export as Markdown'),
+        el('div', { className: 'header-actions', attrs: { role: 'toolbar', 'aria-label': l10n.t('Conversation actions') } }, [
+          actionButton('newConversation', 'add', l10n.t('New chat')),
+          actionButton('openHistory', 'history', l10n.t('Chat history')),
+          actionButton('renameConversation', 'edit', l10n.t('Rename chat')),
+          actionButton('exportMarkdown', 'export', l10n.t('Export as Markdown')),
         ]),
       ]),
       this.params,
@@ -68,7 +70,7 @@ export class ConversationHeaderView {
     this.systemPrompt.placeholder = environment.defaults.systemPrompt || '(none)';
     this.serviceParameters.value = params.service_parameters ? JSON.stringify(params.service_parameters) : '';
     const inherited = environment.defaults.service_parameters;
-    this.serviceParameters.placeholder = inherited ? `from settings: ${JSON.stringify(inherited)}` : '(none)';
+    this.serviceParameters.placeholder = inherited ? l10n.t('from settings: {0}', JSON.stringify(inherited)) : l10n.t('(none)');
     this.paramError.hidden = true;
     for (const [key, input] of this.numeric) {
       const value = params[key];
@@ -86,7 +88,7 @@ export class ConversationHeaderView {
     if (serviceText) {
       const parsed = parseJsonObject(serviceText);
       if (typeof parsed === 'string') {
-        this.paramError.textContent = `Service parameters: ${parsed}`;
+        this.paramError.textContent = l10n.t('Service parameters: {0}', parsed);
         this.paramError.hidden = false;
         this.serviceParameters.focus();
         return undefined;
@@ -108,7 +110,7 @@ function parseJsonObject(text: string): Record<string, unknown> | string {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return `not valid JSON (${error instanceof Error ? error.message : String(error)}).`;
+    return l10n.t('not valid JSON ({0}).', error instanceof Error ? error.message : String(error));
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : 'a JSON object is needed, like {"key": "value"}.';
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : l10n.t('a JSON object is needed, like {0}.', '{"key": "value"}');
 }

@@ -2,6 +2,7 @@ import { parseChatWebviewState } from '../core/chatMessageValidation';
 import type { ChatWebviewState, HostToWebview } from '../core/chatProtocol';
 import { ChatApp } from './app';
 import { HostConnection } from './hostConnection';
+import { configureLocalization } from './localize';
 
 /** Entry point of the chat webview bundle: wire the app to the host, then announce `ready`. */
 function start(): void {
@@ -10,6 +11,7 @@ function start(): void {
   const state = parseChatWebviewState(api.getState() as unknown);
   const root = document.getElementById('chat-root');
   if (!root) throw new Error('chat-root element missing from the webview HTML');
+  configureLocalization(root);
   const host = new HostConnection(api);
   const app = new ChatApp(root, host, api, state);
   window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { answerDetails } from '../core/chat/answerDetails';
 import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
@@ -12,14 +13,20 @@ export interface MessageContext {
   announce: (text: string) => void;
 }
 
-const STATUS_LABELS: Partial<Record<NonNullable<MessageView['status']>, { icon: string; text: string }>> = {
-  streaming: { icon: 'loading codicon-modifier-spin', text: 'Answering…' },
-  stopped: { icon: 'debug-stop', text: 'Stopped — partial answer' },
-  interrupted: { icon: 'warning', text: 'Interrupted — the answer may be incomplete' },
-};
+type StatusLabel = { icon: string; text: string };
+
+/** Built when shown, not at module load: the bundle is configured after the modules are loaded. */
+function statusLabel(status: MessageView['status']): StatusLabel | undefined {
+  switch (status) {
+    case 'streaming': return { icon: 'loading codicon-modifier-spin', text: l10n.t('Answering…') };
+    case 'stopped': return { icon: 'debug-stop', text: l10n.t('Stopped — partial answer') };
+    case 'interrupted': return { icon: 'warning', text: l10n.t('Interrupted — the answer may be incomplete') };
+    default: return undefined;
+  }
+}
 
 /** A complete answer the service cut at the conversation's (or the setting's) Max tokens. */
-const CUT_AT_LIMIT = { icon: 'warning', text: 'Cut off at the Max tokens limit' };
+const cutAtLimit = (): StatusLabel => ({ icon: 'warning', text: l10n.t('Cut off at the Max tokens limit') });
 
 /** One message in the conversation. Assistant text goes through StreamingMarkdown; user text is plain. */
 export class MessageElement {
@@ -46,10 +53,10 @@ export class MessageElement {
     this.body = el('div', { className: 'message-body' });
     this.status = el('div', { className: 'message-status' });
     this.errorSlot = el('div', { className: 'message-error' });
-    this.actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': 'Message actions' } });
+    this.actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': l10n.t('Message actions') } });
     this.root = el('article', {
       className: `message role-${view.role}`,
-      attrs: { 'data-message-id': view.id, 'aria-label': assistant ? 'Assistant message' : 'Your message' },
+      attrs: { 'data-message-id': view.id, 'aria-label': assistant ? l10n.t('Assistant message') : l10n.t('Your message') },
     }, [header, this.body, this.status, this.errorSlot, this.actions]);
     if (assistant) {
       this.markdown = new StreamingMarkdown(ctx.md, ctx.frames, (text) => {
@@ -101,7 +108,7 @@ export class MessageElement {
   private thinkingBlock(): { root: HTMLDetailsElement; text: HTMLElement } {
     if (!this.thinking) {
       const text = el('div', { className: 'thinking-text' });
-      const root = el('details', { className: 'thinking' }, [el('summary', { text: 'Thinking' }), text]);
+      const root = el('details', { className: 'thinking' }, [el('summary', { text: l10n.t('Thinking') }), text]);
       this.body.prepend(root);
       this.thinking = { root, text };
     }
@@ -126,15 +133,15 @@ export class MessageElement {
     const view = this.view;
     this.meta.replaceChildren(...metaParts(view.meta, view.createdAt));
     const cut = view.status === 'done' && view.meta?.finishReason === 'length';
-    const status = cut ? CUT_AT_LIMIT : view.status ? STATUS_LABELS[view.status] : undefined;
+    const status = cut ? cutAtLimit() : statusLabel(view.status);
     this.status.replaceChildren(...(status ? [codicon(status.icon), el('span', { text: status.text })] : []));
     this.status.hidden = !status;
     this.root.classList.toggle('is-stopped', view.status === 'stopped' || view.status === 'interrupted' || cut);
     this.errorSlot.replaceChildren(...(view.error ? [errorCard(view.error)] : []));
     const buttons: HTMLElement[] = [];
-    if (view.role === 'assistant' && view.status !== 'streaming' && this.text) buttons.push(actionButton('copyAnswer', 'copy', 'Copy answer'));
-    if (view.role === 'assistant' && isLast && !busy) buttons.push(actionButton('regenerate', 'refresh', 'Regenerate'));
-    if (view.role === 'user' && isLast && !busy) buttons.push(actionButton('editLast', 'edit', 'Edit and resend'));
+    if (view.role === 'assistant' && view.status !== 'streaming' && this.text) buttons.push(actionButton('copyAnswer', 'copy', l10n.t('Copy answer')));
+    if (view.role === 'assistant' && isLast && !busy) buttons.push(actionButton('regenerate', 'refresh', l10n.t('Regenerate')));
+    if (view.role === 'user' && isLast && !busy) buttons.push(actionButton('editLast', 'edit', l10n.t('Edit and resend')));
     this.actions.replaceChildren(...buttons);
   }
 }
@@ -144,12 +151,12 @@ function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
   const time = new Date(meta?.finishedAt ?? createdAt);
   parts.push(el('time', { text: time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }), attrs: { datetime: time.toISOString() } }));
   if (meta?.model) parts.push(el('span', { className: 'meta-model', text: meta.model }));
-  if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: `${formatCredits(meta.creditsSpent, SPEND_DIGITS)} credits` }));
+  if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: l10n.t('{0} credits', formatCredits(meta.creditsSpent, SPEND_DIGITS)) }));
   for (const detail of answerDetails(meta)) {
     parts.push(el('span', { className: `meta-${detail.kind}`, text: detail.text, attrs: { title: detail.title } }));
   }
   if (meta?.requestId) {
-    parts.push(el('span', { className: 'meta-request', text: `id ${meta.requestId.slice(0, 8)}`, attrs: { title: `Request ID ${meta.requestId}` } }));
+    parts.push(el('span', { className: 'meta-request', text: l10n.t('id {0}', meta.requestId.slice(0, 8)), attrs: { title: l10n.t('Request ID {0}', meta.requestId) } }));
   }
   return parts;
 }
@@ -176,7 +183,7 @@ function errorCard(error: ErrorCardView): HTMLElement {
   }
   return el('div', { className: 'error-card', attrs: { role: 'alert', 'data-error-kind': error.kind } }, [
     el('div', { className: 'error-title' }, [codicon('error'), el('span', { text: error.message })]),
-    ...(error.requestId ? [el('div', { className: 'error-request', text: `Request ID: ${error.requestId}` })] : []),
+    ...(error.requestId ? [el('div', { className: 'error-request', text: l10n.t('Request ID: {0}', error.requestId) })] : []),
     actions,
   ]);
 }

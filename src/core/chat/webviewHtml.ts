@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
+import { WEBVIEW_L10N_ATTRIBUTE } from '../chatProtocol';
 
 export interface ChatHtmlOptions {
   /** `webview.cspSource` */
@@ -8,6 +9,10 @@ export interface ChatHtmlOptions {
   styleUris: string[];
   /** Fresh per render; tests may pass a fixed one. */
   nonce?: string;
+  /** VS Code's runtime-string bundle for the display language (`vscode.l10n.bundle`), for the webview's own text. */
+  l10nBundle?: Record<string, string>;
+  /** The display language (`vscode.env.language`), for the document's `lang`. */
+  language?: string;
 }
 
 export function createNonce(): string {
@@ -41,9 +46,12 @@ export function chatHtml(options: ChatHtmlOptions): string {
 /** The HTML of any of our webviews: one root element, our styles, our bundle by nonce, the policy above. */
 export function webviewHtml(options: ChatHtmlOptions & { rootId: string; title: string }): string {
   const nonce = options.nonce ?? createNonce();
+  // The bundle travels as an attribute (data, not script, so the policy stays nonce-only); the
+  // webview reads it before it builds any text.
+  const bundle = options.l10nBundle ? ` ${WEBVIEW_L10N_ATTRIBUTE}="${escapeAttr(JSON.stringify(options.l10nBundle))}"` : '';
   const styles = options.styleUris.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`).join('\n    ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeAttr(options.language ?? 'en')}">
   <head>
     <meta charset="UTF-8">
     <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(options.cspSource, nonce))}">
@@ -52,7 +60,7 @@ export function webviewHtml(options: ChatHtmlOptions & { rootId: string; title: 
     <title>${escapeAttr(options.title)}</title>
   </head>
   <body>
-    <div id="${escapeAttr(options.rootId)}" class="${escapeAttr(options.rootId)}"></div>
+    <div id="${escapeAttr(options.rootId)}" class="${escapeAttr(options.rootId)}"${bundle}></div>
     <script nonce="${escapeAttr(nonce)}" src="${escapeAttr(options.scriptUri)}"></script>
   </body>
 </html>`;

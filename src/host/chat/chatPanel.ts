@@ -56,6 +56,8 @@ export class ChatPanel extends Disposable implements ChatView {
       cspSource: panel.webview.cspSource,
       scriptUri: asset('dist', 'webview', 'main.js'),
       styleUris: [asset('dist', 'webview', 'codicon.css'), asset('media', 'chat.css')],
+      ...(vscode.l10n.bundle && { l10nBundle: vscode.l10n.bundle }),
+      language: vscode.env.language,
     });
     this.register(panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
     this.register(panel.onDidChangeViewState(() => {

@@ -43,6 +43,8 @@ export class UsagePanel extends Disposable {
       styleUris: [asset('dist', 'webview', 'codicon.css'), asset('media', 'usage.css')],
       rootId: 'usage-root',
       title: vscode.l10n.t('Usage'),
+      ...(vscode.l10n.bundle && { l10nBundle: vscode.l10n.bundle }),
+      language: vscode.env.language,
     });
     this.register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)));
     this.register(panel.onDidChangeViewState(() => {

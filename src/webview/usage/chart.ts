@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import type { StackedDays } from '../../core/usage/report';
 
@@ -79,8 +80,8 @@ export function stackedBarChart(data: StackedDays, seriesIndex: ReadonlyMap<stri
   });
   const busiest = data.days.reduce((best, d) => (d.total > best.total ? d : best), data.days[0] ?? { date: '', total: 0 });
   const summary = max > 0
-    ? `Spend per day over ${data.days.length} days; the highest was ${formatSpend(busiest.total)} credits on ${busiest.date}.`
-    : `No spend recorded in the last ${data.days.length} days.`;
+    ? l10n.t('Spend per day over {0} days; the highest was {1} credits on {2}.', data.days.length, formatSpend(busiest.total), busiest.date)
+    : l10n.t('No spend recorded in the last {0} days.', data.days.length);
   return svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': summary, preserveAspectRatio: 'xMidYMid meet' }, [
     title(summary),
     svg('line', { class: 'axis', x1: margin.left, x2: width - margin.right, y1: y(0), y2: y(0) }),

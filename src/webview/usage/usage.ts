@@ -1,8 +1,10 @@
+import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
 import { USAGE_PROTOCOL_VERSION, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
 import type { RequestRow, StackedDays, UsageReport } from '../../core/usage/report';
 import { codicon, el } from '../dom';
 import { formatSpend, SERIES_CLASSES, stackedBarChart } from './chart';
+import { configureLocalization } from '../localize';
 
 type StackBy = 'model' | 'kind';
 interface UsageState { v: 1; stackBy: StackBy }
@@ -23,7 +25,7 @@ class UsageView {
       this.api.setState({ v: 1, stackBy: this.stackBy });
       this.render();
     });
-    this.root.append(el('p', { className: 'loading', text: 'Reading the usage ledger…' }));
+    this.root.append(el('p', { className: 'loading', text: l10n.t('Reading the usage ledger…') }));
   }
 
   post(message: UsageWebviewMessage): void {
@@ -43,27 +45,29 @@ class UsageView {
     const seriesIndex = new Map(stacked.series.map((s, i) => [s, i]));
     const toolbar = el('div', { className: 'toolbar' }, [
       el('fieldset', { className: 'stack-by' }, [
-        el('legend', { text: 'Stack by' }),
-        this.radio('model', 'Model'),
-        this.radio('kind', 'Kind'),
+        el('legend', { text: l10n.t('Stack by') }),
+        this.radio('model', l10n.t('Model')),
+        this.radio('kind', l10n.t('Kind')),
       ]),
       el('span', { className: 'spacer' }),
-      this.button('refresh', 'refresh', 'Refresh'),
-      this.button('exportCsv', 'export', 'Export CSV'),
+      this.button('refresh', 'refresh', l10n.t('Refresh')),
+      this.button('exportCsv', 'export', l10n.t('Export CSV')),
     ]);
     const summary = el('p', { className: 'summary' }, [
-      el('strong', { text: `${formatSpend(report.total)} credits` }),
-      ` in ${report.requests} ${report.requests === 1 ? 'request' : 'requests'} over the last ${report.days} days · today ${formatSpend(report.today)} credits`,
+      el('strong', { text: l10n.t('{0} credits', formatSpend(report.total)) }),
+      ` ${report.requests === 1
+        ? l10n.t('in 1 request over the last {0} days · today {1} credits', report.days, formatSpend(report.today))
+        : l10n.t('in {0} requests over the last {1} days · today {2} credits', report.requests, report.days, formatSpend(report.today))}`,
     ]);
-    const legend = el('ul', { className: 'legend', attrs: { 'aria-label': 'Series' } }, stacked.series.map((series) =>
+    const legend = el('ul', { className: 'legend', attrs: { 'aria-label': l10n.t('Series') } }, stacked.series.map((series) =>
       el('li', {}, [el('span', { className: `swatch series-${Math.min(seriesIndex.get(series) ?? 0, SERIES_CLASSES - 1)}`, attrs: { 'aria-hidden': 'true' } }), series]),
     ));
-    const note = el('p', { className: 'note', text: 'Recorded on this machine from the balance the service reported before and after each request; requests whose spend could not be measured are not included.' });
+    const note = el('p', { className: 'note', text: l10n.t('Recorded on this machine from the balance the service reported before and after each request; requests whose spend could not be measured are not included.') });
     this.root.replaceChildren(
-      el('h1', { text: 'Usage' }),
+      el('h1', { text: l10n.t('Usage') }),
       toolbar,
       summary,
-      el('section', { className: 'chart-section', attrs: { 'aria-label': 'Spend per day' } }, [stackedBarChart(stacked, seriesIndex), legend]),
+      el('section', { className: 'chart-section', attrs: { 'aria-label': l10n.t('Spend per day') } }, [stackedBarChart(stacked, seriesIndex), legend]),
       el('div', { className: 'tables' }, [this.topTable(report.topRequests), this.environmentTable(report)]),
       note,
     );
@@ -81,7 +85,7 @@ class UsageView {
 
   private topTable(rows: readonly RequestRow[]): HTMLElement {
     const body = rows.map((row) => {
-      const copy = el('button', { className: 'action', attrs: { type: 'button', 'data-action': 'copyRequestId', 'data-request-id': row.requestId, title: `Copy request ID ${row.requestId}`, 'aria-label': `Copy request ID ${row.requestId}` } }, [codicon('copy')]);
+      const copy = el('button', { className: 'action', attrs: { type: 'button', 'data-action': 'copyRequestId', 'data-request-id': row.requestId, title: l10n.t('Copy request ID {0}', row.requestId), 'aria-label': l10n.t('Copy request ID {0}', row.requestId) } }, [codicon('copy')]);
       copy.disabled = !row.requestId;
       return el('tr', {}, [
         el('td', { text: new Date(row.at).toLocaleString() }),
@@ -93,9 +97,9 @@ class UsageView {
       ]);
     });
     return el('section', { className: 'top-requests' }, [
-      el('h2', { text: 'Most expensive requests' }),
-      rows.length === 0 ? el('p', { text: 'None yet.' }) : el('table', {}, [
-        el('thead', {}, [el('tr', {}, ['Time', 'Environment', 'Kind', 'Model', 'Credits', 'Request ID'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+      el('h2', { text: l10n.t('Most expensive requests') }),
+      rows.length === 0 ? el('p', { text: l10n.t('None yet.') }) : el('table', {}, [
+        el('thead', {}, [el('tr', {}, [l10n.t('Time'), l10n.t('Environment'), l10n.t('Kind'), l10n.t('Model'), l10n.t('Credits'), l10n.t('Request ID')].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
         el('tbody', {}, body),
       ]),
     ]);
@@ -103,9 +107,9 @@ class UsageView {
 
   private environmentTable(report: UsageReport): HTMLElement {
     return el('section', { className: 'environments' }, [
-      el('h2', { text: 'Per environment' }),
-      report.environments.length === 0 ? el('p', { text: 'None yet.' }) : el('table', {}, [
-        el('thead', {}, [el('tr', {}, ['Environment', 'Requests', 'Credits'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+      el('h2', { text: l10n.t('Per environment') }),
+      report.environments.length === 0 ? el('p', { text: l10n.t('None yet.') }) : el('table', {}, [
+        el('thead', {}, [el('tr', {}, [l10n.t('Environment'), l10n.t('Requests'), l10n.t('Credits')].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
         el('tbody', {}, report.environments.map((env) => el('tr', {}, [
           el('td', { text: env.environment }),
           el('td', { className: 'number', text: String(env.requests) }),
@@ -132,6 +136,7 @@ class UsageView {
 function start(): void {
   const root = document.getElementById('usage-root');
   if (!root) throw new Error('usage-root element missing from the webview HTML');
+  configureLocalization(root);
   const api = acquireVsCodeApi<UsageState>();
   const view = new UsageView(root, api);
   window.addEventListener('message', (event: MessageEvent<UsageHostMessage>) => {

@@ -99,4 +99,16 @@ describe('chat webview HTML', () => {
     assert.equal(a.match(/<script/g)?.length, 1);
     assert.doesNotMatch(a, /style="/);
   });
+
+  it('carries the runtime-string bundle as data on the root element, escaped, and the display language', () => {
+    const bundle = { 'Copy code': 'Code "kopieren"', 'Answering…': '</div><script>alert(1)</script> & more' };
+    const html = chatHtml({ cspSource: 'vscode-resource:', scriptUri: 'main.js', styleUris: [], nonce: 'n', l10nBundle: bundle, language: 'de' });
+    assert.match(html, /<html lang="de">/);
+    const attribute = /<div id="chat-root" class="chat-root" data-l10n-bundle="([^"]*)"><\/div>/.exec(html)?.[1];
+    assert.ok(attribute !== undefined, 'one attribute on the root element');
+    assert.doesNotMatch(attribute, /</, 'no markup can start inside the attribute');
+    assert.deepEqual(JSON.parse(attribute.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&')), bundle);
+    assert.equal(html.match(/<script/g)?.length, 1, 'still our one script');
+    assert.doesNotMatch(chatHtml({ cspSource: 'x', scriptUri: 'main.js', styleUris: [] }), /data-l10n-bundle/, 'no bundle for English');
+  });
 });

@@ -79,6 +79,13 @@ describe('localization', () => {
     assert.deepEqual(linesMatching('src/host', literalUi), []);
   });
 
+  it('the webviews show no literal text: labels, buttons, placeholders and announcements go through l10n.t', () => {
+    // Element text, accessible names, placeholders, action-button titles and live announcements: a
+    // quoted literal that starts like a sentence, or any template.
+    const literalUi = /(?:\btext:\s*|'aria-label':\s*|\bplaceholder(?::\s*| = )|\.title = |textContent = |announce(?:Now)?\(|actionButton\('\w+', '[\w -]+', |this\.(?:button|radio)\('\w+', (?:'[\w-]+', )?)(?:['"][A-Z(]|`)/;
+    assert.deepEqual(linesMatching('src/webview', literalUi), []);
+  });
+
   it('the core builds no literal user-facing text: its messages go through l10n.t of @vscode/l10n', () => {
     const offenders = linesMatching('src/core', LITERAL_MESSAGE, (file) => CORE_PROTOCOL_DIRS.some((dir) => file.startsWith(dir)));
     assert.deepEqual(offenders, []);
