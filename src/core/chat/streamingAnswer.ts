@@ -73,9 +73,12 @@ export class StreamingAnswer {
       if (this.abort.signal.aborted) {
         message.status = 'stopped';
       } else {
-        message.status = 'error';
         const context = { env: env.name, usedEnvironmentModel: conversation.model === undefined };
-        message.error = await this.backend.describeFailure(error, context).catch(() => errorFacts(toApiError(error)));
+        // Status and facts change together: while the failure is described (which may forget the
+        // model), the answer is still streaming, so nothing sees an error without its card or acts on it.
+        const facts = await this.backend.describeFailure(error, context).catch(() => errorFacts(toApiError(error)));
+        message.status = 'error';
+        message.error = facts;
       }
     } finally {
       this.batcher.flush();

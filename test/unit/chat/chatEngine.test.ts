@@ -87,6 +87,27 @@ describe('chat engine', () => {
     assert.doesNotMatch(saver.saved.at(-1)!, /Set API Key|Open Logs|"actions"/, 'button labels never reach the disk');
   });
 
+  it('fails: while the failure is being described the answer still streams; it becomes an error with its card at once', async () => {
+    let describe!: () => void;
+    const described = new Promise<void>((resolve) => (describe = resolve));
+    const describeFailure = backend.describeFailure.bind(backend);
+    backend.describeFailure = async (error, context) => {
+      await described;
+      return describeFailure(error, context);
+    };
+    backend.openError = new ApiError('modelNotFound', 'The chat model is unknown in this environment (HTTP 404).', { status: 404 });
+    await engine.send('Question');
+    await waitFor('the failure to be described', () => backend.failures.length === 0 && answer().role === 'assistant', { timeoutMs: 2000, intervalMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(answer().status, 'streaming', 'no error without its facts');
+    assert.equal(engine.streaming, true);
+    describe();
+    await waitFor('the error', () => answer().status === 'error', { timeoutMs: 2000, intervalMs: 1 });
+    assert.equal(answer().error?.kind, 'modelNotFound');
+    assert.equal(engine.streaming, false, 'an error the user can see can be retried at once');
+    await engine.whenIdle();
+  });
+
   it('fails after the first delta: the text received so far is kept beside the error, with Retry', async () => {
     backend.streams.push(new ScriptedStream().push(
       { type: 'response', meta: { status: 200, receivedAt: 0 } },
