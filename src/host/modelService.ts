@@ -130,7 +130,10 @@ export class ModelService extends Disposable {
     try {
       return await new Promise<string | undefined>((resolve, reject) => {
         picker.onDidAccept(() => {
-          resolve(picker.selectedItems[0]?.id);
+          // Enter on a list still loading (or empty) chooses nothing: the picker stays, so a failed load is still shown.
+          const chosen = picker.selectedItems[0]?.id;
+          if (chosen === undefined) return;
+          resolve(chosen);
           picker.hide();
         });
         picker.onDidHide(() => resolve(undefined));
