@@ -1,7 +1,6 @@
 /**
- * Opts the integration launcher into the fault matrix, which is not yet passing and so is kept out of
- * `npm test` (see test/integration/index.ts), and runs it with the reduced chat soak; applied before
- * the launcher reads the environment.
+ * Opts the integration launcher into the full fault matrix (`npm test` runs a reduced one), run with
+ * the reduced chat soak; applied before the launcher reads the environment.
  */
 process.env.INFERENCE_FAULT_SUITES = '1';
 process.env.INFERENCE_TEST_GREP ||= 'Fault matrix|Chat soak';

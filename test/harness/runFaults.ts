@@ -1,6 +1,6 @@
 /**
- * `npm run test:faults`: the fault matrix (with the reduced chat soak) in the real extension host.
- * The matrix is not yet passing after the rebase onto main, so `npm test` does not run it (issue 12).
+ * `npm run test:faults`: the full fault matrix (every fault x every surface; `npm test` runs a reduced
+ * one) with the reduced chat soak, in the real extension host.
  */
 import './faultSuitesEnvironment';
 import './runIntegration';

@@ -3,11 +3,10 @@ import * as path from 'node:path';
 import { FAULT_SUITES_ENV, GREP_ENV, WINDOW_ENV, WINDOW_TAGS, type IntegrationWindow } from './tags';
 
 /**
- * Left out of `npm test` until they pass there (FAULT_SUITES_ENV loads them): the fault matrix
- * (issue 12), and the language model provider, which is off by default (`inference.languageModels.enabled`)
- * and needs a window where it is on.
+ * Left out of `npm test` until they pass there (FAULT_SUITES_ENV loads them): the language model
+ * provider, which is off by default (`inference.languageModels.enabled`) and needs a window where it is on.
  */
-const OPT_IN_FOLDERS = ['faults', 'languageModels'];
+const OPT_IN_FOLDERS = ['languageModels'];
 
 /** Every compiled `*.test.js` below this folder, so that new suites need no registration. */
 function findTestFiles(dir: string): string[] {

@@ -128,6 +128,14 @@ export function faultCases(network: () => NetworkEnvironments): FaultCase[] {
     emulatorFault('tiny-writes', fine, {}, true),
     emulatorFault('large-stream', fine, {}, true),
     emulatorFault('usage-chunk', fine, {}, true),
+    // A proxy's page or a wrong base URL: never read as "unknown model", whatever the call.
+    emulatorFault('html-404', () => ({ outcome: 'error', kinds: ['notFound'], action: 'Open Settings', noRetry: true })),
+    // Not followed (the key would go along): the settings are where the new address goes.
+    emulatorFault('redirect-308', () => ({ outcome: 'error', kinds: ['redirected'], action: 'Open Settings', noRetry: true })),
+    emulatorFault('no-balance-header', fine),
+    // A careless service repeats the key: the error is shown, without it (the matrix checks every message for keys).
+    emulatorFault('echo-authorization', () => ({ outcome: 'error', kinds: ['badRequest'], action: 'Open Logs', noRetry: true })),
+    emulatorFault('echo-authorization-mid-stream', midStream(['streamError']), {}, true),
     connectionRefused(network),
     dnsFailure,
   ];

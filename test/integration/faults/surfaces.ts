@@ -101,7 +101,7 @@ export async function runAccepting<T>(command: string | (() => Thenable<T>), tim
   const deadline = Date.now() + timeoutMs;
   while (!settled) {
     if (Date.now() > deadline) throw new Error(`${String(command)} still waiting after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   }
   return running;
