@@ -20,6 +20,13 @@ export interface KeyRecord {
   wallet: WalletName;
 }
 
+const issued = new Set<string>();
+
+/** Every key generated in this process, so that a test can prove none of them reached a file. */
+export function issuedKeys(): ReadonlySet<string> {
+  return issued;
+}
+
 /** `prefix` followed by 32 base62 characters from the CSPRNG (rejection sampling keeps it uniform). */
 export function generateKey(prefix: string): string {
   let body = '';
@@ -28,6 +35,7 @@ export function generateKey(prefix: string): string {
       if (byte < 248 && body.length < KEY_BODY_LENGTH) body += BASE62[byte % 62];
     }
   }
+  issued.add(prefix + body);
   return prefix + body;
 }
 

@@ -30,7 +30,22 @@ describe('Bad settings: one message naming the setting, nothing sent', () => {
     { what: 'an absurd temperature', setting: 'inference.chat.temperature', value: () => 40, purpose: 'chat', message: /"inference\.chat\.temperature" is 40: it must be a number from 0 to 2, or null/ },
     { what: 'a negative max tokens', setting: 'inference.chat.maxTokens', value: () => -1, purpose: 'chat', message: /"inference\.chat\.maxTokens" is -1/ },
     { what: 'a size list that is not a list', setting: 'inference.images.sizePresets', value: () => '1024x1024', purpose: 'image', message: /"inference\.images\.sizePresets" must be a list of sizes/ },
+    { what: 'environments that are not named entries', setting: 'inference.environments', value: (e) => e.environments.production.baseUrl, purpose: 'other', message: /"inference\.environments" must be an object of named environments/ },
+    { what: 'a base URL that is not http(s)', setting: 'inference.environments', value: (e) => environments('ftp://127.0.0.1/api/v1', e.keyPrefix), purpose: 'other', message: /base URL of "production"/ },
+    { what: 'a negative response timeout', setting: 'inference.timeouts.responseSeconds', value: () => -1, purpose: 'other', message: /"inference\.timeouts\.responseSeconds" is -1: it must be a number of seconds from 1 to 7,200/ },
+    { what: 'a timeout that is not a number', setting: 'inference.timeouts.connectSeconds', value: () => '30', purpose: 'other', message: /"inference\.timeouts\.connectSeconds" is .*30.*: it must be a number of seconds/ },
+    { what: 'an absurd retry count', setting: 'inference.rateLimit.maxRetries', value: () => 1000, purpose: 'other', message: /"inference\.rateLimit\.maxRetries" is 1000: it must be a whole number of retries from 0 to 10/ },
+    { what: 'a negative temperature', setting: 'inference.chat.temperature', value: () => -0.5, purpose: 'chat', message: /"inference\.chat\.temperature" is -0\.5/ },
+    { what: 'an absurd top P', setting: 'inference.chat.topP', value: () => 7, purpose: 'chat', message: /"inference\.chat\.topP" is 7: it must be a number from 0 to 1, or null/ },
+    { what: 'an absurd max tokens', setting: 'inference.chat.maxTokens', value: () => 1e12, purpose: 'chat', message: /"inference\.chat\.maxTokens" is 1000000000000/ },
+    { what: 'a size list with an entry that is not a size', setting: 'inference.images.sizePresets', value: () => ['1024x768', 'huge'], purpose: 'image', message: /"inference\.images\.sizePresets" contains .*huge/ },
   ];
+  /** Messages shown per case (the figure the issue asks for: one each). */
+  const shownPerCase: number[] = [];
+
+  after(() => {
+    console.log(`      bad settings: ${shownPerCase.reduce((a, b) => a + b, 0)} messages shown for ${cases.length} bad settings (${shownPerCase.filter((n) => n === 1).length} with exactly one), requests sent: 0 per case`);
+  });
 
   for (const bad of cases) {
     it(`${bad.what}: ${bad.setting}`, async () => {
@@ -48,6 +63,7 @@ describe('Bad settings: one message naming the setting, nothing sent', () => {
           await services().errors.present(refused, { source: 'bad settings test' });
         }
         const shown = services().settings.notices.slice(shownBefore);
+        shownPerCase.push(shown.length);
         assert.equal(shown.length, 1, `exactly one message: ${JSON.stringify(shown)}`);
         assert.match(shown[0], bad.message);
         assert.ok(shown[0].includes(`"${bad.setting}"`), 'the message names the setting');
