@@ -1,13 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
-import { waitForWorkbench } from '../harness/browser';
 import { processGroupMembers } from '../harness/processes';
-import { delay, waitFor } from '../harness/wait';
+import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
-import * as workbench from './workbench';
 
 /** 300 distinct words: any prefix of the answer is recognisable, and plain text renders as itself. */
 const LONG_REPLY = Array.from({ length: 300 }, (_, i) => `word${String(i + 1).padStart(3, '0')}`).join(' ');
@@ -15,13 +12,17 @@ const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').tri
 
 /**
  * Issue 12, item 3, as a user lives it: the extension host process dies in the middle of a stream
- * (SIGKILL, not Reload Window), and two windows stream into the same history at once.
+ * (SIGKILL, not Reload Window). Two windows streaming at once: chatTwoWindows.test.ts.
  */
-describe('chat history: a killed extension host, two windows', () => {
+describe('chat history: a killed extension host', () => {
   const ui = useWorkbench({ emulator: { tokensPerSecond: 20 } });
-  const { chat, lastAnswer, openChat, send, waitForAnswerEnd } = chatSteps(ui);
+  const { chat, lastAnswer, openChat, send } = chatSteps(ui);
   const historyDir = () => path.join(ui.server.userDataDir, 'User', 'globalStorage', 'inference-client.inference-client', 'chat-history');
   const shown = async () => normalise(await lastAnswer().locator('.markdown').textContent());
+  /** The text of the answer being streamed as its journal on disk has it (`{"t": …}` lines after the first). */
+  const journaled = () => normalise(fs.readdirSync(historyDir()).filter((f) => f.endsWith('.stream'))
+    .flatMap((f) => fs.readFileSync(path.join(historyDir(), f), 'utf8').split('\n').slice(1))
+    .map((line) => { try { return (JSON.parse(line) as { t?: string }).t ?? ''; } catch { return ''; } }).join(''));
 
   it('reopens the conversation with the text received up to the last write, marked interrupted', async function () {
     this.timeout(180_000);
@@ -29,9 +30,9 @@ describe('chat history: a killed extension host, two windows', () => {
     ui.emulator.scriptReply('production', { text: LONG_REPLY });
     const request = await send('Tell me a long story');
     await waitFor('some streamed text', async () => (await shown()).length > 60, { timeoutMs: 30_000, intervalMs: 100 });
-    // Text on screen a second before the kill has certainly been written (one write per 300 ms).
+    // Whatever the machine's load, the kill comes once text on screen has reached the disk (no sleep).
     const shownBefore = await shown();
-    await delay(1000);
+    await waitFor('the shown text to be journaled on disk', () => journaled().length >= shownBefore.length, { timeoutMs: 30_000, intervalMs: 50 });
     const hosts = processGroupMembers(ui.server.process.pid).filter((p) => /--type=extensionHost/.test(p.command));
     assert.equal(hosts.length, 1, `one extension host in code-server's process group: ${JSON.stringify(hosts)}`);
     process.kill(hosts[0].pid, 'SIGKILL');
@@ -48,55 +49,12 @@ describe('chat history: a killed extension host, two windows', () => {
     await lastAnswer().locator('.message-status', { hasText: 'Interrupted' }).waitFor({ timeout: 30_000 });
     const recovered = await shown();
     await ui.screenshot('02-reopened-interrupted');
-    console.log(`    [ui] shown 1 s before the kill: ${shownBefore.length} chars; at the kill: ${shownAtKill.length}; recovered: ${recovered.length} of ${normalise(LONG_REPLY).length}`);
+    console.log(`    [ui] conversations recovered after the kill: 1 of 1 (shown, then journaled, before the kill: ${shownBefore.length} chars; at the kill: ${shownAtKill.length}; recovered: ${recovered.length} of ${normalise(LONG_REPLY).length})`);
     assert.ok(normalise(LONG_REPLY).startsWith(recovered), 'the recovered text is what was received, in order');
-    assert.ok(recovered.length >= shownBefore.length, 'everything shown a second before the kill is back');
+    assert.ok(recovered.length >= shownBefore.length, 'everything journaled before the kill is back');
     assert.ok(recovered.length < normalise(LONG_REPLY).length, 'nothing after the kill was invented');
     assert.equal(await chat().locator('.message.role-user .user-text').last().innerText(), 'Tell me a long story');
     const files = fs.readdirSync(historyDir());
     assert.deepEqual(files.filter((f) => f.endsWith('.stream')), [], 'the dead window\'s journal was folded into the log');
-  });
-
-  it('two windows streaming at once keep each other\'s conversations', async function () {
-    this.timeout(180_000);
-    const second: Page = await ui.page.context().newPage();
-    try {
-      await second.goto(ui.page.url(), { timeout: 60_000 });
-      await waitForWorkbench(second);
-      await workbench.runCommand(second, 'Inference: Pick Chat Model');
-      await workbench.pickQuickPickItem(second, 'emu-chat-large');
-      // Each window shows one panel (the second may restore the first's editors) with a new conversation.
-      await workbench.runCommand(second, 'Inference: Open Chat');
-      const frames = [chat(), workbench.webviewFrame(second)];
-      for (const frame of frames) {
-        await frame.locator('.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
-        if (await frame.locator('.empty-state').isVisible()) continue;
-        await frame.locator('.header-actions button[data-action="newConversation"]').click();
-        await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: 10_000 });
-      }
-      const composers = frames.map((frame) => frame.locator('.composer-input'));
-      const questions = ['Question from the first window', 'Question from the second window'];
-      // Both streams run at once: the second is sent while the first is still answering.
-      for (const [i, composer] of composers.entries()) {
-        await composer.fill(questions[i]);
-        await composer.press('Enter');
-      }
-      await waitFor('both answers to stream at once', () => ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions') && r.finishedAt === undefined).length === 2, { timeoutMs: 15_000, intervalMs: 50 });
-      await waitForAnswerEnd();
-      const secondAnswer = workbench.webviewFrame(second).locator('.message.role-assistant').last();
-      await secondAnswer.locator('.message-status', { hasText: 'Answering' }).waitFor({ state: 'detached', timeout: 60_000 });
-      const secondText = normalise(await secondAnswer.locator('.markdown').textContent());
-      assert.match(secondText, /Question from the second window/);
-      await second.close();
-
-      await ui.runCommand('Inference: Chat History');
-      const titles = await ui.quickPickItems();
-      for (const title of [...questions, 'Tell me a long story']) assert.ok(titles.some((t) => t.startsWith(title)), `"${title}" in the history: ${titles.join(' | ')}`);
-      await ui.screenshot('03-history-of-both-windows');
-      await ui.pickQuickPickItem(new RegExp(`^\\s*${questions[1]}`));
-      await waitFor('the second window\'s conversation in this window', async () => normalise(await lastAnswer().locator('.markdown').textContent()) === secondText, { timeoutMs: 20_000, intervalMs: 200 });
-    } finally {
-      if (!second.isClosed()) await second.close();
-    }
   });
 });
