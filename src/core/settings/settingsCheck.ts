@@ -163,7 +163,9 @@ function checkType(id: string, value: unknown, type: 'string' | 'boolean', block
  */
 export function checkSettings(values: Readonly<Record<string, unknown>>): SettingProblem[] {
   const { environments, problems } = checkEnvironments(values[ENVIRONMENTS]);
-  const active = checkActiveEnvironment(values[ACTIVE], environments.map((env) => env.name));
+  // Environments that are not a list of names cannot tell whether the active one exists: one message, theirs.
+  const unreadable = problems.some((problem) => problem.environment === undefined);
+  const active = unreadable ? undefined : checkActiveEnvironment(values[ACTIVE], environments.map((env) => env.name));
   return [
     ...problems,
     ...(active ? [active] : []),

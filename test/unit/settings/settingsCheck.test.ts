@@ -92,6 +92,12 @@ describe('checkEnvironments and checkActiveEnvironment', () => {
 });
 
 describe('checkSettings', () => {
+  it('says only that the environments are unreadable when they are not named entries (not also that the active one is missing)', () => {
+    const problems = checkSettings({ 'inference.environments': 'https://a.example/api/v1', 'inference.activeEnvironment': 'production' });
+    assert.deepEqual(problems.map((problem) => problem.setting), ['inference.environments']);
+    assert.match(problems[0].message, /must be an object of named environments/);
+  });
+
   it('finds nothing wrong with the defaults or sensible values', () => {
     assert.deepEqual(checkSettings({}), []);
     assert.deepEqual(checkSettings({
