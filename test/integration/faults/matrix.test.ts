@@ -111,7 +111,7 @@ describe('Fault matrix: every fault x every surface (real extension host, emulat
     const column = Math.max(...[...rows.values()].flat().map((cell) => cell.length), ...SURFACES.map((s) => s.name.length)) + 2;
     console.log(`\n      ${'fault'.padEnd(width)}${SURFACES.map((s) => s.name.padEnd(column)).join('')}`);
     for (const [name, row] of rows) console.log(`      ${name.padEnd(width)}${row.map((cell) => cell.padEnd(column)).join('')}`);
-    console.log(`      ${cells} cells run, ${cells - failures.length} as expected; ${notApplicable} n/a; ${leftOut} left to npm run test:faults (${FULL_MATRIX ? 'full' : 'reduced'} matrix)\n`);
+    console.log(`      ${cells} cells run, ${cells - failures.length} as expected; ${notApplicable} n/a${FULL_MATRIX ? ' (full matrix)' : `; ${leftOut} left to npm run test:faults (reduced matrix)`}\n`);
   });
 
   it('has a row for every fault the emulator can inject', () => {
