@@ -1,23 +1,28 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import { ApiError } from '../core/errors';
+import { isCurrent, SharedOperations, untilAborted, type CachedModelList } from '../core/modelListCache';
 import type { ModelType } from '../core/types';
 import type { ApiAccess } from './apiAccess';
+import type { ApiKeyStore } from './apiKeyStore';
 import { readSetting } from './config';
 import { Disposable } from './disposable';
 import type { Environments } from './environments';
-
-interface CachedModels {
-  ids: string[];
-  fetchedAt: number;
-}
 
 type ModelKind = Extract<ModelType, 'chat' | 'image'>;
 
 const CACHE_KEY = (env: string, kind: ModelKind) => `inference.models.${env}.${kind}`;
 const SELECTED_KEY = (env: string, kind: ModelKind) => `inference.selectedModel.${env}.${kind}`;
 
+/** A short, one-way tag of a key, kept in memory only: tells whether a list was fetched with the current key. */
+function keyTag(key: string | undefined): string | undefined {
+  return key === undefined ? undefined : createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
 /**
  * Model ids come only from GET /models of the environment (never guessed), cached per environment
- * for `inference.modelCacheMinutes`; the chosen model is remembered per environment.
+ * for `inference.modelCacheMinutes` while the environment's address and key stay the same; the
+ * chosen model is remembered per environment.
  */
 export class ModelService extends Disposable {
   readonly #onDidChangeSelection = this.register(new vscode.EventEmitter<string>());
@@ -26,42 +31,77 @@ export class ModelService extends Disposable {
   /** Fires when an environment's cached list of models of a kind changes (new ids, or forgotten). */
   readonly onDidChangeModels = this.#onDidChangeModels.event;
 
+  /** `env \n kind` → tag of the key the cached list was fetched with (memory only; see `isCurrent`). */
+  readonly #listedWithKey = new Map<string, string>();
+  /** Lists being fetched for the cache, shared by everyone who asks meanwhile. */
+  readonly #fetches = new SharedOperations<string[]>();
+
   constructor(
     private readonly memento: vscode.Memento,
     private readonly environments: Environments,
     private readonly api: ApiAccess,
+    private readonly keys: ApiKeyStore,
   ) {
     super();
   }
 
-  cached(env: string, kind: ModelKind): CachedModels | undefined {
-    return this.memento.get<CachedModels>(CACHE_KEY(env, kind));
+  cached(env: string, kind: ModelKind): CachedModelList | undefined {
+    return this.memento.get<CachedModelList>(CACHE_KEY(env, kind));
   }
 
   /**
-   * The ids of the environment's models of that kind, from the cache while it is fresh. `quiet`: a 429
-   * fails at once instead of showing a retry countdown (for lists nobody asked for on screen).
+   * The ids of the environment's models of that kind, from the cache while it is current (fresh,
+   * from the environment's address, with its key); callers that ask while that list is being
+   * fetched share the one request. `refresh` always asks the service (the balance comes with the
+   * answer). `quiet`: a 429 fails at once instead of showing a retry countdown (for lists nobody
+   * asked for on screen).
    */
   async list(kind: ModelKind, envName = this.environments.active().name, options: { refresh?: boolean; signal?: AbortSignal; quiet?: boolean } = {}): Promise<string[]> {
+    if (options.refresh) return this.#fetch(kind, envName, options);
+    const cached = await this.#current(kind, envName);
+    if (cached) return cached.ids;
+    const shared = this.#fetches.run(`${envName}\n${kind}\n${options.quiet ? 'quiet' : 'retrying'}`, () => this.#fetch(kind, envName, { quiet: options.quiet }));
+    return untilAborted(shared, options.signal, () => new ApiError('cancelled', 'The request was cancelled.'));
+  }
+
+  async #current(kind: ModelKind, envName: string): Promise<CachedModelList | undefined> {
     const cached = this.cached(envName, kind);
-    const lifetimeMs = readSetting('inference.modelCacheMinutes') * 60_000;
-    if (!options.refresh && cached && Date.now() - cached.fetchedAt < lifetimeMs) return cached.ids;
+    const env = this.environments.get(envName);
+    if (!cached || !env) return undefined;
+    const wanted = {
+      now: Date.now(),
+      lifetimeMs: readSetting('inference.modelCacheMinutes') * 60_000,
+      baseUrl: env.baseUrl,
+      keyTag: keyTag(await this.keys.get(envName)),
+      listedWithKeyTag: this.#listedWithKey.get(`${envName}\n${kind}`),
+    };
+    return isCurrent(cached, wanted) ? cached : undefined;
+  }
+
+  async #fetch(kind: ModelKind, envName: string, options: { signal?: AbortSignal; quiet?: boolean | undefined }): Promise<string[]> {
     const client = await this.api.client(envName);
+    const usedKey = keyTag(await this.keys.get(envName));
     const fetch = () => client.listModels({ type: kind, ...(options.signal && { signal: options.signal }) });
     const { models } = options.quiet ? await fetch() : await this.api.withRateLimitRetry('model list', fetch, options.signal);
     const ids = [...new Set(models.map((model) => model.id))];
-    await this.#store(envName, kind, ids);
+    await this.#store(envName, kind, ids, usedKey);
     return ids;
   }
 
-  /** Stores a list fetched elsewhere (the key check fetches one), so the picker opens without a second call. */
+  /**
+   * Stores a list fetched elsewhere (the key check fetches one with the key it is about to store),
+   * so the picker and VS Code's model list need no second call.
+   */
   async remember(envName: string, kind: ModelKind, ids: string[]): Promise<void> {
-    await this.#store(envName, kind, ids);
+    await this.#store(envName, kind, ids, undefined);
   }
 
-  async #store(envName: string, kind: ModelKind, ids: string[]): Promise<void> {
+  async #store(envName: string, kind: ModelKind, ids: string[], usedKeyTag: string | undefined): Promise<void> {
     const previous = this.cached(envName, kind)?.ids;
-    await this.memento.update(CACHE_KEY(envName, kind), { ids, fetchedAt: Date.now() } satisfies CachedModels);
+    const baseUrl = this.environments.get(envName)?.baseUrl;
+    if (usedKeyTag) this.#listedWithKey.set(`${envName}\n${kind}`, usedKeyTag);
+    else this.#listedWithKey.delete(`${envName}\n${kind}`);
+    await this.memento.update(CACHE_KEY(envName, kind), { ids, fetchedAt: Date.now(), ...(baseUrl && { baseUrl }) } satisfies CachedModelList);
     // Only a different list is news: listeners re-read the list, and a refresh that finds the same ids must not loop.
     if (!previous || previous.length !== ids.length || previous.some((id, i) => id !== ids[i])) this.#onDidChangeModels.fire({ env: envName, kind });
   }
