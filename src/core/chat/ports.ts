@@ -2,8 +2,11 @@ import type { ChatParams, HostToWebview } from '../chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
 import type { UsageRecorder } from '../usage/ledger';
+import type { BalanceReading } from '../usage/answerSpend';
 import type { AppendPacing } from './appendBatcher';
 import type { Conversation } from './conversation';
+
+export type { BalanceReading };
 
 /**
  * What the chat engine needs from the world, as small interfaces: the host implements them with
@@ -15,6 +18,7 @@ export interface ChatView {
   readonly ready: boolean;
   post(message: HostToWebview): void;
 }
+
 
 export interface ConversationSaver {
   /** Saves now (a finished turn, a rename). */
@@ -32,10 +36,6 @@ export interface ChatEnvironment {
 }
 
 /** A balance and when the service reported it (epoch ms). */
-export interface BalanceReading {
-  credits: number;
-  at: number;
-}
 
 /** What the engine tells the host about a failure, so that it can log it and apply its side effects. */
 export interface FailureContext {

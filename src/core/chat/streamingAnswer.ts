@@ -1,9 +1,9 @@
 import * as l10n from '@vscode/l10n';
 import { hostMessage } from '../chatProtocol';
-import { creditsSpent } from '../credits';
 import { ApiError, toApiError } from '../errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
+import { answerSpend } from '../usage/answerSpend';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, newId, requestMessages, type Conversation, type ConversationMessage } from './conversation';
 import type { ChatBackend, ChatEnvironment, ChatView, ConversationSaver } from './ports';
@@ -143,14 +143,10 @@ export class StreamingAnswer {
    */
   private async recordSpend(balanceBefore: number): Promise<void> {
     const answeredAt = this.now();
-    const settled = await this.backend.readSettledBalance(this.env.name);
-    // An older reading is still the stream's pre-billing one; a higher one means a top-up or
-    // another window's activity in between, which makes the difference meaningless.
-    if (!settled || settled.at < answeredAt || settled.credits > balanceBefore) return;
-    if (!this.conversation.messages.includes(this.message)) return;
-    const spent = creditsSpent(balanceBefore, settled.credits);
+    const spent = answerSpend(balanceBefore, await this.backend.readSettledBalance(this.env.name), answeredAt);
+    if (spent === undefined || !this.conversation.messages.includes(this.message)) return;
     this.message.meta = { ...this.message.meta, creditsSpent: spent };
-    if (spent !== undefined) this.backend.usage.record({ requestId: this.message.meta.requestId ?? '', model: this.message.meta.model ?? '', environment: this.env.name, kind: 'chat', credits: spent });
+    this.backend.usage.record({ requestId: this.message.meta.requestId ?? '', model: this.message.meta.model ?? '', environment: this.env.name, kind: 'chat', credits: spent });
     this.output.patch(this.conversation, this.message);
     await this.save();
   }

@@ -1,8 +1,8 @@
-import type { BalanceReading, ChatBackend } from '../../core/chat/ports';
+import type { ChatBackend } from '../../core/chat/ports';
 import { errorFacts } from '../../core/errorView';
-import type { ChatStreamEvent } from '../../core/types';
-import { readSetting } from '../config';
+import type { ChatRequest, ChatStreamEvent } from '../../core/types';
 import type { Services } from '../services';
+import { readSettledBalance } from '../settledBalance';
 import { chatDefaults } from './chatSettings';
 
 /** The chat engine's view of the extension: settings, the account, the client and the error presenter. */
@@ -14,34 +14,29 @@ export function createChatBackend(services: Services): ChatBackend {
       return { name: env.name, label: env.label, ...(selectedModel && { selectedModel }) };
     },
     chatDefaults: (model) => chatDefaults(services.environments.active().name, model),
-    async openStream(env, request, signal) {
-      const client = await services.api.client(env, undefined, 'chat');
-      // A 429 arrives before the first event, so only opening the stream is retried.
-      const { events, first } = await services.api.withRateLimitRetry('chat', async () => {
-        const iterator = client.streamChat(request, { signal })[Symbol.asyncIterator]();
-        return { events: iterator, first: await iterator.next() };
-      }, signal);
-      return resume(first, events);
-    },
+    openStream: (env, request, signal) => openChatStream(services, env, request, signal),
     balance: (env) => services.account.get(env).balanceCredits,
-    async readSettledBalance(env): Promise<BalanceReading | undefined> {
-      if (!readSetting('inference.chat.refreshBalanceAfterAnswer')) return undefined;
-      try {
-        // The contract promises the balance header on chat and image calls only: the model list may carry none.
-        await services.models.list('chat', env, { refresh: true });
-      } catch (error) {
-        services.log.warn(`Chat: could not read the balance after an answer: ${error instanceof Error ? error.message : String(error)}`);
-        return undefined;
-      }
-      const { balanceCredits, balanceAt } = services.account.get(env);
-      return balanceCredits !== undefined && balanceAt !== undefined ? { credits: balanceCredits, at: balanceAt } : undefined;
-    },
+    readSettledBalance: (env) => readSettledBalance(services, env, 'Chat'),
     usage: services.usage,
     async describeFailure(error, context) {
       const apiError = await services.errors.record(error, { source: 'chat', env: context.env, forgetsModel: context.usedEnvironmentModel });
       return errorFacts(apiError);
     },
   };
+}
+
+/**
+ * One streamed answer through the core client, for the chat panel and VS Code's language models alike
+ * (`label` names it in the rate-limit countdown). A 429 arrives before the first event, so only opening the stream is retried; a consumer that stops
+ * early closes the connection.
+ */
+export async function openChatStream(services: Services, env: string, request: ChatRequest, signal: AbortSignal, label = 'chat'): Promise<AsyncIterable<ChatStreamEvent>> {
+  const client = await services.api.client(env, undefined, 'chat');
+  const { events, first } = await services.api.withRateLimitRetry(label, async () => {
+    const iterator = client.streamChat(request, { signal })[Symbol.asyncIterator]();
+    return { events: iterator, first: await iterator.next() };
+  }, signal);
+  return resume(first, events);
 }
 
 /** The stream again from its first event, which was read while the opening could still be retried. */

@@ -1,0 +1,18 @@
+import { creditsSpent } from '../credits';
+
+/** A balance the service reported, and when it arrived (milliseconds since the epoch). */
+export interface BalanceReading {
+  credits: number;
+  at: number;
+}
+
+/**
+ * What one streamed answer cost, from the balance before it and a reading taken after it was billed
+ * (a stream reports the balance before billing: only the reserve is taken then). Undefined when the
+ * reading cannot tell: none, one from before the answer ended (still the stream's pre-billing one),
+ * or a higher balance (a top-up or another window's activity in between makes the difference meaningless).
+ */
+export function answerSpend(balanceBefore: number, settled: BalanceReading | undefined, answeredAt: number): number | undefined {
+  if (!settled || settled.at < answeredAt || settled.credits > balanceBefore) return undefined;
+  return creditsSpent(balanceBefore, settled.credits);
+}

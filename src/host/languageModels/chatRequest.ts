@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../../core/errors';
+import { toChatMessages } from '../../core/languageModels/messages';
+import { estimateRequestTokens } from '../../core/languageModels/tokenEstimate';
+import type { ChatRequest, ChatStreamEvent, ChatTool } from '../../core/types';
+import { toNeutralMessage } from './messageParts';
+
+/** Sampling options a caller may pass in `modelOptions`, with the type each must have. */
+const MODEL_OPTIONS = { temperature: 'number', top_p: 'number', max_tokens: 'number' } as const;
+
+/**
+ * The service's request for a VS Code language model request: messages in the common chat format,
+ * tools when the model takes them (as text otherwise), sampling options. Refused before anything is
+ * sent (and billed): a required tool the model cannot get, and a request over the model's input limit.
+ */
+export function buildChatRequest(
+  model: vscode.LanguageModelChatInformation,
+  messages: readonly vscode.LanguageModelChatRequestMessage[],
+  options: vscode.ProvideLanguageModelChatResponseOptions,
+  toolsOn: boolean,
+): ChatRequest {
+  const offered = options.tools ?? [];
+  const required = options.toolMode === vscode.LanguageModelChatToolMode.Required;
+  if (!toolsOn && offered.length > 0 && required) {
+    throw new ApiError('badRequest', `The model "${model.id}" is used without tools (it refused them, or "inference.languageModels.overrides" turns them off), so it cannot be required to call one.`);
+  }
+  const request: ChatRequest = {
+    model: model.id,
+    messages: toChatMessages(messages.map(toNeutralMessage), { toolsAsText: !toolsOn }),
+    ...sampling(options.modelOptions),
+  };
+  if (toolsOn && offered.length > 0) {
+    request.tools = offered.map(toChatTool);
+    request.tool_choice = required ? 'required' : 'auto';
+  }
+  const estimate = estimateRequestTokens(request.messages, request.tools);
+  if (estimate > model.maxInputTokens) {
+    throw new ApiError('badRequest', `This request is about ${estimate} tokens (estimated), more than the ${model.maxInputTokens} that "${model.id}" accepts, so it was not sent. Shorten it, or raise maxInputTokens for this model in "inference.languageModels.overrides".`);
+  }
+  return request;
+}
+
+/** Passes one stream event on as a response part; reasoning has no part type in VS Code 1.104's API. */
+export function reportEvent(event: ChatStreamEvent, progress: vscode.Progress<vscode.LanguageModelResponsePart>): void {
+  switch (event.type) {
+    case 'delta':
+      progress.report(new vscode.LanguageModelTextPart(event.text));
+      return;
+    case 'toolCall':
+      progress.report(new vscode.LanguageModelToolCallPart(event.call.id, event.call.name, event.call.input));
+      return;
+    case 'end':
+      if (!event.complete) throw new ApiError('streamError', 'The answer stopped before the service finished it; what arrived so far was kept.');
+      return;
+    default:
+      return;
+  }
+}
+
+function toChatTool(tool: vscode.LanguageModelChatTool): ChatTool {
+  return { type: 'function', function: { name: tool.name, description: tool.description, ...(tool.inputSchema && { parameters: tool.inputSchema }) } };
+}
+
+function sampling(modelOptions: { readonly [name: string]: unknown } | undefined): Partial<ChatRequest> {
+  const picked: Record<string, number> = {};
+  for (const [name, type] of Object.entries(MODEL_OPTIONS)) {
+    const value = modelOptions?.[name];
+    if (typeof value === type && Number.isFinite(value)) picked[name] = value as number;
+  }
+  return picked;
+}
