@@ -59,6 +59,22 @@ export function writeUserSettings(userDataDir: string, settings: Record<string, 
   fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2));
 }
 
+/**
+ * Adds `settings` to the user settings while `run` lasts (a window opened meanwhile starts with them),
+ * then puts the file back as it was.
+ */
+export async function withUserSettings<T>(userDataDir: string, settings: Readonly<Record<string, unknown>> | undefined, run: () => Promise<T>): Promise<T> {
+  if (!settings) return run();
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  const before = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, JSON.stringify({ ...(JSON.parse(before) as Record<string, unknown>), ...settings }, null, 2));
+  try {
+    return await run();
+  } finally {
+    fs.writeFileSync(file, before);
+  }
+}
+
 export function codeServerArgs(entry: string, stateDir: string, extensionsDir: string): string[] {
   const configFile = path.join(stateDir, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\n');

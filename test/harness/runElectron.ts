@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { extensionHostEnvironment, RECORDER_ENV, type IntegrationWindow } from '../integration/tags';
+import { extensionHostEnvironment, RECORDER_ENV, WINDOW_USER_SETTINGS, type IntegrationWindow } from '../integration/tags';
 import { OUT_DIR, REPO_ROOT } from './paths';
 import { startRecordingServer, writeHostileWorkspace } from './recordingServer';
 import { writeScratchWorkspace, writeSupportExtension } from './supportExtension';
@@ -23,11 +23,18 @@ async function main(): Promise<number> {
     { window: 'workspace', folder: writeScratchWorkspace(scratch) },
     { window: 'no-workspace' },
     { window: 'hostile-workspace', folder: writeHostileWorkspace(scratch, recorder.origin), env: { [RECORDER_ENV]: recorder.origin } },
+    { window: 'language-models' },
   ];
   let failed = 0;
   try {
     for (const { window, folder, env } of windows) {
       const windowStarted = Date.now();
+      const userDataDir = path.join(scratch, `user-data-${window}`);
+      const settings = WINDOW_USER_SETTINGS[window];
+      if (settings) {
+        fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+        fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+      }
       const code = await runTests({
         version: process.env.INFERENCE_VSCODE_VERSION ?? 'stable',
         extensionDevelopmentPath: [REPO_ROOT, supportExtension],
@@ -35,7 +42,7 @@ async function main(): Promise<number> {
         extensionTestsEnv: extensionHostEnvironment(window, env),
         launchArgs: [
           ...(folder ? [folder] : []),
-          `--user-data-dir=${path.join(scratch, `user-data-${window}`)}`,
+          `--user-data-dir=${userDataDir}`,
           '--disable-extensions',
           '--disable-workspace-trust',
           '--skip-welcome',

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { extensionHostEnvironment, RECORDER_ENV, type IntegrationWindow } from '../integration/tags';
+import { extensionHostEnvironment, RECORDER_ENV, WINDOW_USER_SETTINGS, type IntegrationWindow } from '../integration/tags';
 import { launchBrowser, type Browser } from './browser';
-import { startCodeServer } from './codeServer';
+import { startCodeServer, withUserSettings } from './codeServer';
 import { runExtensionTests } from './extensionTests';
 import { OUT_DIR, RESULTS_DIR } from './paths';
 import { stopAll } from './processes';
@@ -12,9 +12,10 @@ import { writeDevelopmentExtensions, writeScratchWorkspace } from './supportExte
 import { seconds } from './wait';
 
 /**
- * The integration tier: one code-server, three workbench windows (with a workspace folder, without
- * one, and with a hostile folder whose settings point environments at a recording server), each
- * running the mocha suites of test/integration/ inside its real extension host.
+ * The integration tier: one code-server, four workbench windows (with a workspace folder, without
+ * one, with a hostile folder whose settings point environments at a recording server, and one whose
+ * user settings turn on the language model provider), each running its share of the mocha suites of
+ * test/integration/ inside its real extension host.
  * INFERENCE_TEST_GREP (a regular expression over full test titles) runs only the matching tests.
  */
 async function main(): Promise<number> {
@@ -33,14 +34,16 @@ async function main(): Promise<number> {
     { window: 'workspace', folder: writeScratchWorkspace(server.stateDir) },
     { window: 'no-workspace' },
     { window: 'hostile-workspace', folder: writeHostileWorkspace(server.stateDir, recorder.origin), env: { [RECORDER_ENV]: recorder.origin } },
+    { window: 'language-models' },
   ];
   let failed = 0;
   try {
     browser = await launchBrowser();
+    const { context } = browser;
     for (const { window, folder, env } of windows) {
       const windowStarted = Date.now();
       console.log(`[integration] ${window} window:`);
-      const code = await runExtensionTests(browser.context, server, {
+      const code = await withUserSettings(server.userDataDir, WINDOW_USER_SETTINGS[window], () => runExtensionTests(context, server, {
         label: window,
         logFile: path.join(RESULTS_DIR, 'integration', `${window}-window.log`),
         ...(folder ? { folder } : {}),
@@ -48,7 +51,7 @@ async function main(): Promise<number> {
         extensionTestsPath: path.join(OUT_DIR, 'test', 'integration', 'index.js'),
         extensionEnvironment: extensionHostEnvironment(window, env),
         ...(process.env.INFERENCE_TEST_WINDOW_MINUTES && { timeoutMs: Number(process.env.INFERENCE_TEST_WINDOW_MINUTES) * 60_000 }),
-      });
+      }));
       console.log(`[integration] ${window} window ${code === 0 ? 'passed' : 'FAILED'} in ${seconds(windowStarted)}`);
       if (code !== 0) failed++;
     }

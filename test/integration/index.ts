@@ -1,20 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FAULT_SUITES_ENV, GREP_ENV, WINDOW_ENV, WINDOW_TAGS, type IntegrationWindow } from './tags';
-
-/**
- * Left out of `npm test` until they pass there (FAULT_SUITES_ENV loads them): the language model
- * provider, which is off by default (`inference.languageModels.enabled`) and needs a window where it is on.
- */
-const OPT_IN_FOLDERS = ['languageModels'];
+import { GREP_ENV, WINDOW_ENV, WINDOW_TAGS, type IntegrationWindow } from './tags';
 
 /** Every compiled `*.test.js` below this folder, so that new suites need no registration. */
 function findTestFiles(dir: string): string[] {
-  const optedIn = Boolean(process.env[FAULT_SUITES_ENV]);
   return fs
     .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
-    .filter((entry) => optedIn || !OPT_IN_FOLDERS.includes(path.basename(entry.parentPath)))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
 }

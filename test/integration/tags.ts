@@ -10,18 +10,33 @@ export const NO_WORKSPACE = '@no-workspace';
  */
 export const HOSTILE_WORKSPACE = '@hostile-workspace';
 
+/**
+ * Tests whose title contains this tag run only in the window whose user settings turn on the
+ * language model provider (WINDOW_USER_SETTINGS), which the other windows leave off.
+ */
+export const LANGUAGE_MODELS = '@language-models';
+
 /** Set by the launchers for the extension host: which of the windows this is. */
 export const WINDOW_ENV = 'INFERENCE_INTEGRATION_WINDOW';
 
 /** Set for the hostile window: the origin of the server that its workspace settings name. */
 export const RECORDER_ENV = 'INFERENCE_RECORDER_URL';
 
-export type IntegrationWindow = 'workspace' | 'no-workspace' | 'hostile-workspace';
+export type IntegrationWindow = 'workspace' | 'no-workspace' | 'hostile-workspace' | 'language-models';
 
 /** The title tag of each window's tests; the plain workspace window runs the untagged ones. */
 export const WINDOW_TAGS: Readonly<Record<Exclude<IntegrationWindow, 'workspace'>, string>> = {
   'no-workspace': NO_WORKSPACE,
   'hostile-workspace': HOSTILE_WORKSPACE,
+  'language-models': LANGUAGE_MODELS,
+};
+
+/**
+ * User settings the launchers add for one window only (application-scope settings read at
+ * activation cannot come from a workspace), and take away again before the next window opens.
+ */
+export const WINDOW_USER_SETTINGS: Readonly<Partial<Record<IntegrationWindow, Readonly<Record<string, unknown>>>>> = {
+  'language-models': { 'inference.languageModels.enabled': true },
 };
 
 /** A regular expression over full test titles; only matching tests run (passed on by the launchers). */
@@ -31,8 +46,7 @@ export const GREP_ENV = 'INFERENCE_TEST_GREP';
 export const SOAK_REQUESTS_ENV = 'INFERENCE_SOAK_REQUESTS';
 
 /**
- * Set by `npm run test:faults`: loads the opt-in suites (see test/integration/index.ts) and runs the
- * full fault matrix (`npm test` runs a reduced one).
+ * Set by `npm run test:faults`: runs the full fault matrix (`npm test` runs a reduced one).
  */
 export const FAULT_SUITES_ENV = 'INFERENCE_FAULT_SUITES';
 

@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { formatCredits } from '../../../src/core/credits';
 import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { LANGUAGE_MODELS } from '../tags';
 import { collect, inferenceModels, model, nextModelsChange, VENDOR } from './support';
 
-describe('Language model provider: models and answers through vscode.lm (real extension host, emulator back end)', () => {
+describe(`Language model provider: models and answers through vscode.lm (real extension host, emulator back end) ${LANGUAGE_MODELS}`, () => {
   const fixture = useConfiguredEmulator();
   const services = () => fixture().api.services;
   const emulator = () => fixture().emulator;
@@ -30,6 +32,30 @@ describe('Language model provider: models and answers through vscode.lm (real ex
     assert.ok(lists.length >= 1 && lists.every((path) => path === '/api/v1/models?format=openai&type=chat'), `chat model lists only: ${lists.join(', ')}`);
     await inferenceModels();
     assert.equal(emulator().requests.length, lists.length, 'the model cache answers the next selection');
+  });
+
+  it('answers VS Code\'s model-list questions from the model cache: many within its lifetime cost one request, a new key one more', async () => {
+    const provider = fixture().api.languageModels;
+    assert.ok(provider, 'the provider is registered in this window');
+    const modelLists = () => emulator().requests.filter((r) => r.path.startsWith('/api/v1/models'));
+    await waitFor('the background model-list refresh', () => provider.settled(), { timeoutMs: 5000, intervalMs: 25 });
+    emulator().reset();
+    // Forgetting the list fires the change event, so VS Code asks again in the background too.
+    await services().models.invalidate('production', 'chat');
+    const token = new vscode.CancellationTokenSource().token;
+    const together = await Promise.all([1, 2, 3, 4, 5].map(() => provider.provideLanguageModelChatInformation({ silent: true }, token)));
+    const oneByOne = [];
+    for (let i = 0; i < 5; i++) oneByOne.push(await provider.provideLanguageModelChatInformation({ silent: true }, token));
+    for (let i = 0; i < 3; i++) assert.equal((await inferenceModels()).length, emulator().environments.production.chatModels.length);
+    await waitFor('VS Code\'s refreshes are over', () => provider.settled(), { timeoutMs: 5000, intervalMs: 25 });
+    for (const list of [...together, ...oneByOne]) assert.deepEqual(list.map((m) => m.id), emulator().environments.production.chatModels);
+    assert.equal(modelLists().length, 1, `one GET /models for 13 questions and VS Code's own: ${modelLists().map((r) => r.path).join(', ')}`);
+
+    // Another key may see other models: the list is fetched again, once, with that key.
+    await services().keys.set('production', emulator().keys.production.chatOnly);
+    await Promise.all([1, 2, 3].map(() => provider.provideLanguageModelChatInformation({ silent: true }, token)));
+    await waitFor('VS Code\'s refreshes are over', () => provider.settled(), { timeoutMs: 5000, intervalMs: 25 });
+    assert.deepEqual(modelLists().map((r) => r.keyLabel), ['full', 'chatOnly']);
   });
 
   it('lists no models without a key, without a request, an error or an offer to set one (silent)', async () => {
@@ -59,6 +85,23 @@ describe('Language model provider: models and answers through vscode.lm (real ex
     assert.equal(services().account.get('production').lastRequestId, record?.id);
     assert.equal(services().account.get('production').balanceCredits !== undefined, true);
     await waitFor('status bar shows the request id', () => fixture().api.statusBar.snapshot().tooltip.includes(record?.id ?? '???') || undefined, { timeoutMs: 3000, intervalMs: 20 });
+  });
+
+  it('records each answer\'s spend in the usage ledger from the settled balance, and shows that balance in the status bar', async () => {
+    // The balance before the answer is known (as after the key check, which lists the models).
+    await services().models.list('chat', 'production', { refresh: true });
+    const [first] = emulator().environments.production.chatModels;
+    const result = await collect(await model(first), [vscode.LanguageModelChatMessage.User('What does this cost?')]);
+    assert.equal(result.error, undefined);
+    const record = emulator().requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1);
+    assert.ok(record && record.creditsCharged > 0);
+    const entry = await waitFor('the ledger entry of the answer', () => services().usage.entries().find((e) => e.requestId === record.id), { timeoutMs: 5000, intervalMs: 20 });
+    assert.deepEqual({ ...entry, v: undefined, at: undefined, credits: undefined }, { v: undefined, at: undefined, credits: undefined, requestId: record.id, model: first, environment: 'production', kind: 'chat' });
+    assert.ok(Math.abs(entry.credits - record.creditsCharged) < 1e-6, `spend ${entry.credits} is what the service charged, ${record.creditsCharged}`);
+    // The settled balance (after the charge), not the stream's reading from before it.
+    const settled = emulator().balance('production');
+    assert.equal(services().account.get('production').balanceCredits, settled);
+    await waitFor('the status bar shows the settled balance', () => fixture().api.statusBar.snapshot().balance.includes(formatCredits(settled)) || undefined, { timeoutMs: 3000, intervalMs: 20 });
   });
 
   it('counts tokens with the documented estimate', async () => {
@@ -116,7 +159,7 @@ describe('Language model provider: models and answers through vscode.lm (real ex
   });
 });
 
-describe('Language model provider: cancellation (real extension host, paced emulator)', () => {
+describe(`Language model provider: cancellation (real extension host, paced emulator) ${LANGUAGE_MODELS}`, () => {
   const fixture = useConfiguredEmulator({ tokensPerSecond: 40 });
 
   before(async () => {

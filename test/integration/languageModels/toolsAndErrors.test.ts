@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../../src/core/errors';
 import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { LANGUAGE_MODELS } from '../tags';
 import { causeKind, collect, isLanguageModelError, model, toolCalling } from './support';
 
 const WEATHER: vscode.LanguageModelChatTool = {
@@ -11,7 +12,7 @@ const WEATHER: vscode.LanguageModelChatTool = {
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
-describe('Language model provider: tool calls and errors (real extension host, emulator back end)', () => {
+describe(`Language model provider: tool calls and errors (real extension host, emulator back end) ${LANGUAGE_MODELS}`, () => {
   // emu-chat-small refuses tools (400 tools_not_supported), as some models of compatible services do.
   const fixture = useConfiguredEmulator({ modelsWithoutTools: ['emu-chat-small'], toolArgumentChunkChars: 3 });
   const services = () => fixture().api.services;
