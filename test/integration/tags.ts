@@ -12,7 +12,8 @@ export const HOSTILE_WORKSPACE = '@hostile-workspace';
 
 /**
  * Tests whose title contains this tag run only in the window whose user settings turn on the
- * language model provider (WINDOW_USER_SETTINGS), which the other windows leave off.
+ * language model provider (WINDOW_USER_SETTINGS): its suite runs whatever the default, apart from
+ * the tests that count the service's requests in the other windows.
  */
 export const LANGUAGE_MODELS = '@language-models';
 
