@@ -61,7 +61,7 @@ export class ModelService extends Disposable {
     const cached = await this.#current(kind, envName);
     if (cached) return cached.ids;
     const shared = this.#fetches.run(`${envName}\n${kind}\n${options.quiet ? 'quiet' : 'retrying'}`, () => this.#fetch(kind, envName, { quiet: options.quiet }));
-    return untilAborted(shared, options.signal, () => new ApiError('cancelled', 'The request was cancelled.'));
+    return untilAborted(shared, options.signal, () => new ApiError('cancelled', vscode.l10n.t('The request was cancelled.')));
   }
 
   async #current(kind: ModelKind, envName: string): Promise<CachedModelList | undefined> {
