@@ -8,7 +8,7 @@ import { useWorkbench } from './fixture';
  * (The composer tests cover the default, where the settled spend is shown.)
  */
 describe('chat panel without the balance read after an answer', () => {
-  const ui = useWorkbench({ settings: () => ({ 'inference.chat.refreshBalanceAfterAnswer': false }) });
+  const ui = useWorkbench({ emulator: { tokensPerSecond: 200 }, settings: () => ({ 'inference.chat.refreshBalanceAfterAnswer': false }) });
   const { lastAnswer, openChat, send, waitForAnswerEnd } = chatSteps(ui);
 
   it('makes no extra request and shows no spend', async () => {

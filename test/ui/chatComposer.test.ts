@@ -95,7 +95,8 @@ describe('chat panel: composer, context and answer actions', () => {
 
   it('streams a long code block while following the bottom, and ends with one highlighted block of exactly that code', async () => {
     const code = Array.from({ length: 60 }, (_, i) => `const value${i} = compute(${i}, "line ${i}"); // ${i}`).join('\n');
-    ui.emulator.scriptReply('production', { text: `Here is the code:\n\n\`\`\`ts\n${code}\n\`\`\`\n\nDone.` });
+    // Bigger pieces than a token: the answer still arrives in many appends, in a few seconds rather than 20.
+    ui.emulator.scriptReply('production', { text: `Here is the code:\n\n\`\`\`ts\n${code}\n\`\`\`\n\nDone.`, chunkChars: 24 });
     const answersBefore = await messages('assistant').count();
     await send('Show me a long code block');
     await waitFor('the new answer', async () => (await messages('assistant').count()) > answersBefore, { timeoutMs: 15_000, intervalMs: 100 });

@@ -80,7 +80,13 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       await closeQuickInput(page);
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible', timeout: 5000 });
-      await input.fill(`>${title}`);
+      try {
+        // Short: something that takes the focus (an image preview opening, a webview) closes the
+        // palette under us; the next attempt opens it again instead of waiting on a hidden input.
+        await input.fill(`>${title}`, { timeout: 3000 });
+      } catch {
+        return false;
+      }
       const row = quickPickRow(page, title).first();
       try {
         await row.waitFor({ state: 'visible', timeout: 3000 });
