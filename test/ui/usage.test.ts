@@ -117,6 +117,14 @@ describe('usage view: spend per day from emulator calls', () => {
     const envRow = usage().locator('.environments tbody tr');
     assert.equal(await envRow.count(), 1);
     assert.match(await envRow.innerText(), /production\s+5\s+/);
+    // Figures are right-aligned, and so are their column titles: a title sits above its figures.
+    const textRight = (selector: string) => usage().locator(selector).first().evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return Math.round(range.getBoundingClientRect().right);
+    });
+    assert.equal(await textRight('.top-requests thead th.number'), await textRight('.top-requests tbody td.number'));
+    assert.equal(await textRight('.environments thead th.number'), await textRight('.environments tbody td.number'));
 
     await rows.first().locator('button[data-action="copyRequestId"]').click();
     await ui.page.locator('.statusbar-item', { hasText: `Copied request ID ${ids[0]}` }).waitFor({ timeout: 10_000 });

@@ -7,6 +7,11 @@ import { formatSpend, SERIES_CLASSES, stackedBarChart } from './chart';
 import { configureLocalization } from '../localize';
 
 type StackBy = 'model' | 'kind';
+
+/** A column header; numeric columns are right-aligned like their cells, so figures sit under their title. */
+function headerCell(text: string, className?: 'number'): HTMLTableCellElement {
+  return el('th', { text, className, attrs: { scope: 'col' } });
+}
 interface UsageState { v: 1; stackBy: StackBy }
 
 /** The usage view: draws the report the host sends; the only state it keeps is how bars are stacked. */
@@ -99,7 +104,7 @@ class UsageView {
     return el('section', { className: 'top-requests' }, [
       el('h2', { text: l10n.t('Most expensive requests') }),
       rows.length === 0 ? el('p', { text: l10n.t('None yet.') }) : el('table', {}, [
-        el('thead', {}, [el('tr', {}, [l10n.t('Time'), l10n.t('Environment'), l10n.t('Kind'), l10n.t('Model'), l10n.t('Credits'), l10n.t('Request ID')].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Time')), headerCell(l10n.t('Environment')), headerCell(l10n.t('Kind')), headerCell(l10n.t('Model')), headerCell(l10n.t('Credits'), 'number'), headerCell(l10n.t('Request ID'))])]),
         el('tbody', {}, body),
       ]),
     ]);
@@ -109,7 +114,7 @@ class UsageView {
     return el('section', { className: 'environments' }, [
       el('h2', { text: l10n.t('Per environment') }),
       report.environments.length === 0 ? el('p', { text: l10n.t('None yet.') }) : el('table', {}, [
-        el('thead', {}, [el('tr', {}, [l10n.t('Environment'), l10n.t('Requests'), l10n.t('Credits')].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Environment')), headerCell(l10n.t('Requests'), 'number'), headerCell(l10n.t('Credits'), 'number')])]),
         el('tbody', {}, report.environments.map((env) => el('tr', {}, [
           el('td', { text: env.environment }),
           el('td', { className: 'number', text: String(env.requests) }),
