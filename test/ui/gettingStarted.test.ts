@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { delay, waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
+import { webviewContent } from './workbench';
 
 const SAMPLE = ['export function add(a: number, b: number): number {', '  return a + b;', '}', '', 'export const answer = add(40, 2);', ''].join('\n');
 
@@ -31,6 +32,10 @@ describe('getting started: walkthrough and editor actions', () => {
   const step = (title: string) => ui.page.locator('button.getting-started-step', { hasText: title }).first();
   // The workbench marks a done step's button aria-checked (and its checkbox icon "complete").
   const isComplete = async (title: string) => (await step(title).getAttribute('aria-checked')) === 'true';
+  // The selected step's media: the workbench renders markdown and svg media in a webview beside the steps.
+  const media = () => webviewContent(ui.page.locator('.getting-started-media iframe.webview.ready').first());
+  // A markdown webview registers its service worker first: seconds on a fresh profile, more under load.
+  const waitForMarkdownMedia = (heading: string) => media().locator('h1', { hasText: heading }).waitFor({ state: 'visible', timeout: 30_000 });
 
   it('opens the walkthrough from the account menu; steps tick themselves when the setup is really done', async () => {
     await ui.runCommand('Inference: Account Menu');
@@ -41,6 +46,8 @@ describe('getting started: walkthrough and editor actions', () => {
     // The workbench's environment and key were set up before the walkthrough opened: already done.
     await waitFor('the environment and key steps to show as done', async () => (await isComplete('Add an environment')) && (await isComplete('Set your API key')), { timeoutMs: 10_000, intervalMs: 200 });
     assert.equal(await isComplete('Pick a chat model'), false);
+    // The first step not done is selected, and its markdown shows beside the steps.
+    await waitForMarkdownMedia('Chat models');
     await ui.screenshot('01-walkthrough');
     await step('Pick a chat model').click();
     await ui.page.locator('button.getting-started-step.expanded', { hasText: 'Pick a chat model' }).waitFor({ timeout: 5000 });
@@ -51,7 +58,24 @@ describe('getting started: walkthrough and editor actions', () => {
     await ui.pickQuickPickItem('emu-chat-large');
     await waitFor('the model step to tick', () => isComplete('Pick a chat model'), { timeoutMs: 10_000, intervalMs: 200 });
     assert.equal(await isComplete('Open the chat'), false);
+    await waitForMarkdownMedia('Chat models');
     await ui.screenshot('02-walkthrough-model-picked');
+  });
+
+  it("the chat step's picture shows with its colours (the workbench's CSP for svg media allows no style element)", async () => {
+    await step('Open the chat').click();
+    await ui.page.locator('button.getting-started-step.expanded', { hasText: 'Open the chat' }).waitFor({ timeout: 5000 });
+    const picture = media().locator('svg[role="img"]');
+    await picture.waitFor({ state: 'visible', timeout: 30_000 });
+    const box = await picture.boundingBox();
+    assert.ok(box && box.width > 100 && box.height > 100, `the picture has a size (${JSON.stringify(box)})`);
+    // Unstyled, every shape and letter is black: the text would vanish into its background.
+    const fills = await picture.evaluate((svg) => ({
+      background: getComputedStyle(svg.querySelector('rect') as Element).fill,
+      text: getComputedStyle(svg.querySelector('text') as Element).fill,
+    }));
+    assert.notEqual(fills.text, fills.background, `the picture's text stands out from its background (${JSON.stringify(fills)})`);
+    await ui.screenshot('02b-walkthrough-chat-picture');
   });
 
   it('Explain Selection from the editor context menu attaches the selection and fills the composer without sending', async () => {

@@ -166,7 +166,12 @@ export async function quickInputMessage(page: Page): Promise<string> {
  * which hosts the extension's HTML in `#active-frame`. `index` picks among several open webviews.
  */
 export function webviewFrame(page: Page, index = 0): FrameLocator {
-  return page.locator('iframe.webview.ready').nth(index).contentFrame().frameLocator('iframe#active-frame');
+  return webviewContent(page.locator('iframe.webview.ready').nth(index));
+}
+
+/** The content document of the webview whose outer iframe is `outer` (e.g. a walkthrough step's media). */
+export function webviewContent(outer: Locator): FrameLocator {
+  return outer.contentFrame().frameLocator('iframe#active-frame');
 }
 
 /** A status bar item by its visible text, or by its element id (`{ id }`, e.g. "<extension id>.<item id>"). */
