@@ -10,10 +10,10 @@ import { renderTokens } from './markdown';
  * place instead of being re-parsed whole: a list commits each item once the next one starts, a
  * table each row once its line is complete, a code fence each run of lines once the highlighter
  * is back at its top level. Whatever is still open is parsed again only when a line ends, or
- * once `reparseChars` and half its own length arrived (by bytes, not time: re-parsing the open
- * part then costs at most about twice its bytes, whatever the model's speed); in between, new
- * text is appended as text. Concatenating the committed HTML
- * gives exactly the one-shot render of the final text (the unit tests and the benchmark check it).
+ * when text that may render as more than itself (SIGNIFICANT) arrived, once `reparseChars` and
+ * half the open part's length came in (by bytes, not time: re-parsing then costs at most about
+ * twice the open part's bytes, whatever the model's speed); in between, new text is appended as
+ * text. Concatenating the committed HTML gives exactly the one-shot render of the final text.
  */
 
 export type ContainerKind = 'list' | 'table' | 'fence';
@@ -36,6 +36,12 @@ interface TableMode { kind: 'table'; head: string; committed: string }
 type Mode = ListMode | TableMode | FenceMode;
 
 const NEWLINE = /[\r\n]/;
+/**
+ * Text that may render as more than itself inside a line: emphasis, code, links, images, strikes,
+ * escapes, entities, autolinks, cells, and linkify's `http:`, `a@b`, `example.com` (typographer is
+ * off). Tested with the previous character, so that a construct split between appends is seen.
+ */
+const SIGNIFICANT = /[\\`*_~[\]<>&!|:@]|\.\S/;
 
 export class IncrementalMarkdown {
   private pending = '';
@@ -44,6 +50,10 @@ export class IncrementalMarkdown {
   private sawNewline = true;
   /** Characters appended since the last full pass. */
   private sinceParse = 0;
+  /** Appended text may render as more than itself (SIGNIFICANT, or a line starts); until then, text is what a parse shows. */
+  private dirty = false;
+  /** The last character appended (reading `pending`, built by `+=`, would flatten it). */
+  private last = '';
   private mode: Mode | undefined;
   /** After a discard, the open block is rendered as a whole until it is committed. */
   private blocked = false;
@@ -56,6 +66,8 @@ export class IncrementalMarkdown {
   ) {}
 
   append(text: string): void {
+    if (!this.last || this.last === '\n' || this.last === '\r' || SIGNIFICANT.test(this.last + text)) this.dirty = true;
+    this.last = text.at(-1) ?? this.last;
     this.pending += text;
     this.fresh += text;
     this.sinceParse += text.length;
@@ -66,19 +78,24 @@ export class IncrementalMarkdown {
     this.pending = text;
     this.fresh = '';
     this.sawNewline = true;
+    this.dirty = true;
+    this.last = text.at(-1) ?? '';
     this.mode = undefined;
     this.blocked = false;
   }
 
   /** The operations that bring the DOM up to date; with `final`, everything is committed. */
   update(final: boolean): RenderOp[] {
-    if (!final && !this.sawNewline && this.sinceParse < Math.max(this.reparseChars, (this.pending.length - this.sinceParse) / 2)) {
+    // Inside a code fence only a line's end changes anything: its lines are text until committed.
+    const stale = this.dirty && this.mode?.kind !== 'fence';
+    if (!final && !this.sawNewline && (!stale || this.sinceParse < Math.max(this.reparseChars, (this.pending.length - this.sinceParse) / 2))) {
       const text = this.fresh;
       this.fresh = '';
       return text ? [{ op: 'tailText', text }] : [];
     }
     this.fresh = '';
     this.sawNewline = false;
+    this.dirty = false;
     this.sinceParse = 0;
     const ops: RenderOp[] = [];
     for (let guard = 0; guard < 10_000; guard++) {
@@ -187,12 +204,9 @@ export class IncrementalMarkdown {
       this.mode = undefined;
       return true;
     }
-    const openItems = open > 0 ? this.md.parse(this.pending, {}) : tokens;
-    const openList = open > 0 ? topLevelBlocks(openItems)[0] : list;
-    if (mode.tight === false && openList && open > 0) loosen(openItems, openList, level);
-    this.tail = openList
-      ? { op: 'tail', html: this.render(openItems.slice(openList.start + 1, openList.end), false), after: this.render(openItems.slice(openList.end + 1), false) }
-      : { op: 'tail', text: this.pending };
+    // The open items and what follows, from the same parse (already loosened with the list).
+    const from = open > 0 ? items[open] : list.start + 1;
+    this.tail = { op: 'tail', html: this.render(tokens.slice(from, list.end), false), after: this.render(tokens.slice(list.end + 1), false) };
     return false;
   }
 

@@ -3,7 +3,7 @@ import { decorateCodeBlocks } from './codeBlocks';
 import { el } from './dom';
 import type { FrameScheduler, FrameTask } from './frames';
 import { IncrementalMarkdown, type ContainerKind, type RenderOp } from './incremental';
-import { sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
+import { sanitizeProvisional, sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
 
 /** A reference definition anywhere can change links in blocks already committed before it. */
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
@@ -133,14 +133,15 @@ export class StreamingMarkdown implements FrameTask {
         return;
       case 'tail': {
         const inSlot = this.container?.slot;
-        const inner = op.text !== undefined ? document.createTextNode(op.text)
-          : op.html ? (this.container?.kind === 'table' ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html)) : undefined;
+        // Provisional: replaced on the next parse, so sanitised by the cheap allowlist walk (table rows
+        // parse as they are in a template).
+        const inner = op.text !== undefined ? document.createTextNode(op.text) : op.html ? sanitizeProvisional(op.html) : undefined;
         if (inSlot) {
           if (inner) {
             this.provisional = inner instanceof DocumentFragment ? Array.from(inner.childNodes) : [inner];
             inSlot.append(inner);
           }
-          if (op.after) this.tail.replaceChildren(sanitizeToFragment(op.after));
+          if (op.after) this.tail.replaceChildren(sanitizeProvisional(op.after));
         } else if (inner) {
           this.tail.replaceChildren(inner);
         }
@@ -182,14 +183,25 @@ function closeFence(fence: OpenContainer): void {
   (fence.nodes[0] as Element).classList.remove(GROWING_FENCE);
 }
 
-/** The last text of `node` that is not formatting white space (between table cells, after a list item). */
+/** Formatting that ends where it is closed: new provisional text goes after it, not inside it. */
+const INLINE = new Set(['A', 'EM', 'STRONG', 'S', 'DEL', 'SPAN', 'BR', 'HR']);
+
+/**
+ * Where new provisional text goes: the last text of `node`'s last block (skipping formatting white
+ * space between table cells and after list items), or that block itself when it ends with inline
+ * formatting (`**bold**` then ` more` must not render bold) or holds no text yet.
+ */
 function lastTextHolder(node: Node): Node {
   let current = node;
   for (;;) {
     if (current.nodeType === Node.TEXT_NODE) return current;
     let next: Node | null = current.lastChild;
     while (next && next.nodeType === Node.TEXT_NODE && !/\S/.test(next.textContent ?? '')) next = next.previousSibling;
-    if (!next) return current;
+    if (!next || (next.nodeType === Node.ELEMENT_NODE && isInline(next as Element))) return current;
     current = next;
   }
+}
+
+function isInline(element: Element): boolean {
+  return INLINE.has(element.tagName) || (element.tagName === 'CODE' && element.parentElement?.tagName !== 'PRE');
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chatProtocol';
 import { RESULTS_DIR } from '../harness/paths';
-import { alternate, arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
+import { arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
 import { batchedAppends, longAnswer, longFence, longList, longTable } from './corpus';
 import { summariseProfile, type CpuProfile } from './profileSummary';
 import { traceRun } from './renderTrace';
@@ -18,6 +18,7 @@ import { openWebviewPage, type PageDocument, type PageWindow } from './webviewPa
  *   node out/test/bench/render.bench.js [--rounds=5] [--only=<case substring>] [--skip=<case substring>]...
  *     [--profile=<case substring>] (one more streamed run under the profiler, after the measured rounds)
  *     [--trace=<case substring>] (one more streamed and one-shot run under Chromium's tracer: style, layout, paint)
+ *     [--before=<webview bundle>] (the same cases with another commit's bundle on a second page, alternated round by round)
  */
 
 declare const window: PageWindow;
@@ -26,7 +27,18 @@ declare const document: PageDocument;
 const FAST = 1000;
 const SLOW = 20;
 
-interface RunResult { ms: number; frames: number[]; html: string; floorMs?: number }
+interface RunResult {
+  ms: number;
+  frames: number[];
+  /** Per frame, our script in it (streamed runs only). */
+  frameScripts?: number[];
+  html: string;
+  /** The page's own script in that time: message handling and animation-frame callbacks (ours). */
+  scriptMs: number;
+  floorMs?: number;
+  /** The floor frame's own script: dispatching the message, requesting the frame, adding the character. */
+  floorScriptMs?: number;
+}
 
 interface Case {
   name: string;
@@ -61,34 +73,51 @@ async function streamInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
   const v = args.start.v;
   window.__deliver(args.start);
   await window.__frame();
+  const scriptBefore = window.__scriptMs;
   const frames: number[] = [];
+  const frameScripts: number[] = [];
   for (let i = 0; i < args.appends.length; i++) {
+    const before = window.__scriptMs;
     const ms = window.__deliver({ v, type: 'append', seq: i + 1, text: args.appends[i] });
     frames.push(ms + (await window.__frame()));
+    frameScripts.push(window.__scriptMs - before);
   }
   // The end of an answer is a patch without the text, as the host sends it.
+  const before = window.__scriptMs;
   frames.push(window.__deliver({ v, type: 'messagePatch', conversationId, messageId: 'a1', status: 'done' }) + (await window.__frame()));
+  frameScripts.push(window.__scriptMs - before);
+  const scriptMs = window.__scriptMs - scriptBefore;
   let total = 0;
   for (const f of frames) total += f;
-  return { ms: total, frames, html: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
+  return { ms: total, frames, frameScripts, scriptMs, html: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
 }
 
 async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMessage }): Promise<RunResult> {
   window.__deliver(args.blank);
   await window.__frame();
+  const scriptBefore = window.__scriptMs;
   const ms = window.__deliver(args.start) + (await window.__frame());
+  const scriptMs = window.__scriptMs - scriptBefore;
   const html = document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '';
-  // The frame floor: what a frame costs that only adds one character to the answer's DOM.
+  // The frame floor: what a frame costs that receives a message and only adds one character to the
+  // answer's DOM (the message is dropped by the version check; the character goes in a rAF callback).
   const tail = document.querySelector('[data-message-id="a1"] .md-tail') as unknown as { append(text: string): void; textContent: string | null };
   const floor: number[] = [];
+  const floorScript: number[] = [];
   for (let i = 0; i < 30; i++) {
+    const scriptBefore = window.__scriptMs;
     const started = performance.now();
+    const deliverMs = window.__deliver({ v: -1 } as unknown as SnapshotMessage);
     window.requestAnimationFrame(() => tail.append('x'));
-    floor.push(performance.now() - started + (await window.__frame()));
+    const called = performance.now() - started;
+    floor.push(called + (await window.__frame()));
+    // The rAF call itself is script too (in a stream it happens inside the message handler).
+    floorScript.push(called - deliverMs + window.__scriptMs - scriptBefore);
   }
   tail.textContent = '';
-  floor.sort((a, b) => a - b);
-  return { ms, frames: [ms], html, floorMs: floor[Math.floor(floor.length / 2)] };
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  // The mean: a frame's script is near the timer's 0.1 ms resolution, whose jitter averages out.
+  return { ms, frames: [ms], html, scriptMs, floorMs: median(floor), floorScriptMs: floorScript.reduce((a, b) => a + b, 0) / floorScript.length };
 }
 
 function cases(): Case[] {
@@ -111,67 +140,126 @@ function cases(): Case[] {
   return all.filter((c) => (!only || c.name.includes(only)) && !skip.some((s) => c.name.includes(s)));
 }
 
+interface Variant {
+  label: string;
+  page: import('playwright-core').Page;
+  measured: RunResult[];
+  baseline: RunResult[];
+  p99s: { name: string; p99: number }[];
+}
+
 async function main(): Promise<Row[]> {
-  const webview = await openWebviewPage({ unthrottledFrames: true });
+  // --before=<bundle>: the same cases on a second page with another commit's webview bundle, alternated
+  // with this one round by round, so that before and after share the machine's load.
+  const beforeBundle = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
+  const pages = [await openWebviewPage({ unthrottledFrames: true })];
   const rows: Row[] = [];
-  const p99s: { name: string; p99: number }[] = [];
   const profileCase = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
   const traceCase = process.argv.find((a) => a.startsWith('--trace='))?.slice('--trace='.length);
   let runs = 0;
   try {
-    const { page } = webview;
+    if (beforeBundle) pages.push(await openWebviewPage({ unthrottledFrames: true, bundle: beforeBundle }));
+    const variants: Variant[] = pages.map((p, i) => ({ label: i === 0 ? '' : 'before: ', page: p.page, measured: [], baseline: [], p99s: [] }));
     const blank = () => snapshot(`blank-${runs++}`, undefined, 'done');
     // Warm up the JIT and highlight.js grammars, as a long session would have.
-    await page.evaluate(oneShotInPage, { blank: blank(), start: snapshot('warmup', longAnswer(20_000, 3), 'done') });
+    for (const v of variants) await v.page.evaluate(oneShotInPage, { blank: blank(), start: snapshot('warmup', longAnswer(20_000, 3), 'done') });
     for (const c of cases()) {
       const appends = batchedAppends(c.text, c.tokensPerSecond);
-      const stream = () => page.evaluate(streamInPage, { blank: blank(), start: snapshot(`s-${runs}`, '', 'streaming'), appends });
-      const oneShot = () => page.evaluate(oneShotInPage, { blank: blank(), start: snapshot(`o-${runs}`, c.text, 'done') });
+      const stream = (v: Variant) => v.page.evaluate(streamInPage, { blank: blank(), start: snapshot(`s-${runs}`, '', 'streaming'), appends });
+      const oneShot = (v: Variant) => v.page.evaluate(oneShotInPage, { blank: blank(), start: snapshot(`o-${runs}`, c.text, 'done') });
       const started = Date.now();
-      const result = await alternate(ROUNDS, stream, oneShot, (r) => r.ms);
-      const mismatch = result.measured.findIndex((r) => r.html !== result.baseline[0].html || !r.html);
-      if (mismatch >= 0) throw new Error(`${c.name}: the streamed DOM differs from the one-shot DOM (round ${mismatch + 1})`);
-      const allFrames = result.measured.flatMap((r) => r.frames);
-      const p99 = percentile(allFrames, 99);
-      if (c.p99) p99s.push({ name: c.name.replace(/, fast$/, ''), p99 });
-      const streamedMs = stats(result.measured.map((r) => r.ms));
-      const oneShotMs = stats(result.baseline.map((r) => r.ms));
-      // Renderer work above the frame floor: what no renderer that paints every append can avoid is taken out.
-      const aboveFloor = stats(result.measured.map((r, i) => Math.max(0, r.ms - (appends.length + 1) * (result.baseline[i].floorMs ?? 0)) / result.baseline[i].ms));
-      const floorMs = stats(result.baseline.map((r) => r.floorMs ?? 0));
-      rows.push(ratioRow(c, appends, result.ratios, streamedMs, oneShotMs, p99, aboveFloor, floorMs.median));
-      console.log(`  ${c.name}: ${fmtRatio(result.ratios)}, above the frame floor ${fmtRatio(aboveFloor)} (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(floorMs.median)}/frame, p99 frame ${fmtMs(p99)}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
-      if (profileCase && c.name.includes(profileCase)) await profile(page, c, () => stream().then(() => undefined));
+      for (const v of variants) {
+        v.measured = [];
+        v.baseline = [];
+      }
+      // Alternated: the order of the variants and of streamed / one-shot flips every round.
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const v of round % 2 === 0 ? variants : [...variants].reverse()) {
+          if (round % 2 === 0) {
+            v.measured.push(await stream(v));
+            v.baseline.push(await oneShot(v));
+          } else {
+            v.baseline.push(await oneShot(v));
+            v.measured.push(await stream(v));
+          }
+        }
+      }
+      for (const v of variants) {
+        const mismatch = v.measured.findIndex((r) => r.html !== v.baseline[0].html || !r.html);
+        if (mismatch >= 0) throw new Error(`${v.label}${c.name}: the streamed DOM differs from the one-shot DOM (round ${mismatch + 1})`);
+        const { row, line, p99 } = summarise(c, appends, v.measured, v.baseline);
+        if (c.p99) v.p99s.push({ name: c.name.replace(/, fast$/, ''), p99 });
+        rows.push(v.label ? { ...row, what: `${v.label}${row.what}`, met: undefined } : row);
+        console.log(`  ${v.label}${c.name}: ${line}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      }
+      const page = variants[0].page;
+      if (profileCase && c.name.includes(profileCase)) await profile(page, c, () => stream(variants[0]).then(() => undefined));
       if (traceCase && c.name.includes(traceCase)) {
-        for (const line of await traceRun(page, `${c.name} streamed`, () => stream().then(() => undefined))) console.log(`  ${line}`);
-        for (const line of await traceRun(page, `${c.name} one-shot`, () => oneShot().then(() => undefined))) console.log(`  ${line}`);
+        for (const line of await traceRun(page, `${c.name} streamed`, () => stream(variants[0]).then(() => undefined))) console.log(`  ${line}`);
+        for (const line of await traceRun(page, `${c.name} one-shot`, () => oneShot(variants[0]).then(() => undefined))) console.log(`  ${line}`);
       }
     }
+    for (const v of variants) {
+      if (!v.p99s.length) continue;
+      const worst = Math.max(...v.p99s.map((p) => p.p99));
+      rows.push({
+        what: `${v.label}p99 frame time while streaming (fast model), mixed answers`,
+        target: '<= 8 ms, flat to 1 MB',
+        measured: v.p99s.map((p) => `${p.name.replace('mixed ', '')}: ${fmtMs(p.p99)}`).join(', '),
+        met: SMOKE || v.label ? undefined : worst <= 8,
+        data: { p99s: v.p99s },
+      });
+    }
   } finally {
-    await webview.close();
-  }
-  if (p99s.length) {
-    const worst = Math.max(...p99s.map((p) => p.p99));
-    rows.push({
-      what: 'p99 frame time while streaming (fast model), mixed answers',
-      target: '<= 8 ms, flat to 1 MB',
-      measured: p99s.map((p) => `${p.name.replace('mixed ', '')}: ${fmtMs(p.p99)}`).join(', '),
-      met: SMOKE ? undefined : worst <= 8,
-      data: { p99s },
-    });
+    for (const p of pages) await p.close();
   }
   rows.push({ what: 'streamed DOM equals one-shot DOM, every case and round', target: 'identical', measured: 'identical', met: true });
   return rows;
 }
 
-function ratioRow(c: Case, appends: string[], ratios: RatioStats, streamed: RatioStats, oneShot: RatioStats, p99: number, aboveFloor: RatioStats, floorMs: number): Row {
+function summarise(c: Case, appends: string[], measured: RunResult[], baseline: RunResult[]): { row: Row; line: string; p99: number } {
+  const ratios = stats(measured.map((r, i) => r.ms / baseline[i].ms));
+  const p99 = percentile(measured.flatMap((r) => r.frames), 99);
+  // What the slowest frames spent in our script: tells a spike of ours from one of Chromium's.
+  const slowest = measured.flatMap((r) => r.frames.map((ms, i) => ({ ms, script: r.frameScripts?.[i] ?? 0, i }))).filter((f) => f.ms >= p99);
+  const slowScript = slowest.reduce((sum, f) => sum + f.script, 0) / Math.max(1, slowest.length);
+  const streamedMs = stats(measured.map((r) => r.ms));
+  const oneShotMs = stats(baseline.map((r) => r.ms));
+  const frameCount = appends.length + 1;
+  const floorMs = (i: number) => baseline[i].floorMs ?? 0;
+  const shares: Shares = {
+    // What a frame costs Chromium whatever the renderer does, paid once per append: the machine's.
+    floor: stats(measured.map((_, i) => (frameCount * floorMs(i)) / baseline[i].ms)),
+    // The streamed total minus that floor, over the one-shot.
+    aboveFloor: stats(measured.map((r, i) => Math.max(0, r.ms - frameCount * floorMs(i)) / baseline[i].ms)),
+    // Our script over the whole stream (message handling, parse, sanitise, DOM building), over the
+    // one-shot, without the floor frame's own script (message dispatch, frame request), which the floor holds.
+    script: stats(measured.map((r, i) => Math.max(0, r.scriptMs - frameCount * (baseline[i].floorScriptMs ?? 0)) / baseline[i].ms)),
+    scriptPerFrameMs: stats(measured.map((r) => r.scriptMs / frameCount)),
+    floorScriptMs: stats(baseline.map((r) => r.floorScriptMs ?? 0)),
+    floorMs: stats(baseline.map((r) => r.floorMs ?? 0)),
+  };
+  const line = `${fmtRatio(ratios)}; floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average, at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
+  return { row: ratioRow(c, appends, ratios, streamedMs, oneShotMs, p99, shares), line, p99 };
+}
+
+interface Shares {
+  floor: RatioStats;
+  aboveFloor: RatioStats;
+  script: RatioStats;
+  scriptPerFrameMs: RatioStats;
+  floorScriptMs: RatioStats;
+  floorMs: RatioStats;
+}
+
+function ratioRow(c: Case, appends: string[], ratios: RatioStats, streamed: RatioStats, oneShot: RatioStats, p99: number, shares: Shares): Row {
   const averageAppend = c.text.length / appends.length;
   return {
     what: `streamed / one-shot render, ${c.name} (${appends.length} appends of ~${averageAppend.toFixed(0)} chars)`,
     target: `<= ${c.target}x`,
-    measured: `${fmtRatio(ratios)} (above a ${fmtMs(floorMs)} frame floor: ${fmtRatio(aboveFloor)})`,
+    measured: `${fmtRatio(ratios)} (frame floor ${fmtMs(shares.floorMs.median)}: ${fmtRatio(shares.floor)}; above it ${fmtRatio(shares.aboveFloor)}; our script above the floor's ${fmtRatio(shares.script)}, ${fmtMs(shares.scriptPerFrameMs.median)}/frame)`,
     met: SMOKE ? undefined : ratios.median <= c.target,
-    data: { ratios, aboveFloor, floorMs, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
+    data: { ratios, ...shares, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
   };
 }
 

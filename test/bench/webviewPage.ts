@@ -40,6 +40,8 @@ export interface WebviewPageOptions {
    * of real frames (style, layout and paint included, see `__frame()`) takes seconds, not minutes.
    */
   unthrottledFrames?: boolean;
+  /** Serve this webview bundle instead of the built one (a bundle of another commit, for before/after). */
+  bundle?: string;
 }
 
 export async function openWebviewPage(options: WebviewPageOptions = {}): Promise<WebviewPage> {
@@ -51,7 +53,8 @@ export async function openWebviewPage(options: WebviewPageOptions = {}): Promise
       res.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(origin));
     } else if (SERVED[url.pathname]) {
       const entry = SERVED[url.pathname];
-      res.writeHead(200, { 'content-type': entry.type }).end(fs.readFileSync(path.resolve(REPO_ROOT, entry.file)));
+      const file = url.pathname === '/dist/webview/main.js' && options.bundle ? options.bundle : entry.file;
+      res.writeHead(200, { 'content-type': entry.type }).end(fs.readFileSync(path.resolve(REPO_ROOT, file)));
     } else {
       res.writeHead(404).end();
     }
@@ -123,6 +126,8 @@ export interface PageWindow {
   __pwned: unknown[];
   __deliver(message: HostToWebview): number;
   __pumpFrame(): number;
+  /** Milliseconds of the page's own script so far: message handling and animation-frame callbacks. */
+  __scriptMs: number;
   /**
    * Resolves after the next frame has been painted, with the milliseconds from the start of its first
    * animation-frame callback (the webview's render) to the first task after the frame: render, style,
@@ -160,10 +165,13 @@ function fakeVsCodeApi({ manualFrames }: { manualFrames: boolean }): void {
   document.addEventListener('securitypolicyviolation', (event) => {
     window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
   });
+  window.__scriptMs = 0;
   window.__deliver = (message) => {
     const start = performance.now();
     window.dispatchEvent(new MessageEvent('message', { data: message }));
-    return performance.now() - start;
+    const ms = performance.now() - start;
+    window.__scriptMs += ms;
+    return ms;
   };
   let queue: ((time: number) => void)[] = [];
   const nativeFrame = window.requestAnimationFrame.bind(window);
@@ -172,8 +180,10 @@ function fakeVsCodeApi({ manualFrames }: { manualFrames: boolean }): void {
     window.requestAnimationFrame = (callback) => queue.push(callback);
   } else {
     window.requestAnimationFrame = (callback) => nativeFrame((time) => {
-      if (!frameStart) frameStart = performance.now();
+      const start = performance.now();
+      if (!frameStart) frameStart = start;
       callback(time);
+      window.__scriptMs += performance.now() - start;
     });
   }
   window.__frame = () => new Promise((resolve) => {

@@ -100,4 +100,63 @@ describe('streaming engine (lists, tables and fences grow in place)', () => {
     const ops = engine.update(false);
     assert.deepEqual(ops[0], { op: 'append', html: '<p>Hello world!!</p>\n' });
   });
+
+  it('never re-parses plain text appended to an open line, however long: it shows exactly as a parse would', () => {
+    const engine = new IncrementalMarkdown(md, 8);
+    engine.append('Hello');
+    assert.deepEqual(engine.update(false).at(-1), { op: 'tail', html: '<p>Hello</p>\n' });
+    for (let i = 0; i < 50; i++) {
+      engine.append(' plain words, then more of them');
+      assert.deepEqual(engine.update(false), [{ op: 'tailText', text: ' plain words, then more of them' }], `append ${i}`);
+    }
+  });
+
+  it('re-parses once an append may render as more than its text, including a construct split between appends', () => {
+    const cases: [string, string][] = [
+      ['see **bo', 'ld** now'], ['a `co', 'de` span'], ['a [li', 'nk](https://x.y) here'], ['Tom &', 'amp; Jerry'], ['a <http', '://x.y> link'],
+      ['visit example.', 'com today'], ['mail me@', 'example.com'], ['x ~~gone', '~~ y'], ['an \\', '* escape'], ['a | b', ' | c'], ['snake_', 'case_name'],
+      ['https', '://example.com/a'], ['split \u00e9\ud83d', '\ude00 *x*'],
+    ];
+    for (const [first, second] of cases) {
+      const engine = new IncrementalMarkdown(md, 4);
+      engine.append('Intro words ' + first);
+      engine.update(false);
+      engine.append(second + ' and padding');
+      const ops = engine.update(false);
+      assert.ok(ops.some((op) => op.op === 'tail'), `${JSON.stringify(first + second)}: parsed again, got ${JSON.stringify(ops)}`);
+    }
+  });
+
+  it('re-parses text that starts a line (a list item, heading, quote or indented code may begin there)', () => {
+    for (const start of ['- item', '# Head', '> quote', '    code', '1. one', '---', 'plain']) {
+      const engine = new IncrementalMarkdown(md, 4);
+      engine.append('Intro\n');
+      engine.update(false);
+      engine.append(start + ' text');
+      assert.ok(engine.update(false).some((op) => op.op === 'tail'), JSON.stringify(start));
+    }
+  });
+
+  it('inside an open code fence, parses only when a line ends', () => {
+    const engine = new IncrementalMarkdown(md, 4);
+    engine.append('```ts\nconst a = 1;\n');
+    engine.update(false);
+    engine.append('const b = `x` * [1] <');
+    assert.deepEqual(engine.update(false), [{ op: 'tailText', text: 'const b = `x` * [1] <' }]);
+    engine.append('2;\n');
+    assert.ok(engine.update(false).some((op) => op.op === 'tail'));
+  });
+
+  it('matches the one-shot HTML for adversarial text in random splits with the default re-parse throttle', () => {
+    const rand = seededRandom(7);
+    const adversarial = [
+      'Plain start *emph* and _under_ and `code` and <b>raw</b> & &amp; | a | b |\n\n| h | i |\n|---|---|\n| `x|y` | **b** |\n',
+      'Trailing spaces  \nhard break -- dashes https://example.com/path and www.example.org and me@example.com.\n',
+      '- item *one\n- item* two\n\n  continued __strong__\n\n1) first\n2) second `tick\n',
+      'caf\u00e9 \ud83d\ude00 emoji \u2014 **b\u00f6ld** \u4e2d\u6587 `\u00e9`\n\n> quote *x*\n> more\n',
+    ];
+    for (const text of adversarial) {
+      for (let trial = 0; trial < 25; trial++) assert.equal(stream(randomSplits(text, rand, 9), { reparseChars: 64 }).html, oneShot(text), JSON.stringify(text));
+    }
+  });
 });
