@@ -51,39 +51,3 @@ export function sanitizeRowsToFragment(html: string): DocumentFragment {
   if (body) fragment.append(...Array.from(body.childNodes));
   return fragment;
 }
-
-const ALLOWED_TAG_SET = new Set(ALLOWED_TAGS);
-const ALLOWED_ATTR_SET = new Set(ALLOWED_ATTR);
-const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
-let scratch: HTMLTemplateElement | undefined;
-
-/**
- * The provisional rendering of a stream's unfinished block, replaced on the next parse: the same
- * allowlist as DOMPurify's, applied by a walk of an inert template's content. DOMPurify builds a new
- * document per call (~0.15–0.25 ms, most of a streamed frame's script); everything that stays on
- * screen is still sanitised by DOMPurify. Nothing here can run or load: a template's content has no
- * browsing context, and anything outside the allowlist is removed, content included, before the
- * nodes reach the page.
- */
-export function sanitizeProvisional(html: string): DocumentFragment {
-  scratch ??= document.createElement('template');
-  scratch.innerHTML = html;
-  const content = scratch.content;
-  for (const element of Array.from(content.querySelectorAll('*'))) {
-    if (element.namespaceURI !== HTML_NAMESPACE || !ALLOWED_TAG_SET.has(element.localName)) {
-      element.remove();
-      continue;
-    }
-    for (const { name, value } of Array.from(element.attributes)) {
-      if (!ALLOWED_ATTR_SET.has(name) || (name === 'href' && !isSafeLink(value))) element.removeAttribute(name);
-      else if (name === 'class') {
-        const kept = value.split(/\s+/).filter((c) => CLASS_ALLOWED.test(c)).join(' ');
-        if (kept) element.setAttribute(name, kept);
-        else element.removeAttribute(name);
-      }
-    }
-  }
-  const fragment = document.createDocumentFragment();
-  fragment.append(...Array.from(content.childNodes));
-  return fragment;
-}

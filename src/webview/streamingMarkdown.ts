@@ -3,7 +3,7 @@ import { decorateCodeBlocks } from './codeBlocks';
 import { el } from './dom';
 import type { FrameScheduler, FrameTask } from './frames';
 import { IncrementalMarkdown, type ContainerKind, type RenderOp } from './incremental';
-import { sanitizeProvisional, sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
+import { sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
 
 /** A reference definition anywhere can change links in blocks already committed before it. */
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
@@ -133,15 +133,14 @@ export class StreamingMarkdown implements FrameTask {
         return;
       case 'tail': {
         const inSlot = this.container?.slot;
-        // Provisional: replaced on the next parse, so sanitised by the cheap allowlist walk (table rows
-        // parse as they are in a template).
-        const inner = op.text !== undefined ? document.createTextNode(op.text) : op.html ? sanitizeProvisional(op.html) : undefined;
+        const inner = op.text !== undefined ? document.createTextNode(op.text)
+          : op.html ? (this.container?.kind === 'table' ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html)) : undefined;
         if (inSlot) {
           if (inner) {
             this.provisional = inner instanceof DocumentFragment ? Array.from(inner.childNodes) : [inner];
             inSlot.append(inner);
           }
-          if (op.after) this.tail.replaceChildren(sanitizeProvisional(op.after));
+          if (op.after) this.tail.replaceChildren(sanitizeToFragment(op.after));
         } else if (inner) {
           this.tail.replaceChildren(inner);
         }
