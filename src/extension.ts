@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { registerAccountCommands } from './host/accountCommands';
 import { importKeysFromEnvironment } from './host/apiKeyCommands';
 import { offerFirstRunSetup } from './host/firstRunSetup';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { formatCredits } from '../core/credits';
 import { isApiError } from '../core/errors';
 import { addEnvironment } from './addEnvironment';

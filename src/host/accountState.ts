@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ResponseMeta } from '../core/types';
 import { Disposable } from './disposable';
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { checkBaseUrl, checkEnvironmentName } from '../core/settings/baseUrl';
 import { setApiKey } from './apiKeyCommands';
 import type { Services } from './services';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Dispatcher } from 'undici';
 import { InferenceClient } from '../core/client';
 import { ApiError, isApiError } from '../core/errors';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { apiKeyVariableName, checkApiKeyFormat } from '../core/apiKey';
 import { ApiError, toApiError } from '../core/errors';
 import { addEnvironment } from './addEnvironment';

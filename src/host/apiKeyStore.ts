@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Disposable } from './disposable';
 
 const NAMESPACE = 'inference.apiKey.';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { addEnvironment } from './addEnvironment';
 import type { Environment } from './environments';
 import type { Services } from './services';

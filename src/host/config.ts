@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** One environment of the service: its own host, keys, wallet and model ids (spec section 1). */
 export interface EnvironmentSettings {

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { checkActiveEnvironment, checkEnvironments, type CheckedEnvironment, type SettingProblem } from '../core/settings/settingsCheck';
 import { affectsSetting, readRawSetting, writeSetting, type EnvironmentSettings } from './config';
 import { Disposable } from './disposable';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ErrorAction, ErrorActionId } from '../core/errorActions';
 import { toApiError, type ApiError } from '../core/errors';
 import { errorFacts, errorView, type ErrorFacts } from '../core/errorView';

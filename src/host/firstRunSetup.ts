@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { addEnvironment } from './addEnvironment';
 import { setApiKey } from './apiKeyCommands';
 import { switchEnvironment } from './accountCommands';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** How ages read in the UI, in one place so that notifications and the status bar agree. */
 

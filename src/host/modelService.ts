@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../core/errors';
 import { isCurrent, SharedOperations, untilAborted, type CachedModelList } from '../core/modelListCache';
 import type { ModelType } from '../core/types';

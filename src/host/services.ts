@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AccountState } from './accountState';
 import { ApiAccess } from './apiAccess';
 import { ApiKeyStore } from './apiKeyStore';

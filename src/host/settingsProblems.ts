@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../core/errors';
 import { checkSettings, problemsBlocking, type SettingProblem } from '../core/settings/settingsCheck';
 import { readRawSetting, SETTING_DEFAULTS, type SettingId } from './config';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from './services';
 import { readSetting } from './config';
 import { formatCredits } from '../core/credits';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 // The ESM build: the package's main entry is a UMD wrapper whose dynamic requires a bundler cannot follow.
 import { parse, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { USER_LEVEL_SETTINGS } from './config';

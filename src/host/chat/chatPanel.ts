@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ChatEngine } from '../../core/chat/chatEngine';
 import type { Attachment, Conversation } from '../../core/chat/conversation';
 import type { ChatView } from '../../core/chat/ports';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AttachmentKind } from '../../core/chatProtocol';
 import type { ChatPanel } from './chatPanel';
 import { captureContext, type EditorTracker } from './editorContext';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { inspectLink } from '../../core/chat/linkTarget';
 import { newId, type Attachment } from '../../core/chat/conversation';
 import { selectionLineRange } from '../../core/chat/selectionLines';

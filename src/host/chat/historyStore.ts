@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Conversation, ConversationSummary } from '../../core/chat/conversation';
 import { HistoryStore, type DamagedHistory } from '../../core/chat/historyFiles';
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { createConversation, type Conversation } from '../../core/chat/conversation';
 import { parseChatWebviewState } from '../../core/chatMessageValidation';
 import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequestMessage, type ChatRequests } from '../../core/chatProtocol';

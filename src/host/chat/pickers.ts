@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ChatEngine } from '../../core/chat/chatEngine';
 import type { Services } from '../services';
 import type { ChatHistoryStore } from './historyStore';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { createConversation } from '../../core/chat/conversation';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
 import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chatProtocol';

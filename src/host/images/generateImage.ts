@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { toApiError, type ApiError } from '../../core/errors';
 import { extensionForMimeType, fileNameFromPrompt } from '../../core/images/fileNames';
 import { creditsSpent } from '../../core/credits';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AUTO_MODEL, MAX_SEED, parseSeed, parseSize, sizePresets, type ImageInputs, type ImageSize } from '../../core/images/imageJob';
 import type { ImageResponseFormat } from '../../core/types';
 import { readSetting } from '../config';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { isPathInside } from '../../core/images/containment';
 import { candidateFileNames, sidecarName } from '../../core/images/fileNames';
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import type { Services } from '../services';
 import { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';

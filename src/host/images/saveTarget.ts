@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parseImageFolderSetting, workspaceRefusal } from '../../core/images/containment';
 import { readSetting } from '../config';
 import { checkTarget, type SaveTarget } from './imageWriter';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../../core/errors';
 import { toChatMessages } from '../../core/languageModels/messages';
 import { estimateRequestTokens } from '../../core/languageModels/tokenEstimate';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { readSetting } from '../config';
 import type { Services } from '../services';
 import { InferenceChatModelProvider, VENDOR } from './provider';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ApiError, ApiErrorKind } from '../../core/errors';
 
 type Factory = (message?: string) => vscode.LanguageModelError;

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { NeutralMessage, NeutralPart } from '../../core/languageModels/messages';
 
 /** LanguageModelChatMessageRole.System exists at run time in newer VS Code (a proposed API in 1.104). */

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { modelProfile } from '../../core/languageModels/modelInfo';
 import { readSetting } from '../config';
 import type { Environment } from '../environments';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError, toApiError } from '../../core/errors';
 import { toChatMessages } from '../../core/languageModels/messages';
 import { refusesTools } from '../../core/languageModels/modelInfo';

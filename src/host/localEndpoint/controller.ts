@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { InferenceClient } from '../../core/client';
 import { createEndpointToken } from '../../core/localEndpoint/auth';
 import { ReusedValue } from '../../core/localEndpoint/reusedValue';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../services';
 import { LocalEndpointController } from './controller';
 import { LocalEndpointStatusItem } from './statusItem';

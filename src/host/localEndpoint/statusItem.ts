@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Disposable } from '../disposable';
 import type { Environments } from '../environments';
 import type { LocalEndpointController } from './controller';

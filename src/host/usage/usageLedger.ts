@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parseLedger, serializeEntry, toUsageEntry, type Clock, type UsageEntry, type UsageRecord, type UsageRecorder } from '../../core/usage/ledger';
 import { retained, spendToday } from '../../core/usage/report';
 import { Disposable } from '../disposable';

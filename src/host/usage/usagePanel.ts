@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { webviewHtml } from '../../core/chat/webviewHtml';
 import { buildUsageReport, usageCsv } from '../../core/usage/report';
 import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
