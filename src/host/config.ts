@@ -82,10 +82,10 @@ function isUserLevel(id: SettingId): boolean {
 /**
  * The value as the user set it (undefined when not set), before any fallback: what the settings
  * check validates. User-level settings come from the user's settings only; the code's default, not
- * the configuration's (which other extensions can contribute), stands for "not set".
+ * the configuration's (which other extensions can contribute), stands for "not set". Readers of several
+ * settings pass one `configuration`: each `getConfiguration()` builds a merged view of every layer.
  */
-export function readRawSetting(id: SettingId): unknown {
-  const configuration = vscode.workspace.getConfiguration();
+export function readRawSetting(id: SettingId, configuration: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration()): unknown {
   if (isUserLevel(id)) return configuration.inspect(id)?.globalValue;
   const inspected = configuration.inspect(id);
   return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;

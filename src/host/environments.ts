@@ -28,8 +28,8 @@ export class Environments extends Disposable {
     }));
   }
 
-  all(): Environment[] {
-    return checkEnvironments(readRawSetting('inference.environments')).environments;
+  all(configuration = vscode.workspace.getConfiguration()): Environment[] {
+    return checkEnvironments(readRawSetting('inference.environments', configuration)).environments;
   }
 
   get(name: string): Environment | undefined {
@@ -41,8 +41,9 @@ export class Environments extends Disposable {
    * exist (or none exists), a stand-in whose `problem` says so: never silently another environment.
    */
   active(): Environment {
-    const all = this.all();
-    const raw = readRawSetting('inference.activeEnvironment');
+    const configuration = vscode.workspace.getConfiguration();
+    const all = this.all(configuration);
+    const raw = readRawSetting('inference.activeEnvironment', configuration);
     const name = typeof raw === 'string' ? raw : '';
     if (!name && all[0]) return all[0];
     const found = all.find((env) => env.name === name);

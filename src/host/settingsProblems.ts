@@ -12,7 +12,7 @@ export type RequestPurpose = 'chat' | 'image' | 'other';
  * byte is sent, with the same message.
  */
 export class SettingsProblems extends Disposable {
-  #problems: SettingProblem[] = [];
+  #problems: SettingProblem[] | undefined;
   /** Messages already shown; a problem that is fixed and comes back is shown again. */
   readonly #shown = new Set<string>();
   /** Every message shown in this session, in order (what the user was told; for diagnostics and tests). */
@@ -23,19 +23,23 @@ export class SettingsProblems extends Disposable {
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('inference')) this.refresh();
     }));
-    this.refresh();
+    // The first check reads every setting (~10 ms in the extension host): it runs just after
+    // activation, or as soon as something needs its answer.
+    const firstCheck = setTimeout(() => this.#problems ?? this.refresh(), 0);
+    this.register({ dispose: () => clearTimeout(firstCheck) });
   }
 
   current(): readonly SettingProblem[] {
-    return this.#problems;
+    return this.#problems ?? this.refresh();
   }
 
-  refresh(): void {
-    const values = Object.fromEntries(Object.keys(SETTING_DEFAULTS).map((id) => [id, readRawSetting(id as SettingId)]));
-    this.#problems = checkSettings(values);
-    const messages = new Set(this.#problems.map((problem) => problem.message));
+  refresh(): readonly SettingProblem[] {
+    const configuration = vscode.workspace.getConfiguration();
+    const values = Object.fromEntries(Object.keys(SETTING_DEFAULTS).map((id) => [id, readRawSetting(id as SettingId, configuration)]));
+    const problems = this.#problems = checkSettings(values);
+    const messages = new Set(problems.map((problem) => problem.message));
     for (const message of this.#shown) if (!messages.has(message)) this.#shown.delete(message);
-    for (const problem of this.#problems) {
+    for (const problem of problems) {
       if (this.#shown.has(problem.message)) continue;
       this.#shown.add(problem.message);
       this.log.warn(problem.message);
@@ -45,13 +49,13 @@ export class SettingsProblems extends Disposable {
         if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
       });
     }
+    return problems;
   }
 
   /** Throws the first problem that stops this request, as an ApiError naming the setting. */
   assertCanSend(purpose: RequestPurpose, environment: string): void {
     // Checked now rather than from the last change event, which may not have arrived yet.
-    this.refresh();
-    const [problem] = problemsBlocking(this.#problems, purpose, environment);
+    const [problem] = problemsBlocking(this.refresh(), purpose, environment);
     if (problem) throw new ApiError('notConfigured', problem.message);
   }
 
@@ -62,6 +66,6 @@ export class SettingsProblems extends Disposable {
 
   /** The setting a refused request's problem names (for a short reminder once the problem was shown). */
   settingOf(error: ApiError): string | undefined {
-    return this.#problems.find((problem) => problem.message === error.message)?.setting;
+    return this.current().find((problem) => problem.message === error.message)?.setting;
   }
 }
