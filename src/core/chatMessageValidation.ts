@@ -1,7 +1,7 @@
 import { ERROR_ACTION_IDS } from './errorActions';
 import {
   ATTACHMENT_KINDS, CHAT_PROTOCOL_VERSION, CHAT_STATE_VERSION,
-  type ChatMethod, type ChatRequestMessage, type ChatWebviewState, type WebviewToHost,
+  type AppendMessage, type ChatMethod, type ChatRequestMessage, type ChatWebviewState, type WebviewToHost,
 } from './chatProtocol';
 
 /**
@@ -73,4 +73,16 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
   if (!isString(method) || !(METHODS as string[]).includes(method)) return undefined;
   if (!isRecord(raw.params) || !REQUEST_PARAM_VALIDATORS[method as ChatMethod](raw.params)) return undefined;
   return { v: CHAT_PROTOCOL_VERSION, type: 'request', id: raw.id, method, params: raw.params } as ChatRequestMessage;
+}
+
+/**
+ * The webview's reader of an append tuple (chatProtocol.ts AppendTuple): `undefined` for anything that
+ * is not one of this version, so that the caller never renders a half-understood message.
+ */
+export function parseAppend(raw: unknown): AppendMessage | undefined {
+  if (!Array.isArray(raw) || raw.length < 3 || raw.length > 4 || raw[0] !== CHAT_PROTOCOL_VERSION) return undefined;
+  const [, seq, text, reasoning] = raw as unknown[];
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1 || !isString(text)) return undefined;
+  if (raw.length === 4 && reasoning !== 1) return undefined;
+  return reasoning === 1 ? { seq, text, reasoning: true } : { seq, text };
 }

@@ -16,8 +16,8 @@ import type { ChatRole, Usage } from './types';
 
 export type { ErrorActionId } from './errorActions';
 
-/** 2: ids renamed to messageId/conversationId, messagePatch, typed request responses. */
-export const CHAT_PROTOCOL_VERSION = 2;
+/** 2: ids renamed to messageId/conversationId, messagePatch, typed request responses. 3: appends are tuples. */
+export const CHAT_PROTOCOL_VERSION = 3;
 export const CHAT_STATE_VERSION = 1;
 
 /** The roles a conversation shows; the system prompt is a parameter, not a message. */
@@ -122,15 +122,25 @@ export interface SnapshotMessage extends Versioned {
 
 /**
  * Text for the answer that is streaming, the one whose upsert said `streaming` (or the snapshot's
- * `streaming`): no ids, because the webview knows them and the wrapper would outweigh the text.
- * `seq` counts from 1 for each answer; a gap makes the webview ask for a snapshot.
+ * `streaming`): no ids, because the webview knows them. `seq` counts from 1 for each answer; a gap
+ * makes the webview ask for a snapshot. `reasoning`: the model's thinking (the collapsed block).
  */
-export interface AppendMessage extends Versioned {
-  type: 'append';
+export interface AppendMessage {
   seq: number;
   text: string;
-  /** Present on the model's thinking, which goes to the collapsed Thinking block, not the answer. */
   reasoning?: true;
+}
+
+/**
+ * An append on the wire: `[version, seq, text]`, `[version, seq, text, 1]` for thinking; the only
+ * message that is an array, so the version is its tag. A slow model's append holds ~43 characters
+ * and `{"v":…,"type":"append","seq":…,"text":…}` wrapped them in 43 bytes (test/bench/traffic.bench.ts).
+ * Built by `appendMessage`, read back by `parseAppend` (chatMessageValidation.ts).
+ */
+export type AppendTuple = [v: typeof CHAT_PROTOCOL_VERSION, seq: number, text: string, reasoning?: 1];
+
+export function appendMessage({ seq, text, reasoning }: AppendMessage): AppendTuple {
+  return reasoning ? [CHAT_PROTOCOL_VERSION, seq, text, 1] : [CHAT_PROTOCOL_VERSION, seq, text];
 }
 
 /** The fields of a message that change after it was shown, sent without its text. */
@@ -148,7 +158,7 @@ export type ChatResponseMessage =
 
 export type HostToWebview =
   | SnapshotMessage
-  | AppendMessage
+  | AppendTuple
   | MessagePatchMessage
   | (Versioned & { type: 'messageUpsert'; conversationId: string; message: MessageView })
   | (Versioned & { type: 'messageRemoved'; conversationId: string; messageId: string })
@@ -222,11 +232,14 @@ export interface ChatWebviewState {
   draft?: string;
 }
 
-export function hostMessage<T extends Exclude<HostToWebview['type'], 'response'>>(
+/** Every host message but the append (`appendMessage`), which has no type field. */
+export type HostMessage = Exclude<HostToWebview, AppendTuple>;
+
+export function hostMessage<T extends Exclude<HostMessage['type'], 'response'>>(
   type: T,
-  body: Omit<Extract<HostToWebview, { type: T }>, 'v' | 'type'>,
-): Extract<HostToWebview, { type: T }> {
-  return { v: CHAT_PROTOCOL_VERSION, type, ...body } as Extract<HostToWebview, { type: T }>;
+  body: Omit<Extract<HostMessage, { type: T }>, 'v' | 'type'>,
+): Extract<HostMessage, { type: T }> {
+  return { v: CHAT_PROTOCOL_VERSION, type, ...body } as Extract<HostMessage, { type: T }>;
 }
 
 /** The webview root element's attribute that carries VS Code's runtime-string bundle (JSON) into a webview. */

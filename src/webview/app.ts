@@ -1,8 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
+import { parseAppend } from '../core/chatMessageValidation';
 import {
   CHAT_PROTOCOL_VERSION,
   CHAT_STATE_VERSION,
+  type AppendMessage,
   type ChatEnvironmentView,
   type ChatMethod,
   type ChatRequests,
@@ -73,23 +75,14 @@ export class ChatApp {
   }
 
   handle(message: HostToWebview): void {
+    if (Array.isArray(message)) {
+      const append = parseAppend(message);
+      if (append) this.append(append);
+      return;
+    }
     if (message.v !== CHAT_PROTOCOL_VERSION || this.host.handleResponse(message)) return;
     switch (message.type) {
       case 'snapshot': return this.applySnapshot(message);
-      case 'append': {
-        if (this.awaitingSnapshot) return;
-        if (!this.streaming || message.seq !== this.streaming.seq + 1) {
-          // A lost or reordered delta: ask for the truth instead of rendering a wrong answer.
-          this.awaitingSnapshot = true;
-          void this.call('requestSnapshot', {});
-          return;
-        }
-        this.streaming.seq = message.seq;
-        const view = this.messages.get(this.streaming.messageId);
-        if (message.reasoning) view?.appendReasoning(message.text);
-        else view?.append(message.text);
-        return;
-      }
       case 'messageUpsert':
         if (message.conversationId === this.conversation?.id) this.upsert(message.message);
         return;
@@ -116,6 +109,20 @@ export class ChatApp {
         if (message.focus) this.composer.focus();
         return;
     }
+  }
+
+  private append(append: AppendMessage): void {
+    if (this.awaitingSnapshot) return;
+    if (!this.streaming || append.seq !== this.streaming.seq + 1) {
+      // A lost or reordered delta: ask for the truth instead of rendering a wrong answer.
+      this.awaitingSnapshot = true;
+      void this.call('requestSnapshot', {});
+      return;
+    }
+    this.streaming.seq = append.seq;
+    const view = this.messages.get(this.streaming.messageId);
+    if (append.reasoning) view?.appendReasoning(append.text);
+    else view?.append(append.text);
   }
 
   private applySnapshot(snapshot: SnapshotMessage): void {

@@ -5,7 +5,7 @@ import {
   type ChatRequests,
   type ChatResponses,
   type ChatWebviewState,
-  type HostToWebview,
+  type HostMessage,
   type WebviewToHost,
 } from '../core/chatProtocol';
 
@@ -48,7 +48,7 @@ export class HostConnection {
   }
 
   /** Returns true when the message was a response (and has been consumed). */
-  handleResponse(message: HostToWebview): boolean {
+  handleResponse(message: HostMessage): boolean {
     if (message.type !== 'response') return false;
     const pending = this.pending.get(message.id);
     if (!pending) return true;

@@ -78,7 +78,7 @@ async function streamInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
   const frameScripts: number[] = [];
   for (let i = 0; i < args.appends.length; i++) {
     const before = window.__scriptMs;
-    const ms = window.__deliver({ v, type: 'append', seq: i + 1, text: args.appends[i] });
+    const ms = window.__deliver([v, i + 1, args.appends[i]]);
     frames.push(ms + (await window.__frame()));
     frameScripts.push(window.__scriptMs - before);
   }

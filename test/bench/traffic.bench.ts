@@ -5,11 +5,12 @@
  * batcher and the real message builder, so the appends are the ones the host really sends; the
  * clock is virtual so that the figures are exact and the run takes milliseconds.
  *
- * Baseline, in the same run: the previous protocol (every append carried the conversation and
- * message ids, one append per 24 ms window, and the end of the answer re-sent the whole text twice).
+ * Baselines, in the same run: protocol 2 (the same appends as objects, `{"v":2,"type":"append",
+ * "seq":…,"text":…}`), and protocol 1 (every append carried the conversation and message ids, one
+ * append per 24 ms window, and the end of the answer re-sent the whole text twice).
  */
 import { AppendBatcher, DEFAULT_APPEND_PACING, type Append, type AppendPacing, type Timer } from '../../src/core/chat/appendBatcher';
-import { hostMessage } from '../../src/core/chatProtocol';
+import { appendMessage, hostMessage } from '../../src/core/chatProtocol';
 import { longAnswer } from './corpus';
 
 const SMOKE = process.env.INFERENCE_BENCH_SMOKE === '1';
@@ -58,11 +59,19 @@ interface Variant {
 const META = { model: 'emu-chat-large', requestId: 'req-0123456789abcdef', startedAt: 1_763_800_000_000, finishedAt: 1_763_800_004_000, finishReason: 'stop' };
 const IDS = { conversationId: 'c8f1d0a2-9a43-4f8e-8a5e-3e8a3c3a1b11', messageId: '5b2c7e1e-0d4f-4b58-9a53-1f1ad2a4c0d9' };
 
+/** What the host sends: the real batcher's appends through the real message builder. */
 const CURRENT: Variant = {
   name: 'now',
   pacing: DEFAULT_APPEND_PACING,
-  appendBytes: (append) => bytes(hostMessage('append', append)),
+  appendBytes: (append) => bytes(appendMessage(append)),
   endBytes: () => 3 * bytes(hostMessage('messagePatch', { ...IDS, status: 'done', meta: META })),
+};
+
+/** Protocol 2: the same appends, each an object with its version, type and field names. */
+const OBJECT_APPENDS: Variant = {
+  ...CURRENT,
+  name: 'objects',
+  appendBytes: ({ seq, text, reasoning }) => bytes({ v: 2, type: 'append', seq, text, ...(reasoning && { reasoning }) }),
 };
 
 const PREVIOUS: Variant = {
@@ -95,16 +104,12 @@ function main(): void {
   const rows: string[] = [];
   for (const rate of [1000, 50, 20]) {
     const now = traffic(text, rate, CURRENT);
+    const objects = traffic(text, rate, OBJECT_APPENDS);
     const before = traffic(text, rate, PREVIOUS);
     const target = rate === 50 ? 1.5 : undefined;
     const met = target === undefined ? '' : now.ratio <= target ? 'met' : 'NOT met';
-    rows.push(`| host → webview bytes / answer bytes at ${rate} tokens/s | ${target ? `≤ ${target}×` : 'context'} | ${now.ratio.toFixed(2)}× (${now.appends} appends; before: ${before.ratio.toFixed(2)}×, ${before.appends} appends) | ${met} |`);
-  }
-  // The trade-off of the batcher's wait (a 43-byte envelope per append): the target at 50 tokens/s
-  // needs ~100 characters per append, i.e. half as many screen updates for a slow model.
-  for (const maxWaitMs of [350, 500, 750]) {
-    const slower = traffic(text, 50, { ...CURRENT, pacing: { ...DEFAULT_APPEND_PACING, maxWaitMs } });
-    rows.push(`| same at 50 tokens/s, batcher wait ${maxWaitMs} ms instead of ${DEFAULT_APPEND_PACING.maxWaitMs} ms | context | ${slower.ratio.toFixed(2)}× (${slower.appends} appends, ${(slower.appends / (tokens(text).length / 50)).toFixed(1)} updates/s) | |`);
+    const updatesPerSecond = now.appends / (tokens(text).length / rate);
+    rows.push(`| host → webview bytes / answer bytes at ${rate} tokens/s | ${target ? `≤ ${target}×` : 'context'} | ${now.ratio.toFixed(2)}× (${now.appends} appends, ${updatesPerSecond.toFixed(1)} updates/s; protocol 2 objects: ${objects.ratio.toFixed(2)}×; protocol 1: ${before.ratio.toFixed(2)}×, ${before.appends} appends) | ${met} |`);
   }
   console.log(`traffic of one ${Math.round(Buffer.byteLength(text) / 1024)} KB answer (virtual clock: exact, the same every run)`);
   console.log('| what | target | measured | met? |\n|---|---|---|---|');

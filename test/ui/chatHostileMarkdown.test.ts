@@ -49,9 +49,9 @@ describe('chat webview: hostile markdown corpus (real bundle, real CSP, Chromium
         window.__deliver(start);
         if (!streamed) return;
         for (let i = 0, seq = 1; i < text.length; i += 7, seq++) {
-          window.__deliver({ v: 2, type: 'append', seq, text: text.slice(i, i + 7) });
+          window.__deliver([start.v, seq, text.slice(i, i + 7)]);
         }
-        window.__deliver({ v: 2, type: 'messagePatch', conversationId: 'streamed', messageId: 'a', status: 'done' });
+        window.__deliver({ v: start.v, type: 'messagePatch', conversationId: 'streamed', messageId: 'a', status: 'done' });
       }, { start: snapshot(id, HOSTILE, mode === 'as a finished answer' ? 'done' : 'streaming'), text: HOSTILE, streamed: id === 'streamed' });
       await page.waitForFunction((end) => (document.querySelector('[data-message-id="a"] .markdown')?.textContent ?? '').includes(end), CORPUS_END);
       await page.waitForTimeout(500); // let any error/load handlers that slipped through fire

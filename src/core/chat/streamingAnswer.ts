@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { hostMessage } from '../chatProtocol';
+import { appendMessage } from '../chatProtocol';
 import { ApiError, toApiError } from '../errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
@@ -45,7 +45,7 @@ export class StreamingAnswer {
     // The webview knows which message streams (from its upsert) and which conversation it shows: an
     // append carries only its order and text.
     this.batcher = new AppendBatcher((append) => {
-      if (output.view.ready) output.view.post(hostMessage('append', append));
+      if (output.view.ready) output.view.post(appendMessage(append));
     }, appendPacing);
   }
 

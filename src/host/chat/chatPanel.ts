@@ -78,7 +78,7 @@ export class ChatPanel extends Disposable implements ChatView {
   }
 
   post(message: HostToWebview): void {
-    if (message.type === 'conversationChanged' || message.type === 'snapshot') this.panel.title = message.conversation.title;
+    if (!Array.isArray(message) && (message.type === 'conversationChanged' || message.type === 'snapshot')) this.panel.title = message.conversation.title;
     if (!this.ready) return;
     void this.panel.webview.postMessage(message);
   }

@@ -18,7 +18,7 @@ describe('chat engine', () => {
     return engine;
   };
   const answer = () => engine.conversation.messages.at(-1)!;
-  const appendedText = (_messageId: string) => view.of('append').map((a) => a.text).join('');
+  const appendedText = (_messageId: string) => view.appends().map((a) => a.text).join('');
   const patches = (messageId: string) => view.of('messagePatch').filter((p) => p.messageId === messageId);
   const streamed = (stream: ScriptedStream, what: string, probe: () => boolean) => waitFor(what, probe, { timeoutMs: 2000, intervalMs: 1 }).then(() => stream);
 
@@ -45,7 +45,7 @@ describe('chat engine', () => {
     assert.deepEqual(backend.requests[0].messages, [{ role: 'user', content: 'Hello\nsecond line' }]);
     assert.equal(backend.requests[0].model, 'm-env', 'the environment model, without a conversation model');
     assert.equal(appendedText(id), 'Hello there');
-    assert.deepEqual(view.of('append').map((a) => a.seq), view.of('append').map((_, i) => i + 1), 'consecutive seq numbers');
+    assert.deepEqual(view.appends().map((a) => a.seq), view.appends().map((_, i) => i + 1), 'consecutive seq numbers');
     const last = patches(id).at(-1)!;
     assert.equal(last.status, 'done');
     assert.equal(last.meta?.requestId, 'req-7');
@@ -250,7 +250,7 @@ describe('chat engine', () => {
     const stream = new ScriptedStream().push({ type: 'delta', text: 'abc' });
     backend.streams.push(stream);
     await engine.send('Question');
-    await streamed(stream, 'the delta to be sent', () => view.of('append').length === 1);
+    await streamed(stream, 'the delta to be sent', () => view.appends().length === 1);
     const snapshot = engine.snapshot();
     assert.deepEqual(snapshot.streaming, { messageId: answer().id, seq: 1 });
     assert.equal(snapshot.conversation.messages.at(-1)?.text, 'abc');
@@ -309,7 +309,7 @@ describe('chat engine', () => {
     await engine.whenIdle();
     assert.equal(answer().reasoning, 'Let me think.');
     assert.equal(answer().text, 'The answer.');
-    const appends = view.of('append');
+    const appends = view.appends();
     assert.equal(appends.filter((a) => a.reasoning).map((a) => a.text).join(''), 'Let me think.');
     assert.equal(appends.filter((a) => !a.reasoning).map((a) => a.text).join(''), 'The answer.');
     assert.equal((saver.last().messages[1] as { reasoning?: string }).reasoning, 'Let me think.');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { chatHtml, contentSecurityPolicy } from '../../../src/core/chat/webviewHtml';
-import { parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequests } from '../../../src/core/chatProtocol';
+import { parseAppend, parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chatMessageValidation';
+import { appendMessage, CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequests } from '../../../src/core/chatProtocol';
 
 /**
  * Every request the webview can send, with params that must pass and params that must not. Typed
@@ -46,6 +46,28 @@ describe('chat protocol', () => {
     assert.deepEqual(message, { v, type: 'request', id: 3, method: 'send', params: { text: 'hello' } });
     assert.ok(parseWebviewMessage({ v, type: 'request', id: 4, method: 'stop', params: {} }));
     assert.ok(parseWebviewMessage({ v, type: 'request', id: 5, method: 'setParams', params: { params: { temperature: 0.2 } } }));
+  });
+
+  it('sends an append as a tuple the webview reads back as it was built, thinking included', () => {
+    for (const append of [{ seq: 1, text: 'Hello "world"\n' }, { seq: 463, text: 'thinking…', reasoning: true as const }, { seq: 2, text: '' }]) {
+      // Through JSON, as postMessage carries it.
+      assert.deepEqual(parseAppend(JSON.parse(JSON.stringify(appendMessage(append)))), append);
+    }
+  });
+
+  it("wraps an append's text in at most 12 bytes, seq included (a slow model's append holds ~43 characters)", () => {
+    const text = 'x'.repeat(43);
+    for (const seq of [1, 463, 99_999]) {
+      const wrapper = JSON.stringify(appendMessage({ seq, text })).length - text.length;
+      assert.ok(wrapper <= 12, `${wrapper} bytes of wrapper at seq ${seq}`);
+    }
+  });
+
+  it('reads as an append only a tuple of this version with a positive integer seq, a string and the thinking flag', () => {
+    for (const bad of [
+      [v + 1, 1, 'x'], [v, 0, 'x'], [v, 1.5, 'x'], [v, '1', 'x'], [v, 1, 2], [v, 1, 'x', true], [v, 1, 'x', 1, 0], [v, 1],
+      { v, type: 'append', seq: 1, text: 'x' }, 'x', null,
+    ]) assert.equal(parseAppend(bad), undefined, JSON.stringify(bad));
   });
 
   it('rejects wrong versions, unknown methods, missing ids and malformed params', () => {

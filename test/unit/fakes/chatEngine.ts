@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ConversationSaver, FailureContext } from '../../../src/core/chat/ports';
 import type { Conversation } from '../../../src/core/chat/conversation';
 import { serializeConversation } from '../../../src/core/chat/serialization';
-import type { ChatParams, HostToWebview } from '../../../src/core/chatProtocol';
+import { parseAppend } from '../../../src/core/chatMessageValidation';
+import type { AppendMessage, ChatParams, HostMessage, HostToWebview } from '../../../src/core/chatProtocol';
 import { ApiError, toApiError } from '../../../src/core/errors';
 import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
 import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/types';
@@ -15,8 +17,12 @@ export class FakeView implements ChatView {
   post(message: HostToWebview): void {
     if (this.ready) this.posted.push(message);
   }
-  of<T extends HostToWebview['type']>(type: T): Extract<HostToWebview, { type: T }>[] {
-    return this.posted.filter((m): m is Extract<HostToWebview, { type: T }> => m.type === type);
+  of<T extends HostMessage['type']>(type: T): Extract<HostMessage, { type: T }>[] {
+    return this.posted.filter((m): m is Extract<HostMessage, { type: T }> => !Array.isArray(m) && m.type === type);
+  }
+  /** The appends posted, as the webview reads them (each must parse). */
+  appends(): AppendMessage[] {
+    return this.posted.filter((m) => Array.isArray(m)).map((m) => parseAppend(m) ?? assert.fail(`unreadable append ${JSON.stringify(m)}`));
   }
 }
 
