@@ -27,7 +27,7 @@ export interface TestApi {
 /** Owners whose disposal saves data: deactivate() waits for them (VS Code does not wait for subscriptions). */
 let savingOnExit: { dispose(): Promise<void> }[] = [];
 
-export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
+export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   // The vscode-free core translates through @vscode/l10n: hand it the bundle VS Code loaded for this
   // display language (none for English), before any core text is built.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
@@ -47,8 +47,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     const languageModels = registerLanguageModels(services);
     context.subscriptions.push(languageModels.disposable);
     context.subscriptions.push(registerUsage(services), registerWalkthrough(services));
-    await importKeysFromEnvironment(services);
-    void offerFirstRunSetup(services);
+    // Not awaited: activate() never waits on IPC (VS Code runs other extensions' work meanwhile, and
+    // it counted as ours). The import is a few milliseconds; the first-run offer knows its outcome.
+    void importKeysFromEnvironment(services).then(() => offerFirstRunSetup(services))
+      .catch((error: unknown) => log.warn(`Key import or first-run offer failed: ${String(error)}`));
     log.info(`Activated; active environment: ${services.environments.active().name}`);
     return context.extensionMode === vscode.ExtensionMode.Test
       ? {
