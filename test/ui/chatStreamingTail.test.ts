@@ -33,7 +33,7 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
       const shown: string[] = [];
       // The first append is long enough to be parsed at once (shorter ones wait for 64 characters).
       [`${'word '.repeat(12)}**bold**`, ' then plain', ' words', ' and `code`', ' after'].forEach((text, i) => {
-        window.__deliver({ v: start.v, type: 'append', seq: i + 1, text });
+        window.__deliver([start.v, i + 1, text]);
         window.__pumpFrame();
         shown.push(document.querySelector('[data-message-id="a"] .md-tail')?.innerHTML ?? '');
       });
