@@ -19,7 +19,7 @@ import { openWebviewPage, type PageDocument, type PageWindow } from './webviewPa
  *     [--profile=<case substring>] (one more streamed run under the profiler, after the measured rounds)
  *     [--trace=<case substring>] (one more streamed and one-shot run under Chromium's tracer: style, layout, paint)
  *     [--before=<webview bundle>] (the same cases with another commit's bundle on a second page, alternated round by round;
- *     the bundle must speak the same chat protocol version: protocol 3 bundles from c794a83 on)
+ *     the bundle must speak the same chat protocol version (CHAT_PROTOCOL_VERSION, 3 since appends became tuples))
  */
 
 declare const window: PageWindow;
