@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { formatMatrix, readMatrixParts, removeMatrixParts } from '../integration/faults/matrixTable';
 import { extensionHostEnvironment, RECORDER_ENV, WINDOW_USER_SETTINGS, type IntegrationWindow } from '../integration/tags';
 import { launchBrowser, type Browser } from './browser';
 import { startCodeServer, withUserSettings } from './codeServer';
@@ -21,6 +22,7 @@ import { seconds } from './wait';
 async function main(): Promise<number> {
   const started = Date.now();
   pruneStaleOutputs();
+  removeMatrixParts();
   findChromium(); // Fail in one line before starting anything when Chromium is missing.
   const server = await startCodeServer({
     logFile: path.join(RESULTS_DIR, 'integration', 'code-server.log'),
@@ -55,6 +57,9 @@ async function main(): Promise<number> {
       console.log(`[integration] ${window} window ${code === 0 ? 'passed' : 'FAILED'} in ${seconds(windowStarted)}`);
       if (code !== 0) failed++;
     }
+    // Each window ran its columns of the fault matrix: all of them, side by side.
+    const matrix = readMatrixParts();
+    if (matrix.length > 0) console.log(`[integration] fault matrix (fault x surface):\n${formatMatrix(matrix, '  ')}`);
     // Whatever the tests did, in every window: the server a workspace named never saw a key.
     const withKey = recorder.requests.filter((request) => request.withKey).length;
     console.log(`[integration] the workspace-named server received ${recorder.requests.length} request(s), ${withKey} with a key`);

@@ -46,15 +46,10 @@ export const GREP_ENV = 'INFERENCE_TEST_GREP';
 /** How many chat requests the soak makes (a reduced count unless set; `npm run soak` sets 1,000). */
 export const SOAK_REQUESTS_ENV = 'INFERENCE_SOAK_REQUESTS';
 
-/**
- * Set by `npm run test:faults`: runs the full fault matrix (`npm test` runs a reduced one).
- */
-export const FAULT_SUITES_ENV = 'INFERENCE_FAULT_SUITES';
-
 /** The environment the launchers give the extension host of one window. */
 export function extensionHostEnvironment(window: IntegrationWindow, extra: Record<string, string> = {}): Record<string, string> {
   const passed: Record<string, string> = { [WINDOW_ENV]: window };
-  for (const name of [GREP_ENV, SOAK_REQUESTS_ENV, FAULT_SUITES_ENV]) {
+  for (const name of [GREP_ENV, SOAK_REQUESTS_ENV]) {
     const value = process.env[name];
     if (value) passed[name] = value;
   }

@@ -12,7 +12,7 @@ import { waitFor } from '../../harness/wait';
 /**
  * The surfaces of the fault matrix: each one is a thing a user does (through the extension's own
  * commands, or a chat panel's requests through the panel's handler), observed as the user would see
- * it. A new surface (the native chat provider, once it exists) is one more entry in SURFACES.
+ * it. A new surface is one more entry in SURFACES (or, for another window, in matrix.test.ts).
  */
 export interface MatrixContext {
   api: TestApi;
@@ -45,6 +45,8 @@ export interface Surface {
   path: string;
   /** Whether its requests stream (stream faults apply only to those). */
   streams: boolean;
+  /** False where failures carry no actions (an API's caller decides what to offer): the action checks do not apply. */
+  offersActions?: boolean;
   run(ctx: MatrixContext): Promise<Observed>;
 }
 
@@ -208,7 +210,7 @@ const images: Surface = {
   },
 };
 
-/** The columns of the matrix. Add the native chat provider here once it exists. */
+/** The columns of the matrix in the window with a workspace folder (the provider's is in providerSurface.ts). */
 export const SURFACES: readonly Surface[] = [chat, picker, balance, images];
 
 /** Removes what image cells wrote. */
