@@ -16,6 +16,11 @@ import { cleanWorkspace, type MatrixContext, type Observed, type Surface } from 
 const SETTINGS: Record<string, unknown> = {
   // A 429 must reach the user (the soak covers automatic retries).
   'inference.rateLimit.maxRetries': 0,
+  // The balance read after each answer is a GET /models that lands after the answer has ended: it
+  // would take the next cell's fault queued for /models (the picker's or the balance's) and make
+  // that cell succeed (seen: http-500 on the picker). The usage UI test and the provider's suite cover
+  // that reading.
+  'inference.chat.refreshBalanceAfterAnswer': false,
   'inference.timeouts.connectSeconds': MATRIX_TIMEOUTS.connectSeconds,
   'inference.timeouts.responseSeconds': MATRIX_TIMEOUTS.responseSeconds,
   'inference.timeouts.idleSeconds': MATRIX_TIMEOUTS.idleSeconds,
