@@ -48,8 +48,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     context.subscriptions.push(languageModels.disposable);
     context.subscriptions.push(registerUsage(services), registerWalkthrough(services));
     // Not awaited: activate() never waits on IPC (VS Code runs other extensions' work meanwhile, and
-    // it counted as ours). The import is a few milliseconds; the first-run offer knows its outcome.
-    void importKeysFromEnvironment(services).then(() => offerFirstRunSetup(services))
+    // it counted as ours). Key reads wait for the import instead; the first-run offer knows its outcome.
+    void services.keys.importAtStartup((read) => importKeysFromEnvironment(services, process.env, read)).then(() => offerFirstRunSetup(services))
       .catch((error: unknown) => log.warn(`Key import or first-run offer failed: ${String(error)}`));
     log.info(`Activated; active environment: ${services.environments.active().name}`);
     return context.extensionMode === vscode.ExtensionMode.Test

@@ -91,13 +91,17 @@ export async function clearApiKey(services: Services): Promise<void> {
  * Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call.
  * Only for the user's own environments (a workspace cannot define one), each bound to its current origin.
  */
-export async function importKeysFromEnvironment(services: Services, variables: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+export async function importKeysFromEnvironment(
+  services: Services,
+  variables: NodeJS.ProcessEnv = process.env,
+  read: (env: string) => Promise<string | undefined> = (env) => services.keys.get(env),
+): Promise<string[]> {
   const imported: string[] = [];
   for (const env of services.environments.all()) {
     if (env.problem) continue;
     const name = apiKeyVariableName(env.name);
     const key = variables[name]?.trim();
-    if (!key || (await services.keys.get(env.name)) === key) continue;
+    if (!key || (await read(env.name)) === key) continue;
     const problem = checkApiKeyFormat(key, env.keyPrefix);
     if (problem) {
       services.log.warn(`${name} was not imported: ${problem.message}`);

@@ -23,7 +23,27 @@ export class ApiKeyStore extends Disposable {
     }));
   }
 
+  /** Settles when the start-up import of keys has ended; until then, reads wait for it. */
+  #startupImport: Promise<void> = Promise.resolve();
+
+  /**
+   * Runs the start-up import of keys (INFERENCE_API_KEY_* variables) without holding up activation.
+   * Until it ends, reading a key or its origin waits for it: a command run the moment a window opens
+   * must find an imported key, not report that none is set. The import reads through `read`, which
+   * does not wait (it would wait for itself).
+   */
+  importAtStartup(work: (read: (env: string) => Promise<string | undefined>) => Promise<unknown>): Promise<void> {
+    const done = work((env) => this.#read(env)).then(() => undefined);
+    this.#startupImport = done.catch(() => undefined);
+    return done;
+  }
+
   async get(env: string): Promise<string | undefined> {
+    await this.#startupImport;
+    return this.#read(env);
+  }
+
+  async #read(env: string): Promise<string | undefined> {
     const key = await this.#secrets.get(NAMESPACE + env);
     return key?.trim() || undefined;
   }
@@ -43,6 +63,7 @@ export class ApiKeyStore extends Disposable {
 
   /** The origin the environment's key may be sent to; undefined when none was recorded yet. */
   async origin(env: string): Promise<string | undefined> {
+    await this.#startupImport;
     return (await this.#secrets.get(ORIGIN_NAMESPACE + env)) || undefined;
   }
 
