@@ -19,15 +19,19 @@ import { renderTokens } from './markdown';
 export type ContainerKind = 'list' | 'table' | 'fence';
 
 export type RenderOp =
-  /** Final HTML, appended to the open container's slot (rows of a table, lines of a fence) or the answer. */
-  | { op: 'append'; html: string }
+  /**
+   * Final HTML, appended to the open container's slot (rows of a table, lines of a fence) or the
+   * answer; with the tokens it was rendered from (not for highlighted code), which can be shown
+   * before the HTML is sanitised.
+   */
+  | { op: 'append'; html: string; tokens?: Token[] }
   /** A container whose children follow: `prefix + children + suffix` is its final HTML. */
   | { op: 'open'; kind: ContainerKind; prefix: string; suffix: string }
   | { op: 'close' }
   /** Drop the open container and what it holds: its text goes back to be rendered again. */
   | { op: 'discard' }
-  /** The provisional rendering of the open part: `html` or `text` in the slot (or the answer), `after` behind the container. */
-  | { op: 'tail'; html?: string; text?: string; after?: string }
+  /** The provisional rendering of the open part: `tokens` or `text` in the slot (or the answer), `after` behind the container. */
+  | { op: 'tail'; tokens?: Token[]; text?: string; after?: Token[] }
   /** More provisional text, appended to the last text of the provisional rendering. */
   | { op: 'tailText'; text: string };
 
@@ -113,12 +117,18 @@ export class IncrementalMarkdown {
     return tokens.length ? renderTokens(this.md, tokens, { highlight }) : '';
   }
 
+  /** Highlighted code has no tokens to show before its HTML is sanitised. */
+  private commit(tokens: Token[]): RenderOp {
+    const code = tokens.some((t) => t.type === 'fence' || t.type === 'code_block');
+    return { op: 'append', html: this.render(tokens, true), tokens: code ? undefined : tokens };
+  }
+
   /** Top level: commit finished blocks; let a list, table or fence that is still open grow in place. */
   private blocksPass(final: boolean, ops: RenderOp[]): boolean {
     const text = this.pending;
     const split = splitTail(this.md, text, final);
     if (split.finalLength > 0 || split.finalTokens.length > 0) {
-      ops.push({ op: 'append', html: this.render(split.finalTokens, true) });
+      ops.push(this.commit(split.finalTokens));
       this.pending = text.slice(split.finalLength);
       this.blocked = false;
       this.tail = { op: 'tail' };
@@ -126,7 +136,7 @@ export class IncrementalMarkdown {
     }
     const tokens = split.openTokens;
     const blocks = topLevelBlocks(tokens);
-    this.tail = { op: 'tail', html: this.render(tokens, false) };
+    this.tail = { op: 'tail', tokens };
     if (this.blocked || blocks.length !== 1 || blocks[0].line !== 0) return false;
     const lineStarts = lineOffsets(text);
     const complete = completeLineCount(text, lineStarts);
@@ -193,7 +203,7 @@ export class IncrementalMarkdown {
     }
     const after = ended ? blocks.length > 1 ? lineStarts[blocks[1].line] : text.length : undefined;
     if (open > 0) {
-      ops.push({ op: 'append', html: this.render(tokens.slice(items[0], open < items.length ? items[open] : list.end), true) });
+      ops.push(this.commit(tokens.slice(items[0], open < items.length ? items[open] : list.end)));
       const length = after ?? lineStarts[tokens[items[open]].map?.[0] ?? 0];
       mode.committed += text.slice(0, length);
       this.pending = text.slice(length);
@@ -206,7 +216,7 @@ export class IncrementalMarkdown {
     }
     // The open items and what follows, from the same parse (already loosened with the list).
     const from = open > 0 ? items[open] : list.start + 1;
-    this.tail = { op: 'tail', html: this.render(tokens.slice(from, list.end), false), after: this.render(tokens.slice(list.end + 1), false) };
+    this.tail = { op: 'tail', tokens: tokens.slice(from, list.end), after: tokens.slice(list.end + 1) };
     return false;
   }
 
@@ -227,7 +237,7 @@ export class IncrementalMarkdown {
     const ended = final || (blocks.length > 1 && blocks[1].line < complete);
     let done = 0;
     while (done < rows.length && (ended || (tokens[rows[done]].map?.[0] ?? complete) < complete)) done++;
-    if (done > 0) ops.push({ op: 'append', html: this.render(tokens.slice(rows[0], done < rows.length ? rows[done] : bodyClose), true) });
+    if (done > 0) ops.push(this.commit(tokens.slice(rows[0], done < rows.length ? rows[done] : bodyClose)));
     const lastDoneLine = done > 0 ? (tokens[rows[done - 1]].map?.[0] ?? 0) + 1 : 2;
     const consumed = ended ? (blocks.length > 1 ? lineStarts[blocks[1].line] : text.length) : (lastDoneLine < lineStarts.length ? lineStarts[lastDoneLine] : text.length);
     mode.committed += text.slice(mode.head.length, consumed);
@@ -237,8 +247,7 @@ export class IncrementalMarkdown {
       this.mode = undefined;
       return true;
     }
-    const after = blocks.length > 1 ? this.render(tokens.slice(blocks[1].start), false) : '';
-    this.tail = { op: 'tail', html: done < rows.length ? this.render(tokens.slice(rows[done], bodyClose), false) : '', after };
+    this.tail = { op: 'tail', tokens: tokens.slice(done < rows.length ? rows[done] : bodyClose, bodyClose), after: tokens.slice(blocks.length > 1 ? blocks[1].start : tokens.length) };
     return false;
   }
 

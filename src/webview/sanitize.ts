@@ -1,17 +1,13 @@
 import DOMPurify from 'dompurify';
+import { allowedClasses, ALLOWED_ATTR, ALLOWED_TAGS, ALLOWED_URI } from './allowlist';
 import { isSafeLink } from './markdown';
 
 /**
  * The last line of defence between model output and the DOM. markdown-it already escapes raw HTML
- * and drops unsafe links; this allowlist makes sure that a renderer bug or a future option change
- * still cannot produce a script, an event handler, a style, a frame, SVG, a form or a remote load.
+ * and drops unsafe links; the allowlist (allowlist.ts) makes sure that a renderer bug or a future
+ * option change still cannot produce a script, an event handler, a style, a frame, SVG, a form or
+ * a remote load.
  */
-const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li', 'pre', 'code',
-  'span', 'em', 'strong', 's', 'del', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-];
-const ALLOWED_ATTR = ['href', 'title', 'class', 'start'];
-const CLASS_ALLOWED = /^(?:hljs[\w-]*|language-[\w+#.-]+|align-(?:left|right|center)|image-link)$/;
 
 let configured = false;
 
@@ -23,16 +19,16 @@ function configure(): void {
   if (configured) return;
   configured = true;
   DOMPurify.setConfig({
-    ALLOWED_TAGS,
-    ALLOWED_ATTR,
-    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+    ALLOWED_TAGS: [...ALLOWED_TAGS],
+    ALLOWED_ATTR: [...ALLOWED_ATTR],
+    ALLOWED_URI_REGEXP: ALLOWED_URI,
     ALLOW_DATA_ATTR: false,
     ALLOW_ARIA_ATTR: false,
     RETURN_DOM_FRAGMENT: true,
   });
   DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
     if (data.attrName === 'class') {
-      data.attrValue = data.attrValue.split(/\s+/).filter((c) => CLASS_ALLOWED.test(c)).join(' ');
+      data.attrValue = allowedClasses(data.attrValue);
       if (!data.attrValue) data.keepAttr = false;
     }
     if (data.attrName === 'href' && !isSafeLink(data.attrValue)) data.keepAttr = false;

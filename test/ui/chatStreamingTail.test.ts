@@ -46,4 +46,41 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     // Backticks need a parse, which waits for more text: until then they show as typed, still outside the bold.
     assert.equal(tail[4], `<p>${words}<strong>bold</strong> then plain words and \`code\` after</p>\n`);
   });
+
+  it('shows finished list items formatted at once, then swaps in the sanitiser\'s DOM of the same items in batches; the end equals a one-shot render', async () => {
+    const items = Array.from({ length: 40 }, (_, i) => `- item ${i} **bold** [safe](https://example.com/${i}) [bad](javascript:alert(${i})) <img src=x onerror=alert(${i})>\n`);
+    const text = items.join('');
+    const result = await webview.page.evaluate(({ start, done, text }) => {
+      window.__deliver(start);
+      window.__pumpFrame();
+      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { querySelector(s: string): { outerHTML: string; isConnected: boolean } | null; innerHTML: string };
+      let firstItem: { outerHTML: string; isConnected: boolean } | null = null;
+      let firstItemHtml = '';
+      let swappedAt = -1;
+      for (let i = 0, seq = 1; i < text.length; i += 7, seq++) {
+        window.__deliver([start.v, seq, text.slice(i, i + 7)]);
+        window.__pumpFrame();
+        // Committed: in the growing list (not the provisional tail), with two items after it.
+        const li = answer().querySelector(':scope > ul > li');
+        if (!firstItem && li && answer().querySelector(':scope > ul > li + li + li')) {
+          firstItem = li;
+          firstItemHtml = li.outerHTML;
+        }
+        if (firstItem && swappedAt < 0 && !firstItem.isConnected) swappedAt = i;
+      }
+      const afterSwap = answer().querySelector(':scope > ul > li')?.outerHTML;
+      window.__deliver(done);
+      window.__pumpFrame();
+      const streamed = answer().innerHTML;
+      window.__deliver({ ...start, conversation: { ...start.conversation, id: 'oneShot', messages: [{ ...start.conversation.messages[0], text, status: 'done' }] }, streaming: undefined });
+      window.__pumpFrame();
+      return { firstItemHtml, afterSwap, swappedAt, streamed, oneShot: answer().innerHTML };
+    }, { start: streaming('batches'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'batches', messageId: 'a', status: 'done' } as const, text });
+    assert.equal(result.firstItemHtml, '<li>item 0 <strong>bold</strong> <a href="https://example.com/0">safe</a> [bad](javascript:alert(0)) &lt;img src=x onerror=alert(0)&gt;</li>',
+      'a finished item shows formatted before the sanitiser ran, with the unsafe link refused');
+    assert.ok(result.swappedAt > 0 && result.swappedAt < text.length - 200, `the first item was replaced by sanitised DOM mid-stream (at ${result.swappedAt} of ${text.length})`);
+    assert.equal(result.afterSwap, result.firstItemHtml, 'the sanitised item looks the same');
+    assert.equal(result.streamed, result.oneShot);
+    assert.doesNotMatch(result.streamed, /href="javascript|<img|<a [^>]*onerror/);
+  });
 });

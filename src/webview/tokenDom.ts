@@ -1,0 +1,132 @@
+import type { Token } from 'markdown-it';
+import { allowedAttribute, ALLOWED_TAGS } from './allowlist';
+import { fenceLanguage, isSafeLink } from './markdown';
+
+/**
+ * Builds the streaming answer's provisional DOM straight from markdown-it's tokens, the way
+ * markdown-it's HTML renderer (with our rules in markdown.ts) would write it, without producing
+ * or parsing any HTML: model text only ever becomes text nodes, elements come from the sanitiser's
+ * own tag list and attributes from its attribute checks. That is what lets a streaming frame show
+ * the open block formatted without a sanitiser pass (DOMPurify builds a document per call, most of
+ * a streaming frame's script). What stays in the answer is sanitised HTML: StreamingMarkdown
+ * replaces these nodes with DOMPurify's, in batches.
+ *
+ * DOM-free (a sink makes the nodes) so that a unit test can hold its output against
+ * markdown-it's HTML for the same tokens.
+ */
+export interface NodeSink<N> {
+  element(tag: string, attrs: readonly (readonly [string, string])[]): N;
+  text(value: string): N;
+  append(parent: N, child: N): void;
+}
+
+export function buildFromTokens<N>(tokens: readonly Token[], root: N, sink: NodeSink<N>): void {
+  // Parents of the open tokens; a refused tag leaves its parent in place (its content is kept, as the sanitiser's).
+  const stack: N[] = [root];
+  const top = () => stack[stack.length - 1];
+  const newline = () => sink.append(top(), sink.text('\n'));
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    switch (token.type) {
+      case 'inline':
+        buildInline(token.children ?? [], top(), sink);
+        continue;
+      case 'fence':
+      case 'code_block': {
+        const language = token.type === 'fence' ? fenceLanguage(token.info) : undefined;
+        const pre = sink.element('pre', []);
+        const code = sink.element('code', language ? [['class', `language-${language}`]] : []);
+        sink.append(code, sink.text(token.content));
+        sink.append(pre, code);
+        sink.append(top(), pre);
+        newline();
+        continue;
+      }
+      case 'html_block':
+        sink.append(top(), sink.text(token.content));
+        continue;
+    }
+    if (token.hidden) continue;
+    // markdown-it's renderToken: a line break between a hidden paragraph and the next block tag...
+    if (token.block && token.nesting !== -1 && i > 0 && tokens[i - 1].hidden) newline();
+    if (token.nesting === -1) {
+      if (stack.length > 1) stack.pop();
+    } else {
+      const element = ALLOWED_TAGS.includes(token.tag) ? sink.element(token.tag, attributes(token)) : undefined;
+      if (element !== undefined) sink.append(top(), element);
+      if (token.nesting === 1) stack.push(element ?? top());
+    }
+    // ...and one after a block tag, unless an inline child or its own empty closing tag follows.
+    if (token.block && !(token.nesting === 1 && i + 1 < tokens.length && followsInline(token, tokens[i + 1]))) newline();
+  }
+}
+
+function followsInline(open: Token, next: Token): boolean {
+  return next.type === 'inline' || next.hidden || (next.nesting === -1 && next.tag === open.tag);
+}
+
+function buildInline<N>(tokens: readonly Token[], parent: N, sink: NodeSink<N>): void {
+  const stack: N[] = [parent];
+  const top = () => stack[stack.length - 1];
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'text':
+      case 'html_inline':
+        sink.append(top(), sink.text(token.content));
+        continue;
+      case 'softbreak':
+        sink.append(top(), sink.text('\n'));
+        continue;
+      case 'hardbreak':
+        sink.append(top(), sink.element('br', []));
+        sink.append(top(), sink.text('\n'));
+        continue;
+      case 'code_inline': {
+        const code = sink.element('code', []);
+        sink.append(code, sink.text(token.content));
+        sink.append(top(), code);
+        continue;
+      }
+      case 'image': {
+        // As markdown.ts's image rule: a link to the image, or its label, never an <img>.
+        const src = String(token.attrGet('src') ?? '');
+        const label = sink.text(`[image: ${inlineText(token.children ?? []) || 'image'}]`);
+        if (isSafeLink(src)) {
+          const link = sink.element('a', [['href', src], ['class', 'image-link']]);
+          sink.append(link, label);
+          sink.append(top(), link);
+        } else {
+          sink.append(top(), label);
+        }
+        continue;
+      }
+    }
+    if (token.nesting === -1) {
+      if (stack.length > 1) stack.pop();
+      continue;
+    }
+    const element = ALLOWED_TAGS.includes(token.tag) ? sink.element(token.tag, attributes(token)) : undefined;
+    if (element !== undefined) sink.append(top(), element);
+    if (token.nesting === 1) stack.push(element ?? top());
+  }
+}
+
+/** markdown-it's renderInlineAsText: the text an image's alt is made of. */
+function inlineText(tokens: readonly Token[]): string {
+  let text = '';
+  for (const token of tokens) {
+    if (token.type === 'text' || token.type === 'html_inline') text += token.content;
+    else if (token.type === 'image') text += inlineText(token.children ?? []);
+    else if (token.type === 'softbreak' || token.type === 'hardbreak') text += '\n';
+  }
+  return text;
+}
+
+function attributes(token: Token): [string, string][] {
+  const kept: [string, string][] = [];
+  for (const [name, value] of token.attrs ?? []) {
+    const allowed = allowedAttribute(name, String(value));
+    if (allowed !== undefined) kept.push([name, allowed]);
+  }
+  return kept;
+}
