@@ -62,6 +62,11 @@ export class IncrementalMarkdown {
   /** After a discard, the open block is rendered as a whole until it is committed. */
   private blocked = false;
   private tail: RenderOp = { op: 'tail' };
+  /**
+   * White space that ended the open line at the last parse: markdown-it trims it from a paragraph,
+   * a heading or a cell, so the text appended next must bring it back ("with" + " " + "a", not "witha").
+   */
+  private trimmedSpace = '';
 
   constructor(
     private readonly md: MarkdownIt,
@@ -86,6 +91,7 @@ export class IncrementalMarkdown {
     this.last = text.at(-1) ?? '';
     this.mode = undefined;
     this.blocked = false;
+    this.trimmedSpace = '';
   }
 
   /** The operations that bring the DOM up to date; with `final`, everything is committed. */
@@ -93,9 +99,11 @@ export class IncrementalMarkdown {
     // Inside a code fence only a line's end changes anything: its lines are text until committed.
     const stale = this.dirty && this.mode?.kind !== 'fence';
     if (!final && !this.sawNewline && (!stale || this.sinceParse < Math.max(this.reparseChars, (this.pending.length - this.sinceParse) / 2))) {
-      const text = this.fresh;
+      if (!this.fresh) return [];
+      const text = this.trimmedSpace + this.fresh;
       this.fresh = '';
-      return text ? [{ op: 'tailText', text }] : [];
+      this.trimmedSpace = '';
+      return [{ op: 'tailText', text }];
     }
     this.fresh = '';
     this.sawNewline = false;
@@ -110,6 +118,9 @@ export class IncrementalMarkdown {
       if (!again) break;
     }
     ops.push(final ? { op: 'tail' } : this.tail);
+    // Code keeps its white space (a fence's open lines are text, not parsed).
+    const code = this.mode?.kind === 'fence' || (this.tail.op === 'tail' && this.tail.tokens?.some((t) => t.type === 'code_block' || t.type === 'fence'));
+    this.trimmedSpace = final || code ? '' : (/[ \t]+$/.exec(this.pending)?.[0] ?? '');
     return ops;
   }
 

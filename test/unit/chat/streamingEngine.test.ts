@@ -110,6 +110,26 @@ describe('streaming engine (lists, tables and fences grow in place)', () => {
     assert.deepEqual(asHtml(ops[0]), { op: 'append', html: '<p>Hello world!!</p>\n' });
   });
 
+  it('brings back the white space a parse trimmed from the end of the open line, except in code', () => {
+    const engine = new IncrementalMarkdown(md, 8);
+    engine.append('**Model** answers with ');
+    assert.deepEqual(asHtml(engine.update(false).at(-1)), { op: 'tail', html: '<p><strong>Model</strong> answers with</p>\n' });
+    engine.append('a short');
+    assert.deepEqual(engine.update(false), [{ op: 'tailText', text: ' a short' }], 'not "witha short"');
+    engine.append(' example');
+    assert.deepEqual(engine.update(false), [{ op: 'tailText', text: ' example' }], 'once only');
+    const code = new IncrementalMarkdown(md, 8);
+    code.append('```ts\nconst a =  ');
+    code.update(false);
+    code.append('1');
+    assert.deepEqual(code.update(false), [{ op: 'tailText', text: '1' }], 'a fence line is text with its own spaces');
+    const indented = new IncrementalMarkdown(md, 8);
+    indented.append('    code  ');
+    indented.update(false);
+    indented.append('x');
+    assert.deepEqual(indented.update(false), [{ op: 'tailText', text: 'x' }], 'indented code keeps its spaces');
+  });
+
   it('never re-parses plain text appended to an open line, however long: it shows exactly as a parse would', () => {
     const engine = new IncrementalMarkdown(md, 8);
     engine.append('Hello');
