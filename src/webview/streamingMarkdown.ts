@@ -165,15 +165,15 @@ export class StreamingMarkdown implements FrameTask {
       case 'append': {
         if (!op.html) return;
         const rows = this.container?.kind === 'table';
-        // While streaming, shown from its tokens now and sanitised with the next batch.
-        const fragment = op.tokens && !this.final ? tokensToFragment(op.tokens)
-          : rows ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html);
-        if (op.tokens && !this.final && fragment.hasChildNodes()) {
-          this.unsanitised.push({ html: op.html, nodes: Array.from(fragment.childNodes), rows, container: this.container });
+        // While streaming, shown from its tokens now (never code: nothing to decorate) and sanitised with the next batch.
+        const fromTokens = op.tokens !== undefined && !this.final;
+        const fragment = fromTokens ? tokensToFragment(op.tokens ?? []) : rows ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html);
+        const nodes = Array.from(fragment.childNodes);
+        if (fromTokens && nodes.length) {
+          this.unsanitised.push({ html: op.html, nodes, rows, container: this.container });
           this.unsanitisedChars += op.html.length;
         }
-        const nodes = Array.from(fragment.childNodes);
-        if (this.container?.kind !== 'fence') decorateCodeBlocks(nodes);
+        if (!fromTokens && this.container?.kind !== 'fence') decorateCodeBlocks(nodes);
         if (this.container?.kind === 'fence') this.container.slot.append(el('div', { className: 'code-chunk' }, [fragment]));
         else if (this.container) this.container.slot.append(fragment);
         else this.element.insertBefore(fragment, this.tail);

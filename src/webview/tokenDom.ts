@@ -21,7 +21,7 @@ export interface NodeSink<N> {
 }
 
 export function buildFromTokens<N>(tokens: readonly Token[], root: N, sink: NodeSink<N>): void {
-  // Parents of the open tokens; a refused tag leaves its parent in place (its content is kept, as the sanitiser's).
+  // Parents of the open tokens.
   const stack: N[] = [root];
   const top = () => stack[stack.length - 1];
   const newline = () => sink.append(top(), sink.text('\n'));
@@ -49,13 +49,7 @@ export function buildFromTokens<N>(tokens: readonly Token[], root: N, sink: Node
     if (token.hidden) continue;
     // markdown-it's renderToken: a line break between a hidden paragraph and the next block tag...
     if (token.block && token.nesting !== -1 && i > 0 && tokens[i - 1].hidden) newline();
-    if (token.nesting === -1) {
-      if (stack.length > 1) stack.pop();
-    } else {
-      const element = ALLOWED_TAGS.includes(token.tag) ? sink.element(token.tag, attributes(token)) : undefined;
-      if (element !== undefined) sink.append(top(), element);
-      if (token.nesting === 1) stack.push(element ?? top());
-    }
+    tag(token, stack, sink);
     // ...and one after a block tag, unless an inline child or its own empty closing tag follows.
     if (token.block && !(token.nesting === 1 && i + 1 < tokens.length && followsInline(token, tokens[i + 1]))) newline();
   }
@@ -101,14 +95,26 @@ function buildInline<N>(tokens: readonly Token[], parent: N, sink: NodeSink<N>):
         continue;
       }
     }
-    if (token.nesting === -1) {
-      if (stack.length > 1) stack.pop();
-      continue;
-    }
-    const element = ALLOWED_TAGS.includes(token.tag) ? sink.element(token.tag, attributes(token)) : undefined;
-    if (element !== undefined) sink.append(top(), element);
-    if (token.nesting === 1) stack.push(element ?? top());
+    tag(token, stack, sink);
   }
+}
+
+const TAGS = new Set(ALLOWED_TAGS);
+
+/**
+ * An element token: its element (when the allowlist has the tag) joins the current parent, and an
+ * opening one becomes the parent; a closing one ends it. A refused tag leaves its parent in place
+ * (its content is kept, as the sanitiser keeps it).
+ */
+function tag<N>(token: Token, stack: N[], sink: NodeSink<N>): void {
+  if (token.nesting === -1) {
+    if (stack.length > 1) stack.pop();
+    return;
+  }
+  const parent = stack[stack.length - 1];
+  const element = TAGS.has(token.tag) ? sink.element(token.tag, attributes(token)) : undefined;
+  if (element !== undefined) sink.append(parent, element);
+  if (token.nesting === 1) stack.push(element ?? parent);
 }
 
 /** markdown-it's renderInlineAsText: the text an image's alt is made of. */
