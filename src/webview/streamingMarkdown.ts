@@ -16,6 +16,14 @@ const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
  */
 const SANITISE_BATCH_CHARS = 1024;
 
+/**
+ * Committed blocks go into segments of this many elements, each `content-visibility: auto`
+ * (chat.css). Without them every frame of a stream laid out and walked the whole answer: the
+ * frame floor (one character added) was ~30 ms with 1 MB on screen, ~3 ms in segments. The rule
+ * depends only on the blocks' order, so a stream and a one-shot render build the same segments.
+ */
+const SEGMENT_ELEMENTS = 32;
+
 /** A committed piece shown from its tokens, to be replaced by the sanitised DOM of its HTML. */
 interface Unsanitised {
   html: string;
@@ -154,6 +162,13 @@ export class StreamingMarkdown implements FrameTask {
       const content = wrapper && (piece.rows ? (wrapper as Element).querySelector('tbody') : wrapper);
       // Pieces the sanitiser's HTML parse did not keep apart (never seen): sanitised alone.
       const fragment = content ? nodesOf(content) : piece.rows ? sanitizeRowsToFragment(piece.html) : sanitizeToFragment(piece.html);
+      // Node for node where the counts agree (always, as the builder renders what markdown-it
+      // writes), so that a piece that spans two segments stays split where it was.
+      const replacements = Array.from(fragment.childNodes);
+      if (replacements.length === piece.nodes.length) {
+        piece.nodes.forEach((node, k) => node.parentNode?.replaceChild(replacements[k], node));
+        return;
+      }
       const first = piece.nodes[0];
       first.parentNode?.insertBefore(fragment, first);
       for (const node of piece.nodes) node.parentNode?.removeChild(node);
@@ -176,7 +191,7 @@ export class StreamingMarkdown implements FrameTask {
         if (!fromTokens && this.container?.kind !== 'fence') decorateCodeBlocks(nodes);
         if (this.container?.kind === 'fence') this.container.slot.append(el('div', { className: 'code-chunk' }, [fragment]));
         else if (this.container) this.container.slot.append(fragment);
-        else this.element.insertBefore(fragment, this.tail);
+        else this.place(fragment);
         if (this.container?.kind !== 'fence') committed.push(...nodes);
         return;
       }
@@ -187,7 +202,7 @@ export class StreamingMarkdown implements FrameTask {
         const nodes = Array.from(fragment.childNodes);
         const top = fragment.firstElementChild;
         const slot = op.kind === 'list' ? top : top?.querySelector(op.kind === 'table' ? 'tbody' : 'code');
-        this.element.insertBefore(fragment, this.tail);
+        this.place(fragment);
         // A sanitiser that refused the container would leave no slot: render its children in the answer.
         this.container = slot ? { kind: op.kind, nodes, slot } : undefined;
         if (this.container?.kind === 'fence') (top as Element).classList.add(GROWING_FENCE);
@@ -218,6 +233,18 @@ export class StreamingMarkdown implements FrameTask {
       }
       case 'tailText':
         return this.appendProvisionalText(op.text);
+    }
+  }
+
+  /** Puts committed top-level nodes at the end of the answer, in segments (SEGMENT_ELEMENTS). */
+  private place(fragment: DocumentFragment): void {
+    for (const node of Array.from(fragment.childNodes)) {
+      let segment = this.tail.previousElementSibling;
+      if (!segment || (node.nodeType === Node.ELEMENT_NODE && segment.childElementCount >= SEGMENT_ELEMENTS)) {
+        segment = el('div', { className: 'md-segment' });
+        this.element.insertBefore(segment, this.tail);
+      }
+      segment.appendChild(node);
     }
   }
 

@@ -4,6 +4,7 @@ import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage }
 
 declare const window: PageWindow;
 declare const document: PageDocument;
+declare function getComputedStyle(element: unknown): { contentVisibility: string };
 
 /** The cheap path of a streamed answer's unfinished block, in Chromium (it needs a DOM): text appended between parses. */
 function streaming(id: string): SnapshotMessage {
@@ -61,14 +62,14 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
         window.__deliver([start.v, seq, text.slice(i, i + 7)]);
         window.__pumpFrame();
         // Committed: in the growing list (not the provisional tail), with two items after it.
-        const li = answer().querySelector(':scope > ul > li');
-        if (!firstItem && li && answer().querySelector(':scope > ul > li + li + li')) {
+        const li = answer().querySelector(':scope > .md-segment > ul > li');
+        if (!firstItem && li && answer().querySelector(':scope > .md-segment > ul > li + li + li')) {
           firstItem = li;
           firstItemHtml = li.outerHTML;
         }
         if (firstItem && swappedAt < 0 && !firstItem.isConnected) swappedAt = i;
       }
-      const afterSwap = answer().querySelector(':scope > ul > li')?.outerHTML;
+      const afterSwap = answer().querySelector(':scope > .md-segment > ul > li')?.outerHTML;
       window.__deliver(done);
       window.__pumpFrame();
       const streamed = answer().innerHTML;
@@ -82,5 +83,30 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.equal(result.afterSwap, result.firstItemHtml, 'the sanitised item looks the same');
     assert.equal(result.streamed, result.oneShot);
     assert.doesNotMatch(result.streamed, /href="javascript|<img|<a [^>]*onerror/);
+  });
+
+  it('puts committed blocks in segments of 32 that skip layout off screen, the same for a stream and a one-shot render', async () => {
+    const text = Array.from({ length: 100 }, (_, i) => (i % 10 === 9 ? `## Heading ${i}` : `Paragraph ${i} with *some* text.`)).join('\n\n');
+    const result = await webview.page.evaluate(({ start, done, text }) => {
+      window.__deliver(start);
+      window.__pumpFrame();
+      // Appends of several blocks: a commit then spans the end of a segment and the start of the next.
+      for (let i = 0, seq = 1; i < text.length; i += 150, seq++) {
+        window.__deliver([start.v, seq, text.slice(i, i + 150)]);
+        window.__pumpFrame();
+      }
+      window.__deliver(done);
+      window.__pumpFrame();
+      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { innerHTML: string; querySelectorAll(s: string): ArrayLike<{ childElementCount: number }> };
+      const segments = Array.from(answer().querySelectorAll(':scope > .md-segment'));
+      const style = getComputedStyle(segments[0]).contentVisibility;
+      const streamed = answer().innerHTML;
+      window.__deliver({ ...start, conversation: { ...start.conversation, id: 'oneShotSegments', messages: [{ ...start.conversation.messages[0], text, status: 'done' }] }, streaming: undefined });
+      window.__pumpFrame();
+      return { sizes: segments.map((s) => s.childElementCount), style, streamed, oneShot: answer().innerHTML };
+    }, { start: streaming('segments'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'segments', messageId: 'a', status: 'done' } as const, text });
+    assert.deepEqual(result.sizes, [32, 32, 32, 4]);
+    assert.equal(result.style, 'auto', 'chat.css lets the browser skip segments off screen');
+    assert.equal(result.streamed, result.oneShot);
   });
 });
