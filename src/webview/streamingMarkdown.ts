@@ -189,7 +189,7 @@ export class StreamingMarkdown implements FrameTask {
           this.unsanitisedChars += op.html.length;
         }
         if (!fromTokens && this.container?.kind !== 'fence') decorateCodeBlocks(nodes);
-        if (this.container?.kind === 'fence') this.container.slot.append(el('div', { className: 'code-chunk' }, [fragment]));
+        if (this.container?.kind === 'fence') appendCodeLines(this.container.slot, fragment);
         else if (this.container) this.container.slot.append(fragment);
         else this.place(fragment);
         if (this.container?.kind !== 'fence') committed.push(...nodes);
@@ -288,6 +288,20 @@ export class StreamingMarkdown implements FrameTask {
  * the one-shot DOM: the chunks' content straight in `<code>`, the wrapper's class as decorated.
  */
 const GROWING_FENCE = 'growing';
+
+/** Runs of committed lines per chunk: a frame then walks a few dozen chunks of a long fence, not one per run. */
+const RUNS_PER_CHUNK = 32;
+
+function appendCodeLines(code: Element, lines: DocumentFragment): void {
+  const last = code.lastElementChild as HTMLElement | null;
+  const runs = Number(last?.dataset.runs ?? RUNS_PER_CHUNK);
+  if (last?.classList.contains('code-chunk') && runs < RUNS_PER_CHUNK) {
+    last.append(lines);
+    last.dataset.runs = String(runs + 1);
+  } else {
+    code.append(el('div', { className: 'code-chunk', attrs: { 'data-runs': '1' } }, [lines]));
+  }
+}
 
 function closeFence(fence: OpenContainer): void {
   for (const chunk of Array.from(fence.slot.children)) if (chunk.classList.contains('code-chunk')) chunk.replaceWith(...Array.from(chunk.childNodes));

@@ -109,4 +109,33 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.equal(result.style, 'auto', 'chat.css lets the browser skip segments off screen');
     assert.equal(result.streamed, result.oneShot);
   });
+
+  it('grows a streaming code fence by chunks of up to 32 committed runs of lines, unwrapped into the one-shot DOM when it closes', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `let v${i} = ${i};`);
+    const text = `\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nAfter.`;
+    const result = await webview.page.evaluate(({ start, done, lines, text }) => {
+      window.__deliver(start);
+      window.__pumpFrame();
+      let seq = 1;
+      const send = (part: string) => {
+        window.__deliver([start.v, seq++, part]);
+        window.__pumpFrame();
+      };
+      send('```ts\n');
+      for (const line of lines) send(`${line}\n`);
+      const chunks = Array.from(document.querySelectorAll('[data-message-id="a"] .code-block.growing .code-chunk')).map((c) => Number(c.getAttribute('data-runs')));
+      send('```\n\nAfter.');
+      window.__deliver(done);
+      window.__pumpFrame();
+      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { innerHTML: string };
+      const streamed = answer().innerHTML;
+      window.__deliver({ ...start, conversation: { ...start.conversation, id: 'oneShotFence', messages: [{ ...start.conversation.messages[0], text, status: 'done' }] }, streaming: undefined });
+      window.__pumpFrame();
+      return { chunks, streamed, oneShot: answer().innerHTML };
+    }, { start: streaming('fence'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'fence', messageId: 'a', status: 'done' } as const, lines, text });
+    assert.ok(result.chunks.length >= 6 && result.chunks.length <= 7, `200 lines in ${result.chunks.length} chunks (${result.chunks.join(', ')})`);
+    assert.ok(result.chunks.every((runs) => runs >= 1 && runs <= 32), result.chunks.join(', '));
+    assert.doesNotMatch(result.streamed, /code-chunk|growing|data-runs/);
+    assert.equal(result.streamed, result.oneShot);
+  });
 });
