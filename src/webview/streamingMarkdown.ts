@@ -289,17 +289,21 @@ export class StreamingMarkdown implements FrameTask {
  */
 const GROWING_FENCE = 'growing';
 
-/** Runs of committed lines per chunk: a frame then walks a few dozen chunks of a long fence, not one per run. */
-const RUNS_PER_CHUNK = 32;
+/**
+ * Lines per chunk: a frame then walks a few dozen chunks of a long fence, not one per committed run
+ * (nearly one per line for a slow model), and appends to a chunk small enough to lay out again.
+ */
+const LINES_PER_CHUNK = 32;
 
 function appendCodeLines(code: Element, lines: DocumentFragment): void {
+  const added = (lines.textContent?.match(/\n/g) ?? []).length;
   const last = code.lastElementChild as HTMLElement | null;
-  const runs = Number(last?.dataset.runs ?? RUNS_PER_CHUNK);
-  if (last?.classList.contains('code-chunk') && runs < RUNS_PER_CHUNK) {
+  const held = Number(last?.dataset.lines ?? LINES_PER_CHUNK);
+  if (last?.classList.contains('code-chunk') && held < LINES_PER_CHUNK) {
     last.append(lines);
-    last.dataset.runs = String(runs + 1);
+    last.dataset.lines = String(held + added);
   } else {
-    code.append(el('div', { className: 'code-chunk', attrs: { 'data-runs': '1' } }, [lines]));
+    code.append(el('div', { className: 'code-chunk', attrs: { 'data-lines': String(added) } }, [lines]));
   }
 }
 

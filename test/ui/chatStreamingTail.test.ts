@@ -110,7 +110,7 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.equal(result.streamed, result.oneShot);
   });
 
-  it('grows a streaming code fence by chunks of up to 32 committed runs of lines, unwrapped into the one-shot DOM when it closes', async () => {
+  it('grows a streaming code fence by chunks of about 32 lines, unwrapped into the one-shot DOM when it closes', async () => {
     const lines = Array.from({ length: 200 }, (_, i) => `let v${i} = ${i};`);
     const text = `\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nAfter.`;
     const result = await webview.page.evaluate(({ start, done, lines, text }) => {
@@ -123,7 +123,7 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
       };
       send('```ts\n');
       for (const line of lines) send(`${line}\n`);
-      const chunks = Array.from(document.querySelectorAll('[data-message-id="a"] .code-block.growing .code-chunk')).map((c) => Number(c.getAttribute('data-runs')));
+      const chunks = Array.from(document.querySelectorAll('[data-message-id="a"] .code-block.growing .code-chunk')).map((c) => Number(c.getAttribute('data-lines')));
       send('```\n\nAfter.');
       window.__deliver(done);
       window.__pumpFrame();
@@ -134,8 +134,8 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
       return { chunks, streamed, oneShot: answer().innerHTML };
     }, { start: streaming('fence'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'fence', messageId: 'a', status: 'done' } as const, lines, text });
     assert.ok(result.chunks.length >= 6 && result.chunks.length <= 7, `200 lines in ${result.chunks.length} chunks (${result.chunks.join(', ')})`);
-    assert.ok(result.chunks.every((runs) => runs >= 1 && runs <= 32), result.chunks.join(', '));
-    assert.doesNotMatch(result.streamed, /code-chunk|growing|data-runs/);
+    assert.ok(result.chunks.every((lines) => lines >= 1 && lines <= 32), result.chunks.join(', '));
+    assert.doesNotMatch(result.streamed, /code-chunk|growing|data-lines/);
     assert.equal(result.streamed, result.oneShot);
   });
 });
