@@ -3,8 +3,8 @@ import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chat
 import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 
 declare const window: PageWindow;
-declare const document: PageDocument;
 declare function getComputedStyle(element: unknown): { contentVisibility: string };
+declare const document: PageDocument & { createRange(): { selectNodeContents(node: unknown): void; getClientRects(): ArrayLike<unknown> } };
 
 /** The cheap path of a streamed answer's unfinished block, in Chromium (it needs a DOM): text appended between parses. */
 function streaming(id: string): SnapshotMessage {
@@ -137,5 +137,21 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.ok(result.chunks.every((lines) => lines >= 1 && lines <= 32), result.chunks.join(', '));
     assert.doesNotMatch(result.streamed, /code-chunk|growing|data-lines/);
     assert.equal(result.streamed, result.oneShot);
+  });
+
+  it('keeps the words of a squeezed table column whole', async () => {
+    const note = 'Error block render sanitize context value snapshot conversation commit editor host answer. '.repeat(3);
+    const text = `| name | credits | note |\n|:--|--:|:-:|\n| sanitize | 913 | ${note} |\n| highlight | 698 | ${note} |`;
+    const lines = await webview.page.evaluate(({ start, text }) => {
+      window.__deliver({ ...start, conversation: { ...start.conversation, messages: [{ ...start.conversation.messages[0], text, status: 'done' }] }, streaming: undefined });
+      window.__pumpFrame();
+      const cells = Array.from(document.querySelectorAll('[data-message-id="a"] .markdown table :is(th, td):not(:last-child)'));
+      return cells.map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return `${cell.textContent}: ${range.getClientRects().length}`;
+      });
+    }, { start: streaming('table'), text });
+    assert.deepEqual(lines, ['name: 1', 'credits: 1', 'sanitize: 1', '913: 1', 'highlight: 1', '698: 1']);
   });
 });
