@@ -1,20 +1,14 @@
-import type { MarkdownIt, Token } from 'markdown-it';
+import type { MarkdownIt } from 'markdown-it';
 import { decorateCodeBlocks } from './codeBlocks';
 import { el } from './dom';
 import type { FrameScheduler, FrameTask } from './frames';
 import { IncrementalMarkdown, type ContainerKind, type RenderOp } from './incremental';
+import { appendCodeLines, closeFence, GROWING_FENCE } from './growingFence';
+import { PendingSanitiser, tokensToFragment } from './pendingSanitiser';
 import { sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
-import { buildFromTokens, type NodeSink } from './tokenDom';
 
 /** A reference definition anywhere can change links in blocks already committed before it. */
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
-
-/**
- * Committed pieces shown from their tokens wait for the sanitiser until this much of their HTML
- * has gathered (or the answer ends): one DOMPurify call per batch instead of one per list item or
- * paragraph, which was most of a slow model's streaming script.
- */
-const SANITISE_BATCH_CHARS = 1024;
 
 /**
  * Committed blocks go into segments of this many elements, each `content-visibility: auto`
@@ -23,30 +17,6 @@ const SANITISE_BATCH_CHARS = 1024;
  * depends only on the blocks' order, so a stream and a one-shot render build the same segments.
  */
 const SEGMENT_ELEMENTS = 32;
-
-/** A committed piece shown from its tokens, to be replaced by the sanitised DOM of its HTML. */
-interface Unsanitised {
-  html: string;
-  nodes: Node[];
-  rows: boolean;
-  container: OpenContainer | undefined;
-}
-
-const DOM_SINK: NodeSink<Node> = {
-  element: (tag, attrs) => {
-    const element = document.createElement(tag);
-    for (const [name, value] of attrs) element.setAttribute(name, value);
-    return element;
-  },
-  text: (value) => document.createTextNode(value),
-  append: (parent, child) => parent.appendChild(child),
-};
-
-function tokensToFragment(tokens: Token[]): DocumentFragment {
-  const fragment = document.createDocumentFragment();
-  buildFromTokens(tokens, fragment, DOM_SINK);
-  return fragment;
-}
 
 interface OpenContainer {
   kind: ContainerKind;
@@ -58,8 +28,9 @@ interface OpenContainer {
 
 /**
  * Renders one assistant answer while it streams, in time linear in its length: IncrementalMarkdown
- * decides what is final; this applies its operations to the DOM, sanitising every piece of HTML,
- * at most once per animation frame however many appends arrived in between.
+ * decides what is final; this applies its operations to the DOM at most once per animation frame
+ * however many appends arrived in between. New blocks show first from their tokens; what stays is
+ * the sanitiser's DOM (pendingSanitiser.ts).
  */
 export class StreamingMarkdown implements FrameTask {
   readonly element: HTMLElement;
@@ -73,8 +44,8 @@ export class StreamingMarkdown implements FrameTask {
   private container: OpenContainer | undefined;
   /** Provisional nodes inside the open container's slot (the root tail holds the others). */
   private provisional: Node[] = [];
-  private unsanitised: Unsanitised[] = [];
-  private unsanitisedChars = 0;
+  /** Committed pieces shown from their tokens, waiting for the sanitiser. */
+  private readonly unsanitised = new PendingSanitiser<OpenContainer>();
   /** Where the last cheap frame put its text (the next one goes right after it). */
   private lastProvisionalText: Text | undefined;
 
@@ -112,8 +83,7 @@ export class StreamingMarkdown implements FrameTask {
     this.container = undefined;
     this.provisional = [];
     this.lastProvisionalText = undefined;
-    this.unsanitised = [];
-    this.unsanitisedChars = 0;
+    this.unsanitised.clear();
     this.committedAny = false;
     this.rendered = false;
     this.fullText = text;
@@ -142,37 +112,7 @@ export class StreamingMarkdown implements FrameTask {
       this.committedAny = true;
       this.onCommitted(committed.map((n) => n.textContent ?? '').join(' ').trim());
     }
-    if (this.final || this.unsanitisedChars >= SANITISE_BATCH_CHARS) this.sanitisePending();
-  }
-
-  /**
-   * Replaces the committed pieces shown from tokens with the sanitiser's DOM of their HTML, in one
-   * sanitiser call: each piece wrapped in an element of its own (rows in a table, which is where
-   * they parse), the wrappers' children then taking the pieces' places.
-   */
-  private sanitisePending(): void {
-    const pieces = this.unsanitised;
-    if (!pieces.length) return;
-    this.unsanitised = [];
-    this.unsanitisedChars = 0;
-    const wrapped = pieces.map((p) => (p.rows ? `<table><tbody>${p.html}</tbody></table>` : `<span>${p.html}</span>`)).join('');
-    const wrappers = Array.from(sanitizeToFragment(wrapped).childNodes);
-    pieces.forEach((piece, i) => {
-      const wrapper = wrappers.length === pieces.length ? wrappers[i] : undefined;
-      const content = wrapper && (piece.rows ? (wrapper as Element).querySelector('tbody') : wrapper);
-      // Pieces the sanitiser's HTML parse did not keep apart (never seen): sanitised alone.
-      const fragment = content ? nodesOf(content) : piece.rows ? sanitizeRowsToFragment(piece.html) : sanitizeToFragment(piece.html);
-      // Node for node where the counts agree (always, as the builder renders what markdown-it
-      // writes), so that a piece that spans two segments stays split where it was.
-      const replacements = Array.from(fragment.childNodes);
-      if (replacements.length === piece.nodes.length) {
-        piece.nodes.forEach((node, k) => node.parentNode?.replaceChild(replacements[k], node));
-        return;
-      }
-      const first = piece.nodes[0];
-      first.parentNode?.insertBefore(fragment, first);
-      for (const node of piece.nodes) node.parentNode?.removeChild(node);
-    });
+    if (this.final || this.unsanitised.full) this.unsanitised.flush();
   }
 
   private apply(op: RenderOp, committed: Node[]): void {
@@ -184,10 +124,7 @@ export class StreamingMarkdown implements FrameTask {
         const fromTokens = op.tokens !== undefined && !this.final;
         const fragment = fromTokens ? tokensToFragment(op.tokens ?? []) : rows ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html);
         const nodes = Array.from(fragment.childNodes);
-        if (fromTokens && nodes.length) {
-          this.unsanitised.push({ html: op.html, nodes, rows, container: this.container });
-          this.unsanitisedChars += op.html.length;
-        }
+        if (fromTokens && nodes.length) this.unsanitised.add(op.html, nodes, rows, this.container);
         if (!fromTokens && this.container?.kind !== 'fence') decorateCodeBlocks(nodes);
         if (this.container?.kind === 'fence') appendCodeLines(this.container.slot, fragment);
         else if (this.container) this.container.slot.append(fragment);
@@ -209,12 +146,12 @@ export class StreamingMarkdown implements FrameTask {
         return;
       }
       case 'close':
-        if (this.container?.kind === 'fence') closeFence(this.container);
+        if (this.container?.kind === 'fence') closeFence(this.container.slot, this.container.nodes[0] as Element);
         this.container = undefined;
         return;
       case 'discard':
         for (const node of this.container?.nodes ?? []) node.parentNode?.removeChild(node);
-        this.unsanitised = this.unsanitised.filter((p) => p.container !== this.container);
+        this.unsanitised.drop(this.container);
         this.container = undefined;
         return;
       case 'tail': {
@@ -280,42 +217,6 @@ export class StreamingMarkdown implements FrameTask {
     }
     this.lastProvisionalText = node;
   }
-}
-
-/**
- * A fence grows by chunks of highlighted lines, each in its own block (`.growing` in chat.css), so
- * that a frame lays out the last chunk, not the whole `<pre>` again. Closed, it becomes exactly
- * the one-shot DOM: the chunks' content straight in `<code>`, the wrapper's class as decorated.
- */
-const GROWING_FENCE = 'growing';
-
-/**
- * Lines per chunk: a frame then walks a few dozen chunks of a long fence, not one per committed run
- * (nearly one per line for a slow model), and appends to a chunk small enough to lay out again.
- */
-const LINES_PER_CHUNK = 32;
-
-function appendCodeLines(code: Element, lines: DocumentFragment): void {
-  const added = (lines.textContent?.match(/\n/g) ?? []).length;
-  const last = code.lastElementChild as HTMLElement | null;
-  const held = Number(last?.dataset.lines ?? LINES_PER_CHUNK);
-  if (last?.classList.contains('code-chunk') && held < LINES_PER_CHUNK) {
-    last.append(lines);
-    last.dataset.lines = String(held + added);
-  } else {
-    code.append(el('div', { className: 'code-chunk', attrs: { 'data-lines': String(added) } }, [lines]));
-  }
-}
-
-function closeFence(fence: OpenContainer): void {
-  for (const chunk of Array.from(fence.slot.children)) if (chunk.classList.contains('code-chunk')) chunk.replaceWith(...Array.from(chunk.childNodes));
-  (fence.nodes[0] as Element).classList.remove(GROWING_FENCE);
-}
-
-function nodesOf(parent: Node): DocumentFragment {
-  const fragment = document.createDocumentFragment();
-  while (parent.firstChild) fragment.appendChild(parent.firstChild);
-  return fragment;
 }
 
 /** Formatting that ends where it is closed: new provisional text goes after it, not inside it. */

@@ -1,0 +1,95 @@
+import type { Token } from 'markdown-it';
+import { sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
+import { buildFromTokens, type NodeSink } from './tokenDom';
+
+/**
+ * Committed pieces of a streaming answer shown first from their tokens (tokenDom.ts, no HTML),
+ * then replaced by the sanitiser's DOM of their HTML in batches: one DOMPurify call per batch
+ * instead of one per list item or paragraph, which was most of a slow model's streaming script.
+ */
+
+/** A batch is sanitised once this much of its HTML has gathered (or the answer ends). */
+const SANITISE_BATCH_CHARS = 1024;
+
+const DOM_SINK: NodeSink<Node> = {
+  element: (tag, attrs) => {
+    const element = document.createElement(tag);
+    for (const [name, value] of attrs) element.setAttribute(name, value);
+    return element;
+  },
+  text: (value) => document.createTextNode(value),
+  append: (parent, child) => parent.appendChild(child),
+};
+
+export function tokensToFragment(tokens: Token[]): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  buildFromTokens(tokens, fragment, DOM_SINK);
+  return fragment;
+}
+
+/** A committed piece shown from its tokens; `owner` is the container it went into, if any. */
+interface Piece<Owner> {
+  html: string;
+  nodes: Node[];
+  rows: boolean;
+  owner: Owner | undefined;
+}
+
+export class PendingSanitiser<Owner> {
+  private pieces: Piece<Owner>[] = [];
+  private chars = 0;
+
+  add(html: string, nodes: Node[], rows: boolean, owner: Owner | undefined): void {
+    this.pieces.push({ html, nodes, rows, owner });
+    this.chars += html.length;
+  }
+
+  get full(): boolean {
+    return this.chars >= SANITISE_BATCH_CHARS;
+  }
+
+  /** The pieces inside a container that was taken out of the DOM. */
+  drop(owner: Owner | undefined): void {
+    this.pieces = this.pieces.filter((p) => p.owner !== owner);
+  }
+
+  clear(): void {
+    this.pieces = [];
+    this.chars = 0;
+  }
+
+  /**
+   * Replaces the pieces with the sanitiser's DOM of their HTML, in one sanitiser call: each piece
+   * wrapped in an element of its own (rows in a table, which is where they parse), the wrappers'
+   * children then taking the pieces' places.
+   */
+  flush(): void {
+    const pieces = this.pieces;
+    if (!pieces.length) return;
+    this.clear();
+    const wrapped = pieces.map((p) => (p.rows ? `<table><tbody>${p.html}</tbody></table>` : `<span>${p.html}</span>`)).join('');
+    const wrappers = Array.from(sanitizeToFragment(wrapped).childNodes);
+    pieces.forEach((piece, i) => {
+      const wrapper = wrappers.length === pieces.length ? wrappers[i] : undefined;
+      const content = wrapper && (piece.rows ? (wrapper as Element).querySelector('tbody') : wrapper);
+      // Pieces the sanitiser's HTML parse did not keep apart (never seen): sanitised alone.
+      const fragment = content ? nodesOf(content) : piece.rows ? sanitizeRowsToFragment(piece.html) : sanitizeToFragment(piece.html);
+      // Node for node where the counts agree (always, as the builder renders what markdown-it
+      // writes), so that a piece that spans two segments stays split where it was.
+      const replacements = Array.from(fragment.childNodes);
+      if (replacements.length === piece.nodes.length) {
+        piece.nodes.forEach((node, k) => node.parentNode?.replaceChild(replacements[k], node));
+        return;
+      }
+      const first = piece.nodes[0];
+      first.parentNode?.insertBefore(fragment, first);
+      for (const node of piece.nodes) node.parentNode?.removeChild(node);
+    });
+  }
+}
+
+function nodesOf(parent: Node): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  while (parent.firstChild) fragment.appendChild(parent.firstChild);
+  return fragment;
+}
