@@ -1,5 +1,5 @@
 import type { Token } from 'markdown-it';
-import { sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
+import { childrenToFragment, rowsInTable, rowsOutOfTable, sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
 import { buildFromTokens, type NodeSink } from './tokenDom';
 
 /**
@@ -67,13 +67,13 @@ export class PendingSanitiser<Owner> {
     const pieces = this.pieces;
     if (!pieces.length) return;
     this.clear();
-    const wrapped = pieces.map((p) => (p.rows ? `<table><tbody>${p.html}</tbody></table>` : `<span>${p.html}</span>`)).join('');
+    const wrapped = pieces.map((p) => (p.rows ? rowsInTable(p.html) : `<span>${p.html}</span>`)).join('');
     const wrappers = Array.from(sanitizeToFragment(wrapped).childNodes);
     pieces.forEach((piece, i) => {
       const wrapper = wrappers.length === pieces.length ? wrappers[i] : undefined;
-      const content = wrapper && (piece.rows ? (wrapper as Element).querySelector('tbody') : wrapper);
       // Pieces the sanitiser's HTML parse did not keep apart (never seen): sanitised alone.
-      const fragment = content ? nodesOf(content) : piece.rows ? sanitizeRowsToFragment(piece.html) : sanitizeToFragment(piece.html);
+      const fragment = wrapper ? (piece.rows ? rowsOutOfTable(wrapper as Element) : childrenToFragment(wrapper))
+        : piece.rows ? sanitizeRowsToFragment(piece.html) : sanitizeToFragment(piece.html);
       // Node for node where the counts agree (always, as the builder renders what markdown-it
       // writes), so that a piece that spans two segments stays split where it was.
       const replacements = Array.from(fragment.childNodes);
@@ -86,10 +86,4 @@ export class PendingSanitiser<Owner> {
       for (const node of piece.nodes) node.parentNode?.removeChild(node);
     });
   }
-}
-
-function nodesOf(parent: Node): DocumentFragment {
-  const fragment = document.createDocumentFragment();
-  while (parent.firstChild) fragment.appendChild(parent.firstChild);
-  return fragment;
 }

@@ -40,10 +40,23 @@ export function sanitizeToFragment(html: string): DocumentFragment {
   return DOMPurify.sanitize(html) as unknown as DocumentFragment;
 }
 
-/** Table rows (`<tr>…`) parse only inside a table: sanitised there, returned as the body's nodes. */
+/** Table rows (`<tr>…`) parse only inside a table: the HTML to sanitise them in. */
+export function rowsInTable(html: string): string {
+  return `<table><tbody>${html}</tbody></table>`;
+}
+
+/** The rows of a table made by rowsInTable, moved out into a fragment (none when it lost its body). */
+export function rowsOutOfTable(table: ParentNode): DocumentFragment {
+  const body = table.querySelector('tbody');
+  return body ? childrenToFragment(body) : document.createDocumentFragment();
+}
+
 export function sanitizeRowsToFragment(html: string): DocumentFragment {
+  return rowsOutOfTable(sanitizeToFragment(rowsInTable(html)));
+}
+
+export function childrenToFragment(parent: Node): DocumentFragment {
   const fragment = document.createDocumentFragment();
-  const body = sanitizeToFragment(`<table><tbody>${html}</tbody></table>`).querySelector('tbody');
-  if (body) fragment.append(...Array.from(body.childNodes));
+  while (parent.firstChild) fragment.appendChild(parent.firstChild);
   return fragment;
 }
