@@ -1,12 +1,18 @@
 import { spawn } from 'node:child_process';
-import { pathWithProjectNode, REPO_ROOT } from './paths';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathWithProjectNode, REPO_ROOT, RESULTS_DIR } from './paths';
 import { pruneStaleOutputs } from './staleOutputs';
 import { seconds } from './wait';
 
 /**
- * `npm test` after the build: every tier in turn, each timed, all of them run even after a failure so
- * that one report shows everything; exits non-zero when any failed. INFERENCE_TEST_TIERS=unit,ui
- * runs a subset.
+ * `npm test` after the build: every tier, each timed, all of them run even after a failure so that one
+ * report shows everything; exits non-zero when any failed. INFERENCE_TEST_TIERS=unit,ui runs a subset.
+ *
+ * Tiers of one stage run at once. The two real-VS-Code tiers mostly wait on workbenches, streams and
+ * timeouts (one alone keeps ~2/3 of a 2-core machine busy), so side by side they take ~510 s where
+ * one after the other took ~630 s, and every wait in them is a deadline, not a sleep.
+ * INFERENCE_TEST_SERIAL=1 runs every tier alone, e.g. to read a failure without the other's load.
  */
 interface Tier {
   name: string;
@@ -16,29 +22,44 @@ interface Tier {
   env?: Record<string, string>;
 }
 
+type Stage = Tier[];
+
 const MINUTE = 60_000;
 
-const TIERS: Tier[] = [
-  { name: 'lint', command: 'npm', args: ['run', '--silent', 'lint'], timeoutMs: 5 * MINUTE },
-  { name: 'types', command: 'npm', args: ['run', '--silent', 'typecheck'], timeoutMs: 5 * MINUTE },
-  { name: 'unit', command: 'mocha', args: ['--config', 'test/unit/.mocharc.json'], timeoutMs: 5 * MINUTE },
-  // The first run also provisions code-server into the cache (~5 min).
-  { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE },
-  { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json'], timeoutMs: 12 * MINUTE },
+const STAGES: Stage[] = [
+  // Both keep a core busy: side by side they save ~1 s of 17, so they stay one after the other.
+  [{ name: 'lint', command: 'npm', args: ['run', '--silent', 'lint'], timeoutMs: 5 * MINUTE }],
+  [{ name: 'types', command: 'npm', args: ['run', '--silent', 'typecheck'], timeoutMs: 5 * MINUTE }],
+  [{ name: 'unit', command: 'mocha', args: ['--config', 'test/unit/.mocharc.json'], timeoutMs: 5 * MINUTE }],
+  // The first run also provisions code-server into the cache (~3 min); the second tier to ask waits for it.
+  [
+    { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json'], timeoutMs: 14 * MINUTE },
+    { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE },
+  ],
   // Every benchmark in its smoke mode (seconds): keeps `npm run bench` from rotting; asserts no target.
-  { name: 'bench', command: 'node', args: ['out/test/bench/runAll.js'], timeoutMs: 3 * MINUTE, env: { INFERENCE_BENCH_SMOKE: '1' } },
+  [{ name: 'bench', command: 'node', args: ['out/test/bench/runAll.js'], timeoutMs: 3 * MINUTE, env: { INFERENCE_BENCH_SMOKE: '1' } }],
 ];
 
-let current: ReturnType<typeof spawn> | undefined;
+const running = new Set<ReturnType<typeof spawn>>();
 
-function runTier(tier: Tier): Promise<number> {
+/**
+ * Runs one tier. Its output goes to the terminal as it comes when `live`; otherwise into
+ * test-results/<tier>.log, printed whole when the tier ends so that two tiers never interleave lines.
+ */
+function runTier(tier: Tier, live: boolean): Promise<number> {
   return new Promise((resolve) => {
+    const logFile = path.join(RESULTS_DIR, `${tier.name}.log`);
+    let log: number | undefined;
+    if (!live) {
+      fs.mkdirSync(RESULTS_DIR, { recursive: true });
+      log = fs.openSync(logFile, 'w');
+    }
     const child = spawn(tier.command, tier.args, {
       cwd: REPO_ROOT,
-      env: { ...process.env, PATH: pathWithProjectNode(), ...tier.env },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, PATH: pathWithProjectNode(), ...tier.env, ...(live ? {} : { FORCE_COLOR: '0' }) },
+      stdio: live ? ['ignore', 'inherit', 'inherit'] : ['ignore', log, log],
     });
-    current = child;
+    running.add(child);
     const timer = setTimeout(() => {
       console.error(`[test] ${tier.name} exceeded ${tier.timeoutMs / MINUTE} min; stopping it`);
       child.kill('SIGTERM');
@@ -47,7 +68,12 @@ function runTier(tier: Tier): Promise<number> {
     child.on('error', (error) => console.error(`[test] ${tier.name}: ${error.message}`));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      current = undefined;
+      running.delete(child);
+      if (log !== undefined) {
+        fs.closeSync(log);
+        console.log(`\n[test] ── ${tier.name} (ran alongside; its whole output, also in ${path.relative(REPO_ROOT, logFile)}) ──`);
+        process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+      }
       resolve(code ?? (signal ? 128 : 1));
     });
   });
@@ -56,7 +82,7 @@ function runTier(tier: Tier): Promise<number> {
 // Children clean up after themselves on SIGTERM (see processes.ts); pass the signal on and wait.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    current?.kill(signal);
+    for (const child of running) child.kill(signal);
     process.exitCode = 130;
   });
 }
@@ -64,18 +90,26 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 async function main(): Promise<void> {
   pruneStaleOutputs();
   const selected = process.env.INFERENCE_TEST_TIERS?.split(',').map((name) => name.trim());
-  const tiers = selected ? TIERS.filter((tier) => selected.includes(tier.name)) : TIERS;
+  const serial = process.env.INFERENCE_TEST_SERIAL === '1';
+  const stages = STAGES.flatMap((stage) => (serial ? stage.map((tier) => [tier]) : [stage]))
+    .map((stage) => stage.filter((tier) => !selected || selected.includes(tier.name)))
+    .filter((stage) => stage.length > 0);
+  const tiers = stages.flat();
   const started = Date.now();
   const results: { name: string; code: number; time: string }[] = [];
-  for (const tier of tiers) {
+  for (const stage of stages) {
     if (process.exitCode === 130) break;
-    const tierStarted = Date.now();
-    console.log(`\n[test] ── ${tier.name} ─────────────────────────────`);
-    const code = await runTier(tier);
-    results.push({ name: tier.name, code, time: seconds(tierStarted) });
-    console.log(`[test] ${tier.name} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(tierStarted)}`);
+    const others = stage.slice(1).map((tier) => tier.name);
+    console.log(`\n[test] ── ${stage[0].name}${others.length ? ` (alongside: ${others.join(', ')})` : ''} ─────────────────────────────`);
+    await Promise.all(stage.map(async (tier, index) => {
+      const tierStarted = Date.now();
+      const code = await runTier(tier, index === 0);
+      results.push({ name: tier.name, code, time: seconds(tierStarted) });
+      console.log(`[test] ${tier.name} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(tierStarted)}`);
+    }));
   }
   const failed = results.filter((result) => result.code !== 0);
+  results.sort((a, b) => tiers.findIndex((tier) => tier.name === a.name) - tiers.findIndex((tier) => tier.name === b.name));
   console.log('\n[test] summary');
   for (const result of results) {
     console.log(`[test]   ${result.name.padEnd(12)} ${(result.code === 0 ? 'passed' : 'FAILED').padEnd(7)} ${result.time}`);
