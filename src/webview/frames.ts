@@ -21,3 +21,12 @@ export class FrameScheduler {
     for (const task of tasks) task.renderFrame();
   }
 }
+
+/**
+ * Work that can wait for the browser's idle time after a frame (a streaming model leaves ~20 ms of
+ * it between appends), so that it never lengthens a frame; run anyway after `timeoutMs` when the
+ * page is never idle.
+ */
+export function whenIdle(callback: () => void, timeoutMs = 200): void {
+  requestIdleCallback(callback, { timeout: timeoutMs });
+}

@@ -4,8 +4,10 @@ import { buildFromTokens, type NodeSink } from './tokenDom';
 
 /**
  * Committed pieces of a streaming answer shown first from their tokens (tokenDom.ts, no HTML),
- * then replaced by the sanitiser's DOM of their HTML in batches: one DOMPurify call per batch
+ * then checked against the sanitiser's DOM of their HTML in batches: one DOMPurify call per batch
  * instead of one per list item or paragraph, which was most of a slow model's streaming script.
+ * A piece equal to the sanitiser's DOM stays (replacing it with an equal copy cost a frame the
+ * style, layout and paint of the whole batch again); any other is replaced by the sanitiser's.
  */
 
 /** A batch is sanitised once this much of its HTML has gathered (or the answer ends). */
@@ -59,9 +61,9 @@ export class PendingSanitiser<Owner> {
   }
 
   /**
-   * Replaces the pieces with the sanitiser's DOM of their HTML, in one sanitiser call: each piece
-   * wrapped in an element of its own (rows in a table, which is where they parse), the wrappers'
-   * children then taking the pieces' places.
+   * Checks the pieces against the sanitiser's DOM of their HTML, in one sanitiser call: each piece
+   * wrapped in an element of its own (rows in a table, which is where they parse). A node equal to
+   * the sanitiser's stays; any other gives its place to the sanitiser's node.
    */
   flush(): void {
     const pieces = this.pieces;
@@ -78,7 +80,9 @@ export class PendingSanitiser<Owner> {
       // writes), so that a piece that spans two segments stays split where it was.
       const replacements = Array.from(fragment.childNodes);
       if (replacements.length === piece.nodes.length) {
-        piece.nodes.forEach((node, k) => node.parentNode?.replaceChild(replacements[k], node));
+        piece.nodes.forEach((node, k) => {
+          if (!node.isEqualNode(replacements[k])) node.parentNode?.replaceChild(replacements[k], node);
+        });
         return;
       }
       const first = piece.nodes[0];

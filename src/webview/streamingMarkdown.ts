@@ -1,7 +1,7 @@
 import type { MarkdownIt } from 'markdown-it';
 import { decorateCodeBlocks } from './codeBlocks';
 import { el } from './dom';
-import type { FrameScheduler, FrameTask } from './frames';
+import { whenIdle, type FrameScheduler, type FrameTask } from './frames';
 import { IncrementalMarkdown, type ContainerKind, type RenderOp } from './incremental';
 import { appendCodeLines, closeFence, GROWING_FENCE } from './growingFence';
 import { PendingSanitiser, tokensToFragment } from './pendingSanitiser';
@@ -30,7 +30,7 @@ interface OpenContainer {
  * Renders one assistant answer while it streams, in time linear in its length: IncrementalMarkdown
  * decides what is final; this applies its operations to the DOM at most once per animation frame
  * however many appends arrived in between. New blocks show first from their tokens; what stays is
- * the sanitiser's DOM (pendingSanitiser.ts).
+ * equal to the sanitiser's DOM, checked in idle time and when the answer ends (pendingSanitiser.ts).
  */
 export class StreamingMarkdown implements FrameTask {
   readonly element: HTMLElement;
@@ -46,6 +46,8 @@ export class StreamingMarkdown implements FrameTask {
   private provisional: Node[] = [];
   /** Committed pieces shown from their tokens, waiting for the sanitiser. */
   private readonly unsanitised = new PendingSanitiser<OpenContainer>();
+  /** A full batch waits for idle time: its check changes no DOM when it passes, so no frame needs it. */
+  private sanitiserCheckScheduled = false;
   /** Where the last cheap frame put its text (the next one goes right after it). */
   private lastProvisionalText: Text | undefined;
 
@@ -112,7 +114,14 @@ export class StreamingMarkdown implements FrameTask {
       this.committedAny = true;
       this.onCommitted(committed.map((n) => n.textContent ?? '').join(' ').trim());
     }
-    if (this.final || this.unsanitised.full) this.unsanitised.flush();
+    if (this.final) this.unsanitised.flush();
+    else if (this.unsanitised.full && !this.sanitiserCheckScheduled) {
+      this.sanitiserCheckScheduled = true;
+      whenIdle(() => {
+        this.sanitiserCheckScheduled = false;
+        this.unsanitised.flush();
+      });
+    }
   }
 
   private apply(op: RenderOp, committed: Node[]): void {

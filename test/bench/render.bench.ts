@@ -34,8 +34,10 @@ interface RunResult {
   /** Per frame, our script in it (streamed runs only). */
   frameScripts?: number[];
   html: string;
-  /** The page's own script in that time: message handling and animation-frame callbacks (ours). */
+  /** The page's own script in that time: message handling, animation-frame and idle callbacks (ours). */
   scriptMs: number;
+  /** Of which idle callbacks (streamed runs only): counted in `ms`, outside any frame. */
+  idleMs?: number;
   floorMs?: number;
   /** The floor frame's own script: dispatching the message, requesting the frame, adding the character. */
   floorScriptMs?: number;
@@ -75,6 +77,7 @@ async function streamInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
   window.__deliver(args.start);
   await window.__frame();
   const scriptBefore = window.__scriptMs;
+  const idleBefore = window.__idleMs;
   const frames: number[] = [];
   const frameScripts: number[] = [];
   for (let i = 0; i < args.appends.length; i++) {
@@ -88,9 +91,11 @@ async function streamInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
   frames.push(window.__deliver({ v, type: 'messagePatch', conversationId, messageId: 'a1', status: 'done' }) + (await window.__frame()));
   frameScripts.push(window.__scriptMs - before);
   const scriptMs = window.__scriptMs - scriptBefore;
-  let total = 0;
+  // Work the page deferred to idle callbacks left the frames, not the total.
+  const idleMs = window.__idleMs - idleBefore;
+  let total = idleMs;
   for (const f of frames) total += f;
-  return { ms: total, frames, frameScripts, scriptMs, html: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
+  return { ms: total, frames, frameScripts, scriptMs, idleMs, html: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
 }
 
 async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMessage }): Promise<RunResult> {
@@ -240,7 +245,7 @@ function summarise(c: Case, appends: string[], measured: RunResult[], baseline: 
     floorScriptMs: stats(baseline.map((r) => r.floorScriptMs ?? 0)),
     floorMs: stats(baseline.map((r) => r.floorMs ?? 0)),
   };
-  const line = `${fmtRatio(ratios)}; floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average, at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
+  const line = `${fmtRatio(ratios)}; floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}, idle callbacks ${fmtMs(stats(measured.map((r) => r.idleMs ?? 0)).median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average, at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
   return { row: ratioRow(c, appends, ratios, streamedMs, oneShotMs, p99, shares), line, p99 };
 }
 

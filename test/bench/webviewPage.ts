@@ -33,7 +33,7 @@ export interface WebviewPage {
 }
 
 export interface WebviewPageOptions {
-  /** Replace requestAnimationFrame with a queue that `__pumpFrame()` runs, for deterministic timing. */
+  /** Replace requestAnimationFrame and requestIdleCallback with queues that `__pumpFrame()` runs, for deterministic timing. */
   manualFrames?: boolean;
   /**
    * Frames as fast as the page can render them (no 60 Hz vsync wait), so that a benchmark of thousands
@@ -126,8 +126,10 @@ export interface PageWindow {
   __pwned: unknown[];
   __deliver(message: HostToWebview): number;
   __pumpFrame(): number;
-  /** Milliseconds of the page's own script so far: message handling and animation-frame callbacks. */
+  /** Milliseconds of the page's own script so far: message handling, animation-frame and idle callbacks. */
   __scriptMs: number;
+  /** Of those, the idle callbacks': work the page deferred out of its frames, counted all the same. */
+  __idleMs: number;
   /**
    * Resolves after the next frame has been painted, with the milliseconds from the start of its first
    * animation-frame callback (the webview's render) to the first task after the frame: render, style,
@@ -136,7 +138,13 @@ export interface PageWindow {
   __frame(): Promise<number>;
   acquireVsCodeApi?: () => unknown;
   requestAnimationFrame(callback: (time: number) => void): number;
+  requestIdleCallback(callback: (deadline: IdleDeadlineLike) => void, options?: { timeout?: number }): number;
   dispatchEvent(event: unknown): boolean;
+}
+
+interface IdleDeadlineLike {
+  didTimeout: boolean;
+  timeRemaining(): number;
 }
 
 export interface PageDocument {
@@ -174,7 +182,21 @@ function fakeVsCodeApi({ manualFrames }: { manualFrames: boolean }): void {
     return ms;
   };
   let queue: ((time: number) => void)[] = [];
+  let idleQueue: ((deadline: IdleDeadlineLike) => void)[] = [];
   const nativeFrame = window.requestAnimationFrame.bind(window);
+  const nativeIdle = window.requestIdleCallback.bind(window);
+  window.__idleMs = 0;
+  if (manualFrames) {
+    window.requestIdleCallback = (callback) => idleQueue.push(callback);
+  } else {
+    window.requestIdleCallback = (callback, options) => nativeIdle((deadline) => {
+      const start = performance.now();
+      callback(deadline);
+      const ms = performance.now() - start;
+      window.__scriptMs += ms;
+      window.__idleMs += ms;
+    }, options);
+  }
   let frameStart = 0;
   if (manualFrames) {
     window.requestAnimationFrame = (callback) => queue.push(callback);
@@ -198,13 +220,19 @@ function fakeVsCodeApi({ manualFrames }: { manualFrames: boolean }): void {
       channel.port2.postMessage(0);
     });
   });
-  /** Runs the queued frame callbacks and the style/layout they cause; returns the milliseconds spent. */
+  /**
+   * Runs the queued frame callbacks and the style/layout they cause, then the idle callbacks queued
+   * so far (the idle time after a frame); returns the milliseconds spent.
+   */
   window.__pumpFrame = () => {
     const start = performance.now();
     const callbacks = queue;
     queue = [];
     for (const callback of callbacks) callback(start);
     void document.body.offsetHeight;
+    const idle = idleQueue;
+    idleQueue = [];
+    for (const callback of idle) callback({ didTimeout: false, timeRemaining: () => 50 });
     return performance.now() - start;
   };
 }

@@ -48,16 +48,18 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.equal(tail[4], `<p>${words}<strong>bold</strong> then plain words and \`code\` after</p>\n`);
   });
 
-  it('shows finished list items formatted at once, then swaps in the sanitiser\'s DOM of the same items in batches; the end equals a one-shot render', async () => {
+  it('shows finished list items formatted at once, then checks them against the sanitiser\'s DOM in batches: equal ones stay, others are replaced; the end equals a one-shot render', async () => {
     const items = Array.from({ length: 40 }, (_, i) => `- item ${i} **bold** [safe](https://example.com/${i}) [bad](javascript:alert(${i})) <img src=x onerror=alert(${i})>\n`);
     const text = items.join('');
     const result = await webview.page.evaluate(({ start, done, text }) => {
+      type Item = { outerHTML: string; isConnected: boolean; setAttribute(name: string, value: string): void };
       window.__deliver(start);
       window.__pumpFrame();
-      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { querySelector(s: string): { outerHTML: string; isConnected: boolean } | null; innerHTML: string };
-      let firstItem: { outerHTML: string; isConnected: boolean } | null = null;
+      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { querySelector(s: string): Item | null; innerHTML: string };
+      let firstItem: Item | null = null;
+      let thirdItem: Item | null = null;
       let firstItemHtml = '';
-      let swappedAt = -1;
+      let replacedAt = -1;
       for (let i = 0, seq = 1; i < text.length; i += 7, seq++) {
         window.__deliver([start.v, seq, text.slice(i, i + 7)]);
         window.__pumpFrame();
@@ -66,23 +68,29 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
         if (!firstItem && li && answer().querySelector(':scope > .md-segment > ul > li + li + li')) {
           firstItem = li;
           firstItemHtml = li.outerHTML;
+          // What a builder bug would leave: an attribute the sanitiser refuses, on a node waiting for its batch.
+          li.setAttribute('onclick', 'alert(0)');
         }
-        if (firstItem && swappedAt < 0 && !firstItem.isConnected) swappedAt = i;
+        // Committed too, with four items after it (the open item and the one before it may be provisional).
+        if (!thirdItem) thirdItem = answer().querySelector(':scope > .md-segment > ul > li:nth-child(3):nth-last-child(n+5)');
+        if (firstItem && replacedAt < 0 && !firstItem.isConnected) replacedAt = i;
       }
-      const afterSwap = answer().querySelector(':scope > .md-segment > ul > li')?.outerHTML;
+      const thirdKept = thirdItem?.isConnected ?? false;
+      const firstNow = answer().querySelector(':scope > .md-segment > ul > li')?.outerHTML;
       window.__deliver(done);
       window.__pumpFrame();
       const streamed = answer().innerHTML;
       window.__deliver({ ...start, conversation: { ...start.conversation, id: 'oneShot', messages: [{ ...start.conversation.messages[0], text, status: 'done' }] }, streaming: undefined });
       window.__pumpFrame();
-      return { firstItemHtml, afterSwap, swappedAt, streamed, oneShot: answer().innerHTML };
+      return { firstItemHtml, thirdKept, firstNow, replacedAt, streamed, oneShot: answer().innerHTML };
     }, { start: streaming('batches'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'batches', messageId: 'a', status: 'done' } as const, text });
     assert.equal(result.firstItemHtml, '<li>item 0 <strong>bold</strong> <a href="https://example.com/0">safe</a> [bad](javascript:alert(0)) &lt;img src=x onerror=alert(0)&gt;</li>',
       'a finished item shows formatted before the sanitiser ran, with the unsafe link refused');
-    assert.ok(result.swappedAt > 0 && result.swappedAt < text.length - 200, `the first item was replaced by sanitised DOM mid-stream (at ${result.swappedAt} of ${text.length})`);
-    assert.equal(result.afterSwap, result.firstItemHtml, 'the sanitised item looks the same');
+    assert.ok(result.thirdKept, 'an item equal to the sanitiser\'s DOM stays in place');
+    assert.ok(result.replacedAt > 0 && result.replacedAt < text.length - 200, `the tampered item was replaced by the sanitiser's mid-stream (at ${result.replacedAt} of ${text.length})`);
+    assert.equal(result.firstNow, result.firstItemHtml, 'by the sanitiser\'s DOM of the same item, without the refused attribute');
     assert.equal(result.streamed, result.oneShot);
-    assert.doesNotMatch(result.streamed, /href="javascript|<img|<a [^>]*onerror/);
+    assert.doesNotMatch(result.streamed, /href="javascript|<img|<a [^>]*onerror|onclick/);
   });
 
   it('puts committed blocks in segments of 32 that skip layout off screen, the same for a stream and a one-shot render', async () => {
