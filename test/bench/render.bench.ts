@@ -50,6 +50,12 @@ interface Case {
   target: number;
   /** Also counted in the p99-frame-time row (the mixed answers of every size). */
   p99?: boolean;
+  /**
+   * false: no reveal baseline. A fence's one-shot DOM is one <pre> that, revealed line by line, is
+   * laid out whole every frame (2,000 lines: 21x the one-shot fast, far longer slow); the streamed
+   * fence grows by chunks instead (growingFence.ts), so that reveal is no floor for it.
+   */
+  reveal?: boolean;
 }
 
 function snapshot(conversation: string, text: string | undefined, status: MessageView['status']): SnapshotMessage {
@@ -126,6 +132,83 @@ async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMess
   return { ms, frames: [ms], html, scriptMs, floorMs: median(floor), floorScriptMs: floorScript.reduce((a, b) => a + b, 0) / floorScript.length };
 }
 
+/**
+ * The same answer growing at the same pace with no renderer at all: its one-shot DOM revealed in
+ * document order, each append's share of its text added as new text nodes (elements cloned as the
+ * text reaches them) in one frame callback. What showing this content grow costs the browser, paid
+ * by any renderer that paints each append: the baseline our streamed render is compared with.
+ */
+async function revealInPage(args: { blank: SnapshotMessage; start: SnapshotMessage; appendLengths: number[] }): Promise<{ ms: number; frames: number[] }> {
+  interface Cloneable { nodeType: number; data: string; childNodes: ArrayLike<Cloneable>; cloneNode(deep: boolean): Cloneable; appendChild(child: Cloneable): void; replaceWith(other: Cloneable): void; innerHTML: string }
+  const doc = document as unknown as { createTextNode(text: string): Cloneable };
+  window.__deliver(args.blank);
+  await window.__frame();
+  window.__deliver(args.start);
+  await window.__frame();
+  const final = document.querySelector('[data-message-id="a1"] .markdown') as unknown as Cloneable;
+  const steps: ({ enter: Cloneable } | { text: string } | { leave: true })[] = [];
+  const walk = (node: Cloneable) => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === 3) steps.push({ text: child.data });
+      else if (child.nodeType === 1) {
+        steps.push({ enter: child });
+        walk(child);
+        steps.push({ leave: true });
+      }
+    }
+  };
+  walk(final);
+  const shown = final.cloneNode(false);
+  final.replaceWith(shown);
+  const stack = [shown];
+  let step = 0;
+  let offset = 0;
+  const reveal = (chars: number) => {
+    while (step < steps.length) {
+      const current = steps[step];
+      if ('leave' in current) {
+        stack.pop();
+        step++;
+      } else if (chars <= 0) {
+        return;
+      } else if ('enter' in current) {
+        const clone = current.enter.cloneNode(false);
+        stack[stack.length - 1].appendChild(clone);
+        stack.push(clone);
+        step++;
+      } else {
+        const n = Math.min(chars, current.text.length - offset);
+        stack[stack.length - 1].appendChild(doc.createTextNode(current.text.slice(offset, offset + n)));
+        offset += n;
+        chars -= n;
+        if (offset === current.text.length) {
+          step++;
+          offset = 0;
+        }
+      }
+    }
+  };
+  // Appends are markdown source; the DOM has less text (no markup): each reveals its share of it.
+  const textChars = steps.reduce((sum, s) => sum + ('text' in s ? s.text.length : 0), 0);
+  const sourceChars = args.appendLengths.reduce((sum, n) => sum + n, 0);
+  const frames: number[] = [];
+  let revealed = 0;
+  let sent = 0;
+  for (let i = 0; i <= args.appendLengths.length; i++) {
+    sent += args.appendLengths[i] ?? sourceChars;
+    const target = i === args.appendLengths.length ? Infinity : Math.round((sent / sourceChars) * textChars);
+    const chars = target - revealed;
+    revealed = target;
+    const started = performance.now();
+    window.requestAnimationFrame(() => reveal(chars));
+    frames.push(performance.now() - started + (await window.__frame()));
+  }
+  if (shown.innerHTML !== final.innerHTML) throw new Error('the revealed DOM differs from the one-shot DOM');
+  let ms = 0;
+  for (const f of frames) ms += f;
+  return { ms, frames };
+}
+
 function cases(): Case[] {
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
   const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice('--skip='.length));
@@ -139,9 +222,9 @@ function cases(): Case[] {
     all.push({ name: `mixed ${size / 1000} KB, fast`, text, tokensPerSecond: FAST, target: 2, p99: true });
     all.push({ name: `mixed ${size / 1000} KB, slow`, text, tokensPerSecond: SLOW, target: 3 });
   }
-  for (const [label, text] of [[`list ${blockBytes / 1000} KB`, longList(blockBytes)], [`table ${blockBytes / 1000} KB`, longTable(blockBytes)], [`code fence ${fenceLines} lines`, longFence(fenceLines)]]) {
-    all.push({ name: `${label}, fast`, text, tokensPerSecond: FAST, target: 3 });
-    all.push({ name: `${label}, slow`, text, tokensPerSecond: SLOW, target: 3 });
+  for (const [label, text, reveal] of [[`list ${blockBytes / 1000} KB`, longList(blockBytes), true], [`table ${blockBytes / 1000} KB`, longTable(blockBytes), true], [`code fence ${fenceLines} lines`, longFence(fenceLines), false]] as const) {
+    all.push({ name: `${label}, fast`, text, tokensPerSecond: FAST, target: 3, reveal });
+    all.push({ name: `${label}, slow`, text, tokensPerSecond: SLOW, target: 3, reveal });
   }
   return all.filter((c) => (!only || c.name.includes(only)) && !skip.some((s) => c.name.includes(s)));
 }
@@ -151,6 +234,8 @@ interface Variant {
   page: import('playwright-core').Page;
   measured: RunResult[];
   baseline: RunResult[];
+  /** The one-shot DOM revealed at the same pace (this page's first variant only). */
+  revealed: { ms: number; frames: number[] }[];
   p99s: { name: string; p99: number }[];
 }
 
@@ -165,7 +250,7 @@ async function main(): Promise<Row[]> {
   let runs = 0;
   try {
     if (beforeBundle) pages.push(await openWebviewPage({ unthrottledFrames: true, bundle: beforeBundle }));
-    const variants: Variant[] = pages.map((p, i) => ({ label: i === 0 ? '' : 'before: ', page: p.page, measured: [], baseline: [], p99s: [] }));
+    const variants: Variant[] = pages.map((p, i) => ({ label: i === 0 ? '' : 'before: ', page: p.page, measured: [], baseline: [], revealed: [], p99s: [] }));
     const blank = () => snapshot(`blank-${runs++}`, undefined, 'done');
     // Warm up the JIT and highlight.js grammars, as a long session would have.
     for (const v of variants) await v.page.evaluate(oneShotInPage, { blank: blank(), start: snapshot('warmup', longAnswer(20_000, 3), 'done') });
@@ -173,18 +258,23 @@ async function main(): Promise<Row[]> {
       const appends = batchedAppends(c.text, c.tokensPerSecond);
       const stream = (v: Variant) => v.page.evaluate(streamInPage, { blank: blank(), start: snapshot(`s-${runs}`, '', 'streaming'), appends });
       const oneShot = (v: Variant) => v.page.evaluate(oneShotInPage, { blank: blank(), start: snapshot(`o-${runs}`, c.text, 'done') });
+      const reveal = (v: Variant) => v.page.evaluate(revealInPage, { blank: blank(), start: snapshot(`r-${runs}`, c.text, 'done'), appendLengths: appends.map((a) => a.length) });
       const started = Date.now();
       for (const v of variants) {
         v.measured = [];
         v.baseline = [];
+        v.revealed = [];
       }
       // Alternated: the order of the variants and of streamed / one-shot flips every round.
       for (let round = 0; round < ROUNDS; round++) {
         for (const v of round % 2 === 0 ? variants : [...variants].reverse()) {
+          const revealToo = v === variants[0] && c.reveal !== false;
           if (round % 2 === 0) {
             v.measured.push(await stream(v));
             v.baseline.push(await oneShot(v));
+            if (revealToo) v.revealed.push(await reveal(v));
           } else {
+            if (revealToo) v.revealed.push(await reveal(v));
             v.baseline.push(await oneShot(v));
             v.measured.push(await stream(v));
           }
@@ -193,7 +283,7 @@ async function main(): Promise<Row[]> {
       for (const v of variants) {
         const mismatch = v.measured.findIndex((r) => r.html !== v.baseline[0].html || !r.html);
         if (mismatch >= 0) throw new Error(`${v.label}${c.name}: the streamed DOM differs from the one-shot DOM (round ${mismatch + 1})`);
-        const { row, line, p99 } = summarise(c, appends, v.measured, v.baseline);
+        const { row, line, p99 } = summarise(c, appends, v.measured, v.baseline, variants[0].revealed);
         if (c.p99) v.p99s.push({ name: c.name.replace(/, fast$/, ''), p99 });
         rows.push(v.label ? { ...row, what: `${v.label}${row.what}`, met: undefined } : row);
         console.log(`  ${v.label}${c.name}: ${line}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -223,8 +313,16 @@ async function main(): Promise<Row[]> {
   return rows;
 }
 
-function summarise(c: Case, appends: string[], measured: RunResult[], baseline: RunResult[]): { row: Row; line: string; p99: number } {
+function summarise(c: Case, appends: string[], measured: RunResult[], baseline: RunResult[], revealed: { ms: number; frames: number[] }[]): { row: Row; line: string; p99: number } {
   const ratios = stats(measured.map((r, i) => r.ms / baseline[i].ms));
+  // The browser's share: the same content shown growing at the same pace with no renderer, over the
+  // one-shot; and ours: the streamed render over that.
+  const reveal: RevealShares | undefined = revealed.length === 0 ? undefined : {
+    overOneShot: stats(revealed.map((r, i) => r.ms / baseline[i].ms)),
+    streamedOverReveal: stats(measured.map((r, i) => r.ms / revealed[i].ms)),
+    p99: percentile(revealed.flatMap((r) => r.frames), 99),
+  };
+  const revealLine = reveal ? `revealing the one-shot DOM at this pace ${fmtRatio(reveal.overOneShot)} (p99 frame ${fmtMs(reveal.p99)}), streamed / revealed ${fmtRatio(reveal.streamedOverReveal)}; ` : '';
   const p99 = percentile(measured.flatMap((r) => r.frames), 99);
   // What the slowest frames spent in our script: tells a spike of ours from one of Chromium's.
   const slowest = measured.flatMap((r) => r.frames.map((ms, i) => ({ ms, script: r.frameScripts?.[i] ?? 0, i }))).filter((f) => f.ms >= p99);
@@ -245,8 +343,8 @@ function summarise(c: Case, appends: string[], measured: RunResult[], baseline: 
     floorScriptMs: stats(baseline.map((r) => r.floorScriptMs ?? 0)),
     floorMs: stats(baseline.map((r) => r.floorMs ?? 0)),
   };
-  const line = `${fmtRatio(ratios)}; floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}, idle callbacks ${fmtMs(stats(measured.map((r) => r.idleMs ?? 0)).median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average, at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
-  return { row: ratioRow(c, appends, ratios, streamedMs, oneShotMs, p99, shares), line, p99 };
+  const line = `${fmtRatio(ratios)}; ${revealLine}floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}, idle callbacks ${fmtMs(stats(measured.map((r) => r.idleMs ?? 0)).median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average, at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
+  return { row: ratioRow(c, appends, ratios, streamedMs, oneShotMs, p99, shares, reveal), line, p99 };
 }
 
 interface Shares {
@@ -258,14 +356,20 @@ interface Shares {
   floorMs: RatioStats;
 }
 
-function ratioRow(c: Case, appends: string[], ratios: RatioStats, streamed: RatioStats, oneShot: RatioStats, p99: number, shares: Shares): Row {
+interface RevealShares {
+  overOneShot: RatioStats;
+  streamedOverReveal: RatioStats;
+  p99: number;
+}
+
+function ratioRow(c: Case, appends: string[], ratios: RatioStats, streamed: RatioStats, oneShot: RatioStats, p99: number, shares: Shares, reveal: RevealShares | undefined): Row {
   const averageAppend = c.text.length / appends.length;
   return {
     what: `streamed / one-shot render, ${c.name} (${appends.length} appends of ~${averageAppend.toFixed(0)} chars)`,
     target: `<= ${c.target}x`,
-    measured: `${fmtRatio(ratios)} (frame floor ${fmtMs(shares.floorMs.median)}: ${fmtRatio(shares.floor)}; above it ${fmtRatio(shares.aboveFloor)}; our script above the floor's ${fmtRatio(shares.script)}, ${fmtMs(shares.scriptPerFrameMs.median)}/frame)`,
+    measured: `${fmtRatio(ratios)} (${reveal ? `no renderer, the one-shot DOM revealed at this pace: ${fmtRatio(reveal.overOneShot)}; streamed / revealed ${fmtRatio(reveal.streamedOverReveal)}; ` : ''}frame floor ${fmtMs(shares.floorMs.median)}: ${fmtRatio(shares.floor)}; above it ${fmtRatio(shares.aboveFloor)}; our script above the floor's ${fmtRatio(shares.script)}, ${fmtMs(shares.scriptPerFrameMs.median)}/frame)`,
     met: SMOKE ? undefined : ratios.median <= c.target,
-    data: { ratios, ...shares, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
+    data: { ratios, ...shares, reveal, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
   };
 }
 
