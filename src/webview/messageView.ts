@@ -26,6 +26,12 @@ function statusLabel(status: MessageView['status']): StatusLabel | undefined {
 }
 
 /** A complete answer the service cut at the conversation's (or the setting's) Max tokens. */
+/**
+ * One formatter for every message's time: `toLocaleTimeString` with options builds a new one per
+ * call (V8 caches only the option-less form), which was most of a restored message's chrome.
+ */
+const TIME_OF_DAY = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+
 const cutAtLimit = (): StatusLabel => ({ icon: 'warning', text: l10n.t('Cut off at the Max tokens limit') });
 
 /** One message in the conversation. Assistant text goes through StreamingMarkdown; user text is plain. */
@@ -149,7 +155,7 @@ export class MessageElement {
 function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
   const parts: Node[] = [];
   const time = new Date(meta?.finishedAt ?? createdAt);
-  parts.push(el('time', { text: time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }), attrs: { datetime: time.toISOString() } }));
+  parts.push(el('time', { text: TIME_OF_DAY.format(time), attrs: { datetime: time.toISOString() } }));
   if (meta?.model) parts.push(el('span', { className: 'meta-model', text: meta.model }));
   if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: l10n.t('{0} credits', formatCredits(meta.creditsSpent, SPEND_DIGITS)) }));
   for (const detail of answerDetails(meta)) {
