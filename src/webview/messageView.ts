@@ -25,13 +25,13 @@ function statusLabel(status: MessageView['status']): StatusLabel | undefined {
   }
 }
 
-/** A complete answer the service cut at the conversation's (or the setting's) Max tokens. */
 /**
  * One formatter for every message's time: `toLocaleTimeString` with options builds a new one per
  * call (V8 caches only the option-less form), which was most of a restored message's chrome.
  */
 const TIME_OF_DAY = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
 
+/** A complete answer the service cut at the conversation's (or the setting's) Max tokens. */
 const cutAtLimit = (): StatusLabel => ({ icon: 'warning', text: l10n.t('Cut off at the Max tokens limit') });
 
 /** One message in the conversation. Assistant text goes through StreamingMarkdown; user text is plain. */
