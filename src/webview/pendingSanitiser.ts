@@ -10,7 +10,7 @@ import { buildFromTokens, type NodeSink } from './tokenDom';
  * style, layout and paint of the whole batch again); any other is replaced by the sanitiser's.
  */
 
-/** A batch is sanitised once this much of its HTML has gathered (or the answer ends). */
+/** A batch is checked once this much of its HTML has gathered (or the answer ends). */
 const SANITISE_BATCH_CHARS = 1024;
 
 const DOM_SINK: NodeSink<Node> = {

@@ -8,8 +8,9 @@ import { fenceLanguage, isSafeLink } from './markdown';
  * or parsing any HTML: model text only ever becomes text nodes, elements come from the sanitiser's
  * own tag list and attributes from its attribute checks. That is what lets a streaming frame show
  * the open block formatted without a sanitiser pass (DOMPurify builds a document per call, most of
- * a streaming frame's script). What stays in the answer is sanitised HTML: StreamingMarkdown
- * replaces these nodes with DOMPurify's, in batches.
+ * a streaming frame's script). What stays in the answer equals the sanitiser's DOM: committed
+ * nodes are checked against DOMPurify's in batches, and one that differs is replaced by it
+ * (pendingSanitiser.ts).
  *
  * DOM-free (a sink makes the nodes) so that a unit test can hold its output against
  * markdown-it's HTML for the same tokens.
