@@ -31,3 +31,49 @@ export function summariseProfile(profile: CpuProfile, top: number): string[] {
     .slice(0, top)
     .map(([name, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`);
 }
+
+/**
+ * The calls of one function, told apart as runs of consecutive samples with it on the stack: how
+ * long they took, and how much of the slowest (at or above their p99) fell in gaps between two
+ * samples longer than `stallMs`, in which the sampler did not run either: the thread was stopped
+ * (descheduled by the OS, or a pause outside V8), not running our code.
+ */
+export function summariseCalls(profile: CpuProfile, functionName: string, stallMs = 2): string {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const nameOf = new Map(profile.nodes.map((n) => [n.id, n.callFrame.functionName]));
+  const onStack = new Map<number, boolean>();
+  const inFunction = (id: number): boolean => {
+    let known = onStack.get(id);
+    if (known === undefined) {
+      const up = parent.get(id);
+      known = nameOf.get(id) === functionName || (up !== undefined && inFunction(up));
+      onStack.set(id, known);
+    }
+    return known;
+  };
+  const calls: { ms: number; stalledMs: number }[] = [];
+  let current: { ms: number; stalledMs: number } | undefined;
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    if (!inFunction(samples[i])) {
+      current = undefined;
+      continue;
+    }
+    if (!current) calls.push((current = { ms: 0, stalledMs: 0 }));
+    const ms = (deltas[i + 1] ?? 0) / 1000;
+    current.ms += ms;
+    if (ms >= stallMs) current.stalledMs += ms;
+  }
+  if (!calls.length) return `${functionName}: no calls sampled`;
+  const sorted = calls.map((c) => c.ms).sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const p99 = at(0.99);
+  const slowest = calls.filter((c) => c.ms >= p99);
+  const stalled = slowest.filter((c) => c.stalledMs > 0);
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  return `${functionName}: ${calls.length} calls, median ${at(0.5).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms; `
+    + `${stalled.length} of the ${slowest.length} at or above p99 held a gap of >= ${stallMs} ms between samples (the thread stopped), `
+    + `${sum(slowest.map((c) => c.stalledMs)).toFixed(1)} ms of their ${sum(slowest.map((c) => c.ms)).toFixed(1)} ms`;
+}

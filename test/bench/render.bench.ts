@@ -4,9 +4,9 @@ import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '.
 import { RESULTS_DIR } from '../harness/paths';
 import { arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
 import { batchedAppends, longAnswer, longFence, longList, longTable } from './corpus';
-import { summariseProfile, type CpuProfile } from './profileSummary';
+import { summariseCalls, summariseProfile, type CpuProfile } from './profileSummary';
 import { traceRun } from './renderTrace';
-import { openWebviewPage, type PageDocument, type PageWindow } from './webviewPage';
+import { openWebviewPage, type CpuTime, type PageDocument, type PageWindow } from './webviewPage';
 
 /**
  * Benchmark (not a timed test): the real webview bundle in Chromium renders answers as the host
@@ -17,7 +17,7 @@ import { openWebviewPage, type PageDocument, type PageWindow } from './webviewPa
  *
  *   node out/test/bench/render.bench.js [--rounds=5] [--only=<case substring>] [--skip=<case substring>]...
  *     [--profile=<case substring>] (one more streamed run under the profiler, after the measured rounds)
- *     [--trace=<case substring>] (one more streamed and one-shot run under Chromium's tracer: style, layout, paint)
+ *     [--trace=<case substring>] (one more streamed, one-shot and revealed run under Chromium's tracer: style, layout, paint)
  *     [--before=<webview bundle>] (the same cases with another commit's bundle on a second page, alternated round by round;
  *     the bundle must speak the same chat protocol version (CHAT_PROTOCOL_VERSION, 3 since appends became tuples))
  */
@@ -33,7 +33,11 @@ interface RunResult {
   frames: number[];
   /** Per frame, our script in it (streamed runs only). */
   frameScripts?: number[];
+  /** Per frame, idle callbacks that ran inside it (timed out, so run as a task before the frame ended). */
+  frameIdles?: number[];
   html: string;
+  /** The renderer's CPU time in the measured part (no wait for a core): main thread, whole process. */
+  cpu: CpuTime;
   /** The page's own script in that time: message handling, animation-frame and idle callbacks (ours). */
   scriptMs: number;
   /** Of which idle callbacks (streamed runs only): counted in `ms`, outside any frame. */
@@ -41,6 +45,12 @@ interface RunResult {
   floorMs?: number;
   /** The floor frame's own script: dispatching the message, requesting the frame, adding the character. */
   floorScriptMs?: number;
+}
+
+interface RevealResult {
+  ms: number;
+  frames: number[];
+  cpu: CpuTime;
 }
 
 interface Case {
@@ -82,34 +92,41 @@ async function streamInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
   const v = args.start.v;
   window.__deliver(args.start);
   await window.__frame();
+  const cpuBefore = await window.__cpuNow!();
   const scriptBefore = window.__scriptMs;
   const idleBefore = window.__idleMs;
   const frames: number[] = [];
   const frameScripts: number[] = [];
+  const frameIdles: number[] = [];
   for (let i = 0; i < args.appends.length; i++) {
     const before = window.__scriptMs;
+    const idle = window.__idleMs;
     const ms = window.__deliver([v, i + 1, args.appends[i]]);
     frames.push(ms + (await window.__frame()));
     frameScripts.push(window.__scriptMs - before);
+    frameIdles.push(window.__idleMs - idle);
   }
   // The end of an answer is a patch without the text, as the host sends it.
   const before = window.__scriptMs;
   frames.push(window.__deliver({ v, type: 'messagePatch', conversationId, messageId: 'a1', status: 'done' }) + (await window.__frame()));
   frameScripts.push(window.__scriptMs - before);
+  const cpu = await window.__cpuSince!(cpuBefore);
   const scriptMs = window.__scriptMs - scriptBefore;
   // Work the page deferred to idle callbacks left the frames, not the total.
   const idleMs = window.__idleMs - idleBefore;
   let total = idleMs;
   for (const f of frames) total += f;
-  return { ms: total, frames, frameScripts, scriptMs, idleMs, html: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
+  return { ms: total, frames, frameScripts, frameIdles, cpu, scriptMs, idleMs, html: document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '' };
 }
 
 async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMessage }): Promise<RunResult> {
   window.__deliver(args.blank);
   await window.__frame();
+  const cpuBefore = await window.__cpuNow!();
   const scriptBefore = window.__scriptMs;
   const ms = window.__deliver(args.start) + (await window.__frame());
   const scriptMs = window.__scriptMs - scriptBefore;
+  const cpu = await window.__cpuSince!(cpuBefore);
   const html = document.querySelector('[data-message-id="a1"] .markdown')?.innerHTML ?? '';
   // The frame floor: what a frame costs that receives a message and only adds one character to the
   // answer's DOM (the message is dropped by the version check; the character goes in a rAF callback).
@@ -129,7 +146,7 @@ async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMess
   tail.textContent = '';
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   // The mean: a frame's script is near the timer's 0.1 ms resolution, whose jitter averages out.
-  return { ms, frames: [ms], html, scriptMs, floorMs: median(floor), floorScriptMs: floorScript.reduce((a, b) => a + b, 0) / floorScript.length };
+  return { ms, frames: [ms], html, cpu, scriptMs, floorMs: median(floor), floorScriptMs: floorScript.reduce((a, b) => a + b, 0) / floorScript.length };
 }
 
 /**
@@ -138,7 +155,7 @@ async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMess
  * text reaches them) in one frame callback. What showing this content grow costs the browser, paid
  * by any renderer that paints each append: the baseline our streamed render is compared with.
  */
-async function revealInPage(args: { blank: SnapshotMessage; start: SnapshotMessage; appendLengths: number[] }): Promise<{ ms: number; frames: number[] }> {
+async function revealInPage(args: { blank: SnapshotMessage; start: SnapshotMessage; appendLengths: number[] }): Promise<RevealResult> {
   interface Cloneable { nodeType: number; data: string; childNodes: ArrayLike<Cloneable>; cloneNode(deep: boolean): Cloneable; appendChild(child: Cloneable): void; replaceWith(other: Cloneable): void; innerHTML: string }
   const doc = document as unknown as { createTextNode(text: string): Cloneable };
   window.__deliver(args.blank);
@@ -192,6 +209,7 @@ async function revealInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
   const textChars = steps.reduce((sum, s) => sum + ('text' in s ? s.text.length : 0), 0);
   const sourceChars = args.appendLengths.reduce((sum, n) => sum + n, 0);
   const frames: number[] = [];
+  const cpuBefore = await window.__cpuNow!();
   let revealed = 0;
   let sent = 0;
   for (let i = 0; i <= args.appendLengths.length; i++) {
@@ -203,10 +221,11 @@ async function revealInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
     window.requestAnimationFrame(() => reveal(chars));
     frames.push(performance.now() - started + (await window.__frame()));
   }
+  const cpu = await window.__cpuSince!(cpuBefore);
   if (shown.innerHTML !== final.innerHTML) throw new Error('the revealed DOM differs from the one-shot DOM');
   let ms = 0;
   for (const f of frames) ms += f;
-  return { ms, frames };
+  return { ms, frames, cpu };
 }
 
 function cases(): Case[] {
@@ -235,7 +254,7 @@ interface Variant {
   measured: RunResult[];
   baseline: RunResult[];
   /** The one-shot DOM revealed at the same pace, on a page of its own (in the first variant's rounds only). */
-  revealed: { ms: number; frames: number[] }[];
+  revealed: RevealResult[];
   p99s: { name: string; p99: number }[];
 }
 
@@ -243,21 +262,27 @@ async function main(): Promise<Row[]> {
   // --before=<bundle>: the same cases on a second page with another commit's webview bundle, alternated
   // with this one round by round, so that before and after share the machine's load.
   const beforeBundle = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
-  const pages = [await openWebviewPage({ unthrottledFrames: true })];
+  const pages = [await openWebviewPage({ unthrottledFrames: true, cpuClock: true })];
   const rows: Row[] = [];
   const profileCase = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
   const traceCase = process.argv.find((a) => a.startsWith('--trace='))?.slice('--trace='.length);
   let runs = 0;
   try {
-    if (beforeBundle) pages.push(await openWebviewPage({ unthrottledFrames: true, bundle: beforeBundle }));
+    if (beforeBundle) pages.push(await openWebviewPage({ unthrottledFrames: true, cpuClock: true, bundle: beforeBundle }));
     const variants: Variant[] = pages.map((p, i) => ({ label: i === 0 ? '' : 'before: ', page: p.page, measured: [], baseline: [], revealed: [], p99s: [] }));
     // A page of its own: run on a variant's page, the reveals left it slower for later cases (a
     // fence measured 15-25% slower there than on the other variant's page, equal when run alone).
-    const revealPage = await openWebviewPage({ unthrottledFrames: true });
+    const revealPage = await openWebviewPage({ unthrottledFrames: true, cpuClock: true });
     pages.push(revealPage);
     const blank = () => snapshot(`blank-${runs++}`, undefined, 'done');
-    // Warm up the JIT and highlight.js grammars, as a long session would have.
-    for (const page of pages) await page.page.evaluate(oneShotInPage, { blank: blank(), start: snapshot('warmup', longAnswer(20_000, 3), 'done') });
+    // Warm up the JIT and highlight.js grammars, as a long session would have: both paths, or the
+    // first streamed round of the first case also measured compiling the streaming code.
+    const warmup = longAnswer(20_000, 3);
+    for (const page of pages.slice(0, -1)) {
+      await page.page.evaluate(oneShotInPage, { blank: blank(), start: snapshot('warmup-o', warmup, 'done') });
+      await page.page.evaluate(streamInPage, { blank: blank(), start: snapshot('warmup-s', '', 'streaming'), appends: batchedAppends(warmup, FAST) });
+    }
+    await revealPage.page.evaluate(oneShotInPage, { blank: blank(), start: snapshot('warmup-r', warmup, 'done') });
     for (const c of cases()) {
       const appends = batchedAppends(c.text, c.tokensPerSecond);
       const stream = (v: Variant) => v.page.evaluate(streamInPage, { blank: blank(), start: snapshot(`s-${runs}`, '', 'streaming'), appends });
@@ -297,6 +322,7 @@ async function main(): Promise<Row[]> {
       if (traceCase && c.name.includes(traceCase)) {
         for (const line of await traceRun(page, `${c.name} streamed`, () => stream(variants[0]).then(() => undefined))) console.log(`  ${line}`);
         for (const line of await traceRun(page, `${c.name} one-shot`, () => oneShot(variants[0]).then(() => undefined))) console.log(`  ${line}`);
+        if (c.reveal !== false) for (const line of await traceRun(revealPage.page, `${c.name} revealed`, () => reveal().then(() => undefined))) console.log(`  ${line}`);
       }
     }
     for (const v of variants) {
@@ -317,20 +343,24 @@ async function main(): Promise<Row[]> {
   return rows;
 }
 
-function summarise(c: Case, appends: string[], measured: RunResult[], baseline: RunResult[], revealed: { ms: number; frames: number[] }[]): { row: Row; line: string; p99: number } {
+function summarise(c: Case, appends: string[], measured: RunResult[], baseline: RunResult[], revealed: RevealResult[]): { row: Row; line: string; p99: number } {
   const ratios = stats(measured.map((r, i) => r.ms / baseline[i].ms));
   // The browser's share: the same content shown growing at the same pace with no renderer, over the
   // one-shot; and ours: the streamed render over that.
   const reveal: RevealShares | undefined = revealed.length === 0 ? undefined : {
     overOneShot: stats(revealed.map((r, i) => r.ms / baseline[i].ms)),
     streamedOverReveal: stats(measured.map((r, i) => r.ms / revealed[i].ms)),
+    streamedOverRevealCpu: stats(measured.map((r, i) => r.cpu.mainThreadMs / revealed[i].cpu.mainThreadMs)),
+    streamedOverRevealProcessCpu: stats(measured.map((r, i) => r.cpu.processMs / revealed[i].cpu.processMs)),
+    streamedOverNecessaryCpu: stats(measured.map((r, i) => r.cpu.mainThreadMs / (revealed[i].cpu.mainThreadMs + baseline[i].scriptMs))),
     p99: percentile(revealed.flatMap((r) => r.frames), 99),
   };
-  const revealLine = reveal ? `revealing the one-shot DOM at this pace ${fmtRatio(reveal.overOneShot)} (p99 frame ${fmtMs(reveal.p99)}), streamed / revealed ${fmtRatio(reveal.streamedOverReveal)}; ` : '';
+  const revealLine = reveal ? `revealing the one-shot DOM at this pace ${fmtRatio(reveal.overOneShot)} (p99 frame ${fmtMs(reveal.p99)}), streamed / revealed ${fmtRatio(reveal.streamedOverReveal)}, in CPU time ${fmtRatio(reveal.streamedOverRevealCpu)} (main thread), ${fmtRatio(reveal.streamedOverRevealProcessCpu)} (renderer process), over revealed + the one-shot's script ${fmtRatio(reveal.streamedOverNecessaryCpu)} (main thread); ` : '';
   const p99 = percentile(measured.flatMap((r) => r.frames), 99);
   // What the slowest frames spent in our script: tells a spike of ours from one of Chromium's.
-  const slowest = measured.flatMap((r) => r.frames.map((ms, i) => ({ ms, script: r.frameScripts?.[i] ?? 0, i }))).filter((f) => f.ms >= p99);
+  const slowest = measured.flatMap((r) => r.frames.map((ms, i) => ({ ms, script: r.frameScripts?.[i] ?? 0, idle: r.frameIdles?.[i] ?? 0, i }))).filter((f) => f.ms >= p99);
   const slowScript = slowest.reduce((sum, f) => sum + f.script, 0) / Math.max(1, slowest.length);
+  const slowIdle = slowest.reduce((sum, f) => sum + f.idle, 0) / Math.max(1, slowest.length);
   const streamedMs = stats(measured.map((r) => r.ms));
   const oneShotMs = stats(baseline.map((r) => r.ms));
   const frameCount = appends.length + 1;
@@ -347,7 +377,7 @@ function summarise(c: Case, appends: string[], measured: RunResult[], baseline: 
     floorScriptMs: stats(baseline.map((r) => r.floorScriptMs ?? 0)),
     floorMs: stats(baseline.map((r) => r.floorMs ?? 0)),
   };
-  const line = `${fmtRatio(ratios)}; ${revealLine}floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}, idle callbacks ${fmtMs(stats(measured.map((r) => r.idleMs ?? 0)).median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average, at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
+  const line = `${fmtRatio(ratios)}; ${revealLine}floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}, idle callbacks ${fmtMs(stats(measured.map((r) => r.idleMs ?? 0)).median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average (idle callbacks ${fmtMs(slowIdle)} of it), at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
   return { row: ratioRow(c, appends, ratios, streamedMs, oneShotMs, p99, shares, reveal), line, p99 };
 }
 
@@ -363,6 +393,14 @@ interface Shares {
 interface RevealShares {
   overOneShot: RatioStats;
   streamedOverReveal: RatioStats;
+  /** The same in CPU time, which leaves out waiting for a core: the renderer's main thread, and its whole process. */
+  streamedOverRevealCpu: RatioStats;
+  streamedOverRevealProcessCpu: RatioStats;
+  /**
+   * Main-thread CPU over what any renderer must pay at the least: the reveal (showing this content
+   * grow) plus the one-shot render's own script (parsing, sanitising and building this answer once).
+   */
+  streamedOverNecessaryCpu: RatioStats;
   p99: number;
 }
 
@@ -371,7 +409,7 @@ function ratioRow(c: Case, appends: string[], ratios: RatioStats, streamed: Rati
   return {
     what: `streamed / one-shot render, ${c.name} (${appends.length} appends of ~${averageAppend.toFixed(0)} chars)`,
     target: `<= ${c.target}x`,
-    measured: `${fmtRatio(ratios)} (${reveal ? `no renderer, the one-shot DOM revealed at this pace: ${fmtRatio(reveal.overOneShot)}; streamed / revealed ${fmtRatio(reveal.streamedOverReveal)}; ` : ''}frame floor ${fmtMs(shares.floorMs.median)}: ${fmtRatio(shares.floor)}; above it ${fmtRatio(shares.aboveFloor)}; our script above the floor's ${fmtRatio(shares.script)}, ${fmtMs(shares.scriptPerFrameMs.median)}/frame)`,
+    measured: `${fmtRatio(ratios)} (${reveal ? `no renderer, the one-shot DOM revealed at this pace: ${fmtRatio(reveal.overOneShot)}; streamed / revealed ${fmtRatio(reveal.streamedOverReveal)}, in CPU time ${fmtRatio(reveal.streamedOverRevealCpu)}; ` : ''}frame floor ${fmtMs(shares.floorMs.median)}: ${fmtRatio(shares.floor)}; above it ${fmtRatio(shares.aboveFloor)}; our script above the floor's ${fmtRatio(shares.script)}, ${fmtMs(shares.scriptPerFrameMs.median)}/frame)`,
     met: SMOKE ? undefined : ratios.median <= c.target,
     data: { ratios, ...shares, reveal, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
   };
@@ -391,6 +429,8 @@ async function profile(page: import('playwright-core').Page, c: Case, run: () =>
   fs.writeFileSync(file, JSON.stringify(cpuProfile));
   console.log(`  profile of "${c.name}" (${file}):`);
   for (const line of summariseProfile(cpuProfile as CpuProfile, 15)) console.log(`    ${line}`);
+  // The frame callback's calls: are the slowest frames our code, or the thread stopped in them?
+  console.log(`    ${summariseCalls(cpuProfile as CpuProfile, 'renderFrame')}`);
 }
 
 runBench('render', main);

@@ -10,7 +10,8 @@ import { RESULTS_DIR } from '../harness/paths';
  * the frame's own rendering step did.
  */
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }
+/** `tdur`: the event's thread CPU time, where `dur` is wall time: the rest the thread waited for a core. */
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string } }
 
 const CATEGORIES = ['-*', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc'].join(',');
 
@@ -46,6 +47,7 @@ export function summariseTrace(events: TraceEvent[]): string[] {
   const self = new Map<string, number>();
   const stack: { event: TraceEvent; end: number; children: number }[] = [];
   let busy = 0;
+  let busyCpu = 0;
   const close = (until: number) => {
     while (stack.length && stack[stack.length - 1].end <= until) {
       const done = stack.pop()!;
@@ -57,7 +59,10 @@ export function summariseTrace(events: TraceEvent[]): string[] {
     close(event.ts);
     const parent = stack[stack.length - 1];
     if (parent) parent.children += event.dur ?? 0;
-    else busy += event.dur ?? 0;
+    else {
+      busy += event.dur ?? 0;
+      busyCpu += event.tdur ?? event.dur ?? 0;
+    }
     stack.push({ event, end: event.ts + (event.dur ?? 0), children: 0 });
   }
   close(Number.POSITIVE_INFINITY);
@@ -66,7 +71,21 @@ export function summariseTrace(events: TraceEvent[]): string[] {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 14)
     .map(([name, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`)
-    .concat(`main thread busy ${(busy / 1000).toFixed(0)} ms`);
+    .concat(`main thread busy ${(busy / 1000).toFixed(0)} ms, of which on a core ${(busyCpu / 1000).toFixed(0)} ms (the rest it waited for one)`, frameLine(spans));
+}
+
+/**
+ * The rendering frames (BeginMainFrame: frame callbacks, style, layout, paint) in wall and in thread
+ * CPU time: a p99 frame far above its own CPU time waited for a core, which on a loaded 2-core machine
+ * is the machine's, whatever the page runs.
+ */
+function frameLine(spans: TraceEvent[]): string {
+  const frames = spans.filter((e) => e.name === 'ProxyMain::BeginMainFrame');
+  if (!frames.length) return '(no frames in the trace)';
+  const at = (values: number[], q: number) => values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] / 1000;
+  const wall = frames.map((e) => e.dur ?? 0);
+  const cpu = frames.map((e) => e.tdur ?? e.dur ?? 0);
+  return `${frames.length} frames: wall median ${at(wall, 0.5).toFixed(2)} ms, p99 ${at(wall, 0.99).toFixed(2)} ms; on a core median ${at(cpu, 0.5).toFixed(2)} ms, p99 ${at(cpu, 0.99).toFixed(2)} ms`;
 }
 
 function keyOf(event: TraceEvent, ancestors: { event: TraceEvent }[]): string {

@@ -42,6 +42,34 @@ export interface WebviewPageOptions {
   unthrottledFrames?: boolean;
   /** Serve this webview bundle instead of the built one (a bundle of another commit, for before/after). */
   bundle?: string;
+  /** Give the page `__cpuNow()`, the CPU time its renderer has used so far. */
+  cpuClock?: boolean;
+}
+
+/**
+ * `window.__cpuNow()`: the renderer's CPU time so far, from Chromium's own counters (DevTools
+ * Performance.getMetrics), read between two of the page's tasks. Wall time on a loaded 2-core
+ * machine includes waiting for a core; CPU time does not, so it tells our work from the machine's.
+ */
+async function exposeCpuClock(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const now = async (): Promise<CpuTime> => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const value = (name: string) => (metrics.find((m) => m.name === name)?.value ?? Number.NaN) * 1000;
+    return { mainThreadMs: value('ThreadTime'), processMs: value('ProcessTime') };
+  };
+  await page.exposeFunction('__cpuNow', now);
+  await page.exposeFunction('__cpuSince', async (before: CpuTime): Promise<CpuTime> => {
+    const after = await now();
+    return { mainThreadMs: after.mainThreadMs - before.mainThreadMs, processMs: after.processMs - before.processMs };
+  });
+}
+
+/** CPU milliseconds used so far by the renderer's main thread, and by its whole process (compositor, raster and GC threads too; ~10 ms resolution). */
+export interface CpuTime {
+  mainThreadMs: number;
+  processMs: number;
 }
 
 export async function openWebviewPage(options: WebviewPageOptions = {}): Promise<WebviewPage> {
@@ -77,6 +105,7 @@ export async function openWebviewPage(options: WebviewPageOptions = {}): Promise
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     await page.addInitScript(fakeVsCodeApi, { manualFrames: options.manualFrames ?? false });
+    if (options.cpuClock) await exposeCpuClock(page);
     await page.goto(`${origin}/index.html`);
     await page.waitForFunction(() => window.__posted.some((m: unknown) => (m as { type?: string }).type === 'ready'));
     const opened = context;
@@ -136,6 +165,10 @@ export interface PageWindow {
    * layout and paint, without the idle wait for the frame.
    */
   __frame(): Promise<number>;
+  /** With the cpuClock option (exposeCpuClock). */
+  __cpuNow?: () => Promise<CpuTime>;
+  /** The CPU time used since `before` (a `__cpuNow()`). */
+  __cpuSince?: (before: CpuTime) => Promise<CpuTime>;
   acquireVsCodeApi?: () => unknown;
   requestAnimationFrame(callback: (time: number) => void): number;
   requestIdleCallback(callback: (deadline: IdleDeadlineLike) => void, options?: { timeout?: number }): number;
