@@ -98,13 +98,37 @@ export function writeResults(topic: string, rows: Row[], extra: Record<string, u
   return file;
 }
 
+/** The machine's CPU counters (Linux /proc/stat, in ticks), or undefined elsewhere. */
+function cpuTicks(): { busy: number; steal: number; total: number } | undefined {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { busy: user + nice + system + irq + softirq, steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How busy the machine was during a run, and how much CPU its hypervisor took away (steal): a
+ * virtual machine's wall times include waiting for a core it was not given.
+ */
+function machineDuring(before: ReturnType<typeof cpuTicks>): string | undefined {
+  const after = cpuTicks();
+  if (!before || !after || after.total <= before.total) return undefined;
+  const share = (a: number, b: number) => `${((100 * (a - b)) / (after.total - before.total)).toFixed(0)}%`;
+  return `machine during the run: ${share(after.busy, before.busy)} busy, ${share(after.steal, before.steal)} stolen by the hypervisor (of all CPUs)`;
+}
+
 /** Runs a benchmark's main, printing its failure and setting the exit code. */
 export function runBench(topic: string, main: () => Promise<Row[]>): void {
   const started = Date.now();
+  const ticks = cpuTicks();
   main()
     .then((rows) => {
       printTable(`${topic} benchmark`, rows);
-      console.log(`results: ${path.relative(REPO_ROOT, writeResults(topic, rows))} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      const machine = machineDuring(ticks);
+      if (machine) console.log(machine);
+      console.log(`results: ${path.relative(REPO_ROOT, writeResults(topic, rows, { machine }))} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     })
     .catch((error: unknown) => {
       console.error(`[bench ${topic}] failed: ${error instanceof Error ? error.stack : String(error)}`);
