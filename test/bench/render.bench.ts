@@ -47,11 +47,7 @@ interface RunResult {
   floorScriptMs?: number;
 }
 
-interface RevealResult {
-  ms: number;
-  frames: number[];
-  cpu: CpuTime;
-}
+type RevealResult = Pick<RunResult, 'ms' | 'frames' | 'cpu'>;
 
 interface Case {
   name: string;
@@ -345,6 +341,7 @@ async function main(): Promise<Row[]> {
 
 function summarise(c: Case, appends: string[], measured: RunResult[], baseline: RunResult[], revealed: RevealResult[]): { row: Row; line: string; p99: number } {
   const ratios = stats(measured.map((r, i) => r.ms / baseline[i].ms));
+  const cpuRatios = stats(measured.map((r, i) => r.cpu.mainThreadMs / baseline[i].cpu.mainThreadMs));
   // The browser's share: the same content shown growing at the same pace with no renderer, over the
   // one-shot; and ours: the streamed render over that.
   const reveal: RevealShares | undefined = revealed.length === 0 ? undefined : {
@@ -377,8 +374,8 @@ function summarise(c: Case, appends: string[], measured: RunResult[], baseline: 
     floorScriptMs: stats(baseline.map((r) => r.floorScriptMs ?? 0)),
     floorMs: stats(baseline.map((r) => r.floorMs ?? 0)),
   };
-  const line = `${fmtRatio(ratios)}; ${revealLine}floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}, idle callbacks ${fmtMs(stats(measured.map((r) => r.idleMs ?? 0)).median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average (idle callbacks ${fmtMs(slowIdle)} of it), at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
-  return { row: ratioRow(c, appends, ratios, streamedMs, oneShotMs, p99, shares, reveal), line, p99 };
+  const line = `${fmtRatio(ratios)} (main-thread CPU ${fmtRatio(cpuRatios)}); ${revealLine}floor ${fmtRatio(shares.floor)}, above it ${fmtRatio(shares.aboveFloor)}, our script above the floor's ${fmtRatio(shares.script)} (${fmtMs(shares.scriptPerFrameMs.median)}/frame, floor's ${fmtMs(shares.floorScriptMs.median)}, idle callbacks ${fmtMs(stats(measured.map((r) => r.idleMs ?? 0)).median)}) (${appends.length} appends, streamed ${fmtMs(streamedMs.median)}, one-shot ${fmtMs(oneShotMs.median)}, floor ${fmtMs(shares.floorMs.median)}/frame, p99 frame ${fmtMs(p99)}: ${slowest.length} frames >= p99 spent ${fmtMs(slowScript)} in our script on average (idle callbacks ${fmtMs(slowIdle)} of it), at appends ${slowest.slice(0, 8).map((f) => f.i).join(',')}`;
+  return { row: ratioRow(c, appends, ratios, cpuRatios, streamedMs, oneShotMs, p99, shares, reveal), line, p99 };
 }
 
 interface Shares {
@@ -404,14 +401,14 @@ interface RevealShares {
   p99: number;
 }
 
-function ratioRow(c: Case, appends: string[], ratios: RatioStats, streamed: RatioStats, oneShot: RatioStats, p99: number, shares: Shares, reveal: RevealShares | undefined): Row {
+function ratioRow(c: Case, appends: string[], ratios: RatioStats, cpuRatios: RatioStats, streamed: RatioStats, oneShot: RatioStats, p99: number, shares: Shares, reveal: RevealShares | undefined): Row {
   const averageAppend = c.text.length / appends.length;
   return {
     what: `streamed / one-shot render, ${c.name} (${appends.length} appends of ~${averageAppend.toFixed(0)} chars)`,
     target: `<= ${c.target}x`,
-    measured: `${fmtRatio(ratios)} (${reveal ? `no renderer, the one-shot DOM revealed at this pace: ${fmtRatio(reveal.overOneShot)}; streamed / revealed ${fmtRatio(reveal.streamedOverReveal)}, in CPU time ${fmtRatio(reveal.streamedOverRevealCpu)}; ` : ''}frame floor ${fmtMs(shares.floorMs.median)}: ${fmtRatio(shares.floor)}; above it ${fmtRatio(shares.aboveFloor)}; our script above the floor's ${fmtRatio(shares.script)}, ${fmtMs(shares.scriptPerFrameMs.median)}/frame)`,
+    measured: `${fmtRatio(ratios)} (main-thread CPU ${fmtRatio(cpuRatios)}; ${reveal ? `no renderer, the one-shot DOM revealed at this pace: ${fmtRatio(reveal.overOneShot)}; streamed / revealed ${fmtRatio(reveal.streamedOverReveal)}, in CPU time ${fmtRatio(reveal.streamedOverRevealCpu)}; ` : ''}frame floor ${fmtMs(shares.floorMs.median)}: ${fmtRatio(shares.floor)}; above it ${fmtRatio(shares.aboveFloor)}; our script above the floor's ${fmtRatio(shares.script)}, ${fmtMs(shares.scriptPerFrameMs.median)}/frame)`,
     met: SMOKE ? undefined : ratios.median <= c.target,
-    data: { ratios, ...shares, reveal, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
+    data: { ratios, cpuRatios, ...shares, reveal, streamedMs: streamed, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
   };
 }
 
