@@ -73,8 +73,12 @@ describe('getting started: walkthrough and editor actions', () => {
     const fills = await picture.evaluate((svg) => ({
       background: getComputedStyle(svg.querySelector('rect') as Element).fill,
       text: getComputedStyle(svg.querySelector('text') as Element).fill,
+      // The picture is scaled to the media column: its letters' size on screen, in CSS pixels.
+      textPx: parseFloat(getComputedStyle(svg.querySelector('text') as Element).fontSize) * (svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width),
     }));
     assert.notEqual(fills.text, fills.background, `the picture's text stands out from its background (${JSON.stringify(fills)})`);
+    // At 640 user units wide it was scaled to ~0.55 and its 12-unit text showed at ~7 px.
+    assert.ok(fills.textPx >= 10, `the picture's text is readable where the walkthrough shows it (${fills.textPx.toFixed(1)} px)`);
     await ui.screenshot('02b-walkthrough-chat-picture');
   });
 
