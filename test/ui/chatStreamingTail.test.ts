@@ -3,7 +3,7 @@ import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chat
 import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 
 declare const window: PageWindow;
-declare function getComputedStyle(element: unknown): { contentVisibility: string };
+declare function getComputedStyle(element: unknown): { contentVisibility: string; animationName: string };
 declare const document: PageDocument & { createRange(): { selectNodeContents(node: unknown): void; getClientRects(): ArrayLike<unknown> } };
 
 /** The cheap path of a streamed answer's unfinished block, in Chromium (it needs a DOM): text appended between parses. */
@@ -161,5 +161,23 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
       });
     }, { start: streaming('table'), text });
     assert.deepEqual(lines, ['name: 1', 'credits: 1', 'sanitize: 1', '913: 1', 'highlight: 1', '698: 1']);
+  });
+
+  it('spins the "Answering…" icon while an answer streams, and not for a user who asked for reduced motion', async () => {
+    const spin = () => webview.page.evaluate((start) => {
+      window.__deliver(start);
+      window.__pumpFrame();
+      const icon = document.querySelector('[data-message-id="a"] .codicon-modifier-spin');
+      return icon ? getComputedStyle(icon).animationName : 'no spinning icon';
+    }, streaming('motion'));
+    assert.equal(await spin(), 'codicon-spin');
+    await webview.page.emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      // codicon.css starts the spin with `.codicon-loading.codicon-modifier-spin`, which outranks a
+      // one-class rule: the reduced-motion rule must win all the same.
+      assert.equal(await spin(), 'none');
+    } finally {
+      await webview.page.emulateMedia({ reducedMotion: null });
+    }
   });
 });
