@@ -33,10 +33,8 @@ describe('chat panel', () => {
     await ui.pickQuickPickItem('emu-chat-large');
     await ui.runCommand('Inference: Open Chat');
     await composer().waitFor({ state: 'visible', timeout: 30_000 });
-    // The composer shows before the host's first snapshot names the model (until then the button
-    // reads "Model"): wait for the name, then check it.
-    await chat().locator('.model-button', { hasText: 'emu-chat-large' }).waitFor({ timeout: 15_000 }).catch(() => undefined);
-    assert.match(await chat().locator('.model-button').innerText(), /emu-chat-large/);
+    // The composer shows before the host's first snapshot names the model (until then the button reads "Model").
+    await waitFor('the model button to name the picked model', async () => /emu-chat-large/.test(await chat().locator('.model-button').innerText()), { timeoutMs: 15_000, intervalMs: 200 });
     // Theme variables reach the webview: the body background is the editor background, not a default white.
     const background = await chat().locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
     assert.notEqual(background, 'rgba(0, 0, 0, 0)');
