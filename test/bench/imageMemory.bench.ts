@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { request } from 'undici';
 import { InferenceClient } from '../../src/core/client';
+import { arg, SMOKE, stats } from './benchReport';
 
 /**
  * Benchmark (not a timed test): how much memory one generated image costs on its way through the client,
@@ -16,13 +17,6 @@ import { InferenceClient } from '../../src/core/client';
  *
  *   node out/test/bench/imageMemory.bench.js [--mb=20] [--rounds=5]      INFERENCE_BENCH_SMOKE=1: 2 MB, 1 round
  */
-
-const SMOKE = process.env.INFERENCE_BENCH_SMOKE === '1';
-
-function arg(name: string, fallback: number): number {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? Number(found.split('=')[1]) : fallback;
-}
 
 const MB = SMOKE ? 2 : arg('mb', 20);
 const ROUNDS = SMOKE ? 1 : arg('rounds', 5);
@@ -71,11 +65,6 @@ function imageResponse(bytes: number): Buffer {
   return Buffer.from(JSON.stringify({ created: 1, data: [{ b64_json: image.toString('base64') }] }));
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 async function main(): Promise<void> {
   const big = imageResponse(MB * 1024 * 1024);
   const small = imageResponse(4096);
@@ -104,8 +93,8 @@ async function main(): Promise<void> {
   const rows = VARIANTS.map((variant) => {
     const ratios = results[variant].map((r) => r.peakExtra / r.decoded);
     // At the smoke size fixed costs (the connection pool, code) dominate: only the machinery is checked.
-    const met = variant !== 'client' ? '-' : SMOKE ? 'n/a (smoke)' : median(ratios) <= 3 ? 'yes' : 'NO';
-    return { what: `${MB} MB image, ${variant}: peak memory / decoded size`, target: variant === 'client' ? '<= 3x' : 'reference', min: Math.min(...ratios), median: median(ratios), met };
+    const met = variant !== 'client' ? '-' : SMOKE ? 'n/a (smoke)' : stats(ratios).median <= 3 ? 'yes' : 'NO';
+    return { what: `${MB} MB image, ${variant}: peak memory / decoded size`, target: variant === 'client' ? '<= 3x' : 'reference', min: Math.min(...ratios), median: stats(ratios).median, met };
   });
   console.log('what | target | measured (min / median ratio) | met?');
   for (const row of rows) console.log(`${row.what} | ${row.target} | ${row.min.toFixed(2)}x / ${row.median.toFixed(2)}x | ${row.met}`);

@@ -1,3 +1,5 @@
+import { percentile, stats } from './benchReport';
+
 /** The parts of a V8 / Chromium `.cpuprofile` that a self-time summary needs. */
 export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; children?: number[] }[];
@@ -67,13 +69,12 @@ export function summariseCalls(profile: CpuProfile, functionName: string, stallM
     if (ms >= stallMs) current.stalledMs += ms;
   }
   if (!calls.length) return `${functionName}: no calls sampled`;
-  const sorted = calls.map((c) => c.ms).sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  const p99 = at(0.99);
+  const times = calls.map((c) => c.ms);
+  const p99 = percentile(times, 99);
   const slowest = calls.filter((c) => c.ms >= p99);
   const stalled = slowest.filter((c) => c.stalledMs > 0);
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-  return `${functionName}: ${calls.length} calls, median ${at(0.5).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms; `
+  return `${functionName}: ${calls.length} calls, median ${stats(times).median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms; `
     + `${stalled.length} of the ${slowest.length} at or above p99 held a gap of >= ${stallMs} ms between samples (the thread stopped), `
     + `${sum(slowest.map((c) => c.stalledMs)).toFixed(1)} ms of their ${sum(slowest.map((c) => c.ms)).toFixed(1)} ms`;
 }

@@ -140,6 +140,7 @@ async function oneShotInPage(args: { blank: SnapshotMessage; start: SnapshotMess
     floorScript.push(called - deliverMs + window.__scriptMs - scriptBefore);
   }
   tail.textContent = '';
+  // This function runs in the page, which cannot reach benchReport's stats.
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   // The mean: a frame's script is near the timer's 0.1 ms resolution, whose jitter averages out.
   return { ms, frames: [ms], html, cpu, scriptMs, floorMs: median(floor), floorScriptMs: floorScript.reduce((a, b) => a + b, 0) / floorScript.length };

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { RESULTS_DIR } from '../harness/paths';
+import { percentile, stats } from './benchReport';
 
 /**
  * Where a streamed render's time goes on the renderer's main thread, from a Chromium trace (the JS
@@ -80,12 +81,13 @@ export function summariseTrace(events: TraceEvent[]): string[] {
  * for one, which on a loaded 2-core machine is the machine's, whatever the page runs.
  */
 function frameLine(spans: TraceEvent[]): string {
-  const frames = spans.filter((e) => e.name === 'ProxyMain::BeginMainFrame').sort((a, b) => (a.dur ?? 0) - (b.dur ?? 0));
+  const frames = spans.filter((e) => e.name === 'ProxyMain::BeginMainFrame');
   if (!frames.length) return '(no frames in the trace)';
-  const at = (q: number) => (frames[Math.min(frames.length - 1, Math.floor(q * frames.length))].dur ?? 0) / 1000;
-  const slowest = frames.slice(Math.min(frames.length - 1, Math.floor(0.99 * frames.length)));
+  const walls = frames.map((e) => (e.dur ?? 0) / 1000);
+  const p99 = percentile(walls, 99);
+  const slowest = frames.filter((e) => (e.dur ?? 0) / 1000 >= p99);
   const ms = (values: number[]) => (values.reduce((a, b) => a + b, 0) / 1000).toFixed(1);
-  return `${frames.length} frames: wall median ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms; `
+  return `${frames.length} frames: wall median ${stats(walls).median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms; `
     + `the slowest 1% (${slowest.length}): ${ms(slowest.map((e) => e.dur ?? 0))} ms wall, ${ms(slowest.map((e) => e.tdur ?? e.dur ?? 0))} ms on a core`;
 }
 
