@@ -159,6 +159,14 @@ async function revealInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
   await window.__frame();
   window.__deliver(args.start);
   await window.__frame();
+  // The chrome a streamed answer shows (the "Answering…" spinner, the composer's Stop): its animation
+  // is drawn every frame (a slow model's compositor work over a third more with it), and it is not
+  // the renderer's.
+  const { v, conversation } = args.start;
+  const patch = (status: 'streaming' | 'done') => window.__deliver({ v, type: 'messagePatch', conversationId: conversation.id, messageId: 'a1', status });
+  patch('streaming');
+  await window.__frame();
+  if (!document.querySelector('[data-message-id="a1"] .message-status .codicon-loading')) throw new Error('the reveal shows no streaming chrome');
   const final = document.querySelector('[data-message-id="a1"] .markdown') as unknown as Cloneable;
   const steps: ({ enter: Cloneable } | { text: string } | { leave: true })[] = [];
   const walk = (node: Cloneable) => {
@@ -215,6 +223,8 @@ async function revealInPage(args: { blank: SnapshotMessage; start: SnapshotMessa
     const chars = target - revealed;
     revealed = target;
     const started = performance.now();
+    // The last frame ends the answer, as the streamed run's does.
+    if (i === args.appendLengths.length) patch('done');
     window.requestAnimationFrame(() => reveal(chars));
     frames.push(performance.now() - started + (await window.__frame()));
   }
