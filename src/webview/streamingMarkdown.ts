@@ -5,7 +5,7 @@ import { whenIdle, type FrameScheduler, type FrameTask } from './frames';
 import { IncrementalMarkdown, type ContainerKind, type RenderOp } from './incremental';
 import { appendCodeLines, closeFence, GROWING_FENCE } from './growingFence';
 import { PendingSanitiser, tokensToFragment } from './pendingSanitiser';
-import { sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
+import { sanitizeRowsToFragment, sanitizeShellToFragment, sanitizeToFragment } from './sanitize';
 
 /** A reference definition anywhere can change links in blocks already committed before it. */
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
@@ -142,7 +142,7 @@ export class StreamingMarkdown implements FrameTask {
         return;
       }
       case 'open': {
-        const fragment = sanitizeToFragment(op.prefix + op.suffix);
+        const fragment = sanitizeShellToFragment(op.prefix + op.suffix);
         decorateCodeBlocks(Array.from(fragment.childNodes));
         // After decoration: a fence's top node is its toolbar wrapper.
         const nodes = Array.from(fragment.childNodes);

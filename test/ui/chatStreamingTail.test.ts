@@ -147,6 +147,33 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.equal(result.streamed, result.oneShot);
   });
 
+  it('opens repeated lists and fences from shells sanitised once, each container with nodes of its own; the end equals a one-shot render', async () => {
+    const block = (i: number) => `- item ${i}a\n- item ${i}b\n\n\`\`\`ts\nconst v${i} = ${i};\n\`\`\`\n\nParagraph ${i}.\n\n`;
+    const text = [0, 1, 2].map(block).join('');
+    const result = await webview.page.evaluate(({ start, done, text }) => {
+      window.__deliver(start);
+      window.__pumpFrame();
+      // Line by line: each list and fence opens as a growing container.
+      text.split(/(?<=\n)/).forEach((line, i) => {
+        window.__deliver([start.v, i + 1, line]);
+        window.__pumpFrame();
+      });
+      window.__deliver(done);
+      window.__pumpFrame();
+      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { innerHTML: string; querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> };
+      const lists = Array.from(answer().querySelectorAll('ul')).map((ul) => ul.textContent);
+      const fences = Array.from(answer().querySelectorAll('.code-block')).map((block) => block.textContent);
+      const streamed = answer().innerHTML;
+      window.__deliver({ ...start, conversation: { ...start.conversation, id: 'oneShotShells', messages: [{ ...start.conversation.messages[0], text, status: 'done' }] }, streaming: undefined });
+      window.__pumpFrame();
+      return { lists, fences, streamed, oneShot: answer().innerHTML };
+    }, { start: streaming('shells'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'shells', messageId: 'a', status: 'done' } as const, text });
+    assert.deepEqual(result.lists.map((t) => t?.replace(/\s+/g, ' ').trim()), ['item 0a item 0b', 'item 1a item 1b', 'item 2a item 2b']);
+    assert.equal(result.fences.length, 3);
+    result.fences.forEach((t, i) => assert.match(t ?? '', new RegExp(`const v${i} = ${i};\\s*$`)));
+    assert.equal(result.streamed, result.oneShot);
+  });
+
   it('keeps the words of a squeezed table column whole', async () => {
     const note = 'Error block render sanitize context value snapshot conversation commit editor host answer. '.repeat(3);
     const text = `| name | credits | note |\n|:--|--:|:-:|\n| sanitize | 913 | ${note} |\n| highlight | 698 | ${note} |`;
