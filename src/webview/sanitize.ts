@@ -43,8 +43,9 @@ export function sanitizeToFragment(html: string): DocumentFragment {
 /**
  * A container's empty shell (`<ul>\n</ul>\n`, a fence's `<pre><code class="language-ts hljs">`…)
  * is sanitised once and cloned after: a DOMPurify call parses into a new document, 0.05–0.35 ms
- * however short its input (measured in a streaming chat page), and the shells of an answer's lists and fences repeat (a 200 KB answer
- * opened 183 containers). Long shells (a table's header) are rarely repeated and not kept.
+ * however short its input (measured in a streaming chat page), and the shells of an answer's
+ * lists and fences repeat (a 200 KB answer opened 183 containers). Long shells (a table's header)
+ * are rarely repeated and not kept.
  */
 const SHELLS_KEPT = 32;
 const SHELL_CHARS_KEPT = 256;
