@@ -18,16 +18,23 @@ export interface TailSplit {
   finalLength: number;
   /** Tokens of the still-open blocks, already parsed: render these for this frame. */
   openTokens: Token[];
+  /** Source lines the final blocks (and the blank lines after them) cover. */
+  finalLines: number;
 }
 
 /** A top-level block: its first and last token indexes and its source lines [line, endLine). */
 export interface Block { start: number; end: number; line: number; endLine: number }
 
 export function splitTail(md: MarkdownIt, tail: string, final: boolean): TailSplit {
-  const tokens = md.parse(tail, {});
-  if (final) return { finalTokens: tokens, finalLength: tail.length, openTokens: [] };
+  return splitTokens(md.parse(tail, {}), tail, final);
+}
+
+/** splitTail for tokens already parsed from `tail`. */
+export function splitTokens(tokens: Token[], tail: string, final: boolean): TailSplit {
+  const nothingFinal = { finalTokens: [], finalLength: 0, openTokens: tokens, finalLines: 0 };
+  if (final) return { finalTokens: tokens, finalLength: tail.length, openTokens: [], finalLines: 0 };
   const blocks = topLevelBlocks(tokens);
-  if (blocks.length === 0) return { finalTokens: [], finalLength: 0, openTokens: tokens };
+  if (blocks.length === 0) return nothingFinal;
 
   const lineStarts = lineOffsets(tail);
   const completeLines = completeLineCount(tail, lineStarts);
@@ -39,12 +46,28 @@ export function splitTail(md: MarkdownIt, tail: string, final: boolean): TailSpl
   if (finalBlocks === blocks.length - 1 && isClosedFence(tokens[last.start], tail, lineStarts, completeLines)) {
     finalBlocks = blocks.length;
   }
-  if (finalBlocks === 0) return { finalTokens: [], finalLength: 0, openTokens: tokens };
+  if (finalBlocks === 0) return nothingFinal;
 
   const boundaryLine = finalBlocks < blocks.length ? blocks[finalBlocks].line : blocks[finalBlocks - 1].endLine;
   const finalLength = boundaryLine < lineStarts.length ? lineStarts[boundaryLine] : tail.length;
   const cut = finalBlocks < blocks.length ? blocks[finalBlocks].start : tokens.length;
-  return { finalTokens: tokens.slice(0, cut), finalLength, openTokens: tokens.slice(cut) };
+  return { finalTokens: tokens.slice(0, cut), finalLength, openTokens: tokens.slice(cut), finalLines: boundaryLine };
+}
+
+/**
+ * The open blocks' tokens as a parse of the text after the final ones gives them, so that what
+ * follows a commit is not parsed again (that second parse was a quarter of a fast stream's
+ * parses): markdown-it decides block structure line by line, and the open part starts a new
+ * top-level block, so only its line numbers differ; they are made to count from its start (the
+ * tokens are this split's own). One difference is left: a link to a reference defined in a final
+ * block resolves here and not in a parse of the rest alone; an answer with a definition is
+ * rendered again whole when it ends (streamingMarkdown.ts).
+ */
+export function openTokensAlone(split: TailSplit): Token[] {
+  for (const token of split.openTokens) {
+    if (token.map) token.map = [token.map[0] - split.finalLines, token.map[1] - split.finalLines];
+  }
+  return split.openTokens;
 }
 
 export function topLevelBlocks(tokens: Token[]): Block[] {

@@ -1,5 +1,5 @@
 import type { MarkdownIt, Token } from 'markdown-it';
-import { completeLineCount, lineOffsets, loosen, splitTail, tightness, topLevelBlocks, type Block } from './blocks';
+import { completeLineCount, lineOffsets, loosen, openTokensAlone, splitTail, splitTokens, tightness, topLevelBlocks, type Block } from './blocks';
 import { enterFence, growFence, type FenceMode } from './incrementalFence';
 import { renderTokens } from './markdown';
 
@@ -67,6 +67,8 @@ export class IncrementalMarkdown {
    * a heading or a cell, so the text appended next must bring it back ("with" + " " + "a", not "witha").
    */
   private trimmedSpace = '';
+  /** What follows a commit, already parsed by the pass that committed (see openTokensAlone). */
+  private parsedRest: Token[] | undefined;
 
   constructor(
     private readonly md: MarkdownIt,
@@ -92,6 +94,7 @@ export class IncrementalMarkdown {
     this.mode = undefined;
     this.blocked = false;
     this.trimmedSpace = '';
+    this.parsedRest = undefined;
   }
 
   /** The operations that bring the DOM up to date; with `final`, everything is committed. */
@@ -137,12 +140,15 @@ export class IncrementalMarkdown {
   /** Top level: commit finished blocks; let a list, table or fence that is still open grow in place. */
   private blocksPass(final: boolean, ops: RenderOp[]): boolean {
     const text = this.pending;
-    const split = splitTail(this.md, text, final);
+    const parsed = this.parsedRest;
+    this.parsedRest = undefined;
+    const split = parsed ? splitTokens(parsed, text, final) : splitTail(this.md, text, final);
     if (split.finalLength > 0 || split.finalTokens.length > 0) {
       ops.push(this.commit(split.finalTokens));
       this.pending = text.slice(split.finalLength);
       this.blocked = false;
       this.tail = { op: 'tail' };
+      if (this.pending && split.openTokens.length) this.parsedRest = openTokensAlone(split);
       return this.pending.length > 0;
     }
     const tokens = split.openTokens;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { splitTail } from '../../../src/webview/blocks';
+import { openTokensAlone, splitTail } from '../../../src/webview/blocks';
 import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/markdown';
 import { longAnswer, streamDeltas } from '../../bench/corpus';
 import { seededRandom } from '../../shared/seededRandom';
@@ -79,6 +79,23 @@ describe('incremental markdown (commit finished blocks, re-parse the tail)', () 
     const html = renderTokens(md, closed.finalTokens, { highlight: true });
     assert.match(html, /class="language-ts hljs"/);
     assert.match(html, /<span class="hljs-keyword">const<\/span>/);
+  });
+
+  it('gives the open blocks after a commit exactly the tokens of a parse of the rest alone', () => {
+    // Every prefix of the tricky constructs, and of a realistic answer every few characters.
+    const cases = [...TRICKY_MARKDOWN.map((text) => ({ text, step: 1 })), { text: longAnswer(4_000, 5), step: 5 }];
+    let compared = 0;
+    for (const { text, step } of cases) {
+      for (let end = 1; end <= text.length; end += step) {
+        const prefix = text.slice(0, end);
+        const split = splitTail(md, prefix, false);
+        if (!split.finalLength || !split.openTokens.length) continue;
+        const alone = md.parse(prefix.slice(split.finalLength), {});
+        assert.equal(JSON.stringify(openTokensAlone(split)), JSON.stringify(alone), JSON.stringify(prefix));
+        compared++;
+      }
+    }
+    assert.ok(compared > 500, `${compared} commits compared`);
   });
 
   it('re-parses only a bounded tail: committed text never enters a later parse', () => {
