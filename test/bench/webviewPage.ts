@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { chatHtml } from '../../src/core/chat/webviewHtml';
-import type { HostToWebview } from '../../src/core/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type HostToWebview, type SnapshotMessage } from '../../src/core/chatProtocol';
 
 /**
  * The real chat webview bundle (dist/webview/main.js) in Debian Chromium, outside VS Code: a static
@@ -23,6 +23,16 @@ const SERVED: Record<string, { file: string; type: string }> = {
   '/dist/webview/codicon.ttf': { file: 'dist/webview/codicon.ttf', type: 'font/ttf' },
   '/media/chat.css': { file: 'media/chat.css', type: 'text/css' },
 };
+
+/** A conversation `id` whose one message, an assistant answer `a` with no text yet, is streaming. */
+export function streamingAnswerSnapshot(id: string, title: string): SnapshotMessage {
+  return {
+    v: CHAT_PROTOCOL_VERSION, type: 'snapshot',
+    conversation: { id, title, params: {}, messages: [{ id: 'a', role: 'assistant', text: '', createdAt: 0, status: 'streaming' }] },
+    streaming: { messageId: 'a', seq: 0 },
+    attachments: [], environment: { defaults: {} },
+  };
+}
 
 export interface WebviewPage {
   page: Page;

@@ -1,20 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chatProtocol';
-import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+import { CHAT_PROTOCOL_VERSION } from '../../src/core/chatProtocol';
+import { openWebviewPage, streamingAnswerSnapshot, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 
 declare const window: PageWindow;
 declare function getComputedStyle(element: unknown): { contentVisibility: string; animationName: string };
 declare const document: PageDocument & { createRange(): { selectNodeContents(node: unknown): void; getClientRects(): ArrayLike<unknown> } };
 
 /** The cheap path of a streamed answer's unfinished block, in Chromium (it needs a DOM): text appended between parses. */
-function streaming(id: string): SnapshotMessage {
-  return {
-    v: CHAT_PROTOCOL_VERSION, type: 'snapshot',
-    conversation: { id, title: 'Tail', params: {}, messages: [{ id: 'a', role: 'assistant', text: '', createdAt: 0, status: 'streaming' }] },
-    streaming: { messageId: 'a', seq: 0 },
-    attachments: [], environment: { defaults: {} },
-  };
-}
+const streaming = (id: string) => streamingAnswerSnapshot(id, 'Tail');
 
 describe('chat webview: the streamed answer\'s unfinished block (real bundle, Chromium)', function () {
   this.timeout(60_000);
