@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { BillingWindows } from '../core/usage/billingWindows';
 import { AccountState } from './accountState';
 import { ApiAccess } from './apiAccess';
 import { ApiKeyStore } from './apiKeyStore';
@@ -25,6 +26,8 @@ export interface Services {
   readonly workspaceGuard: WorkspaceSettingsGuard;
   /** The local record of what each request cost (no key, no prompt). */
   readonly usage: UsageLedger;
+  /** Billed calls in flight per environment: a call that overlapped another has no measurable spend. */
+  readonly billing: BillingWindows;
 }
 
 export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Services {
@@ -38,5 +41,5 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const errors = new ErrorPresenter(log, environments, models, account, settings);
   const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
   context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage);
-  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage };
+  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing: new BillingWindows() };
 }

@@ -3,6 +3,7 @@ import type { ErrorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
 import type { UsageRecorder } from '../usage/ledger';
 import type { BalanceReading } from '../usage/answerSpend';
+import type { BillingWindow } from '../usage/billingWindows';
 import type { AppendPacing } from './appendBatcher';
 import type { Conversation } from './conversation';
 
@@ -58,6 +59,13 @@ export interface ChatBackend {
   openStream(env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>>;
   /** The last balance known for the environment, if any. */
   balance(env: string): number | undefined;
+  /**
+   * Opened before the balance an answer's spend starts from is read (after the readings of calls that
+   * have ended, billingWindows.ts); settling once its stream is over, closed once its last reading is in.
+   */
+  openBillingWindow(env: string): Promise<BillingWindow>;
+  /** Says (in the log) that the answer of `requestId` has no spend because another call of its wallet overlapped it. */
+  spendOverlapped(requestId: string): void;
   /**
    * A fresh reading of the balance after an answer was billed; undefined when none can be had
    * (turned off, the read failed). The engine itself checks that it is newer than the answer.

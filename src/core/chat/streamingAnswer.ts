@@ -4,6 +4,7 @@ import { ApiError, toApiError } from '../errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
 import { answerSpend } from '../usage/answerSpend';
+import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, newId, requestMessages, type Conversation, type ConversationMessage } from './conversation';
 import type { ChatBackend, ChatEnvironment, ChatView, ConversationSaver } from './ports';
@@ -60,9 +61,18 @@ export class StreamingAnswer {
   }
 
   async run(): Promise<void> {
+    this.conversation.messages.push(this.message);
+    this.output.upsert(this.conversation, this.message);
+    const billing = await this.backend.openBillingWindow(this.env.name);
+    try {
+      await this.answer(billing);
+    } finally {
+      billing.close();
+    }
+  }
+
+  private async answer(billing: BillingWindow): Promise<void> {
     const { conversation, message, env } = this;
-    conversation.messages.push(message);
-    this.output.upsert(conversation, message);
     const balanceBefore = this.backend.balance(env.name);
     try {
       const events = await this.backend.openStream(env.name, this.request(), this.abort.signal);
@@ -88,7 +98,8 @@ export class StreamingAnswer {
       this.output.patch(this.conversation, message);
       await this.save();
     }
-    if (message.meta?.requestId && balanceBefore !== undefined) await this.recordSpend(balanceBefore);
+    billing.settling();
+    if (message.meta?.requestId && balanceBefore !== undefined) await this.recordSpend(balanceBefore, billing);
   }
 
   private request(): ChatRequest {
@@ -141,10 +152,13 @@ export class StreamingAnswer {
    * What the answer cost, from the settled balance: a streaming response reports the balance before
    * the answer is billed (only a reserve is taken then), so the spend needs a reading taken after it.
    */
-  private async recordSpend(balanceBefore: number): Promise<void> {
+  private async recordSpend(balanceBefore: number, billing: BillingWindow): Promise<void> {
     const answeredAt = this.now();
     const spent = answerSpend(balanceBefore, await this.backend.readSettledBalance(this.env.name), answeredAt);
-    if (spent === undefined || !this.conversation.messages.includes(this.message)) return;
+    // The reading settles the balance shown either way; but another call of this wallet billed in
+    // between would be counted in this answer's spend too.
+    if (spent !== undefined && billing.overlapped) this.backend.spendOverlapped(this.message.meta?.requestId ?? '');
+    if (spent === undefined || billing.overlapped || !this.conversation.messages.includes(this.message)) return;
     this.message.meta = { ...this.message.meta, creditsSpent: spent };
     this.backend.usage.record({ requestId: this.message.meta.requestId ?? '', model: this.message.meta.model ?? '', environment: this.env.name, kind: 'chat', credits: spent });
     this.output.patch(this.conversation, this.message);

@@ -1,6 +1,5 @@
 import * as l10n from '@vscode/l10n';
 import type { ImageRequest, ImageResponseFormat, ResponseMeta } from '../types';
-import { creditsSpent } from '../credits';
 import { imageDimensions } from './dimensions';
 
 /** Everything the user chose for one generation; enough to run it again. */
@@ -111,7 +110,8 @@ export function buildSidecar(options: {
   meta: ResponseMeta;
   environment: string;
   mimeType: string;
-  balanceBefore: number | undefined;
+  /** What the generation cost, when it could be measured (generateImage.ts). */
+  creditsSpent: number | undefined;
   index: number;
   bytes: Uint8Array;
 }): ImageSidecar {
@@ -132,7 +132,7 @@ export function buildSidecar(options: {
     requestId: meta.requestId ?? null,
     imageWidth: pixels?.width ?? null,
     imageHeight: pixels?.height ?? null,
-    creditsSpent: creditsSpent(options.balanceBefore, meta.balanceCredits) ?? null,
+    creditsSpent: options.creditsSpent ?? null,
     balanceAfter: meta.balanceCredits ?? null,
     createdAt: new Date(meta.receivedAt).toISOString(),
     index: options.index,

@@ -38,7 +38,8 @@ export interface GenerateOptions {
   open?: boolean;
 }
 
-type RequestOutcome = { status: 'ok'; result: ImageResult } | { status: 'cancelled' } | { status: 'failed'; error: ApiError };
+/** `spent`: what the call cost, unless it could not be measured. */
+type RequestOutcome = { status: 'ok'; result: ImageResult; spent: number | undefined } | { status: 'cancelled' } | { status: 'failed'; error: ApiError };
 
 /**
  * One generation, start to end: decide where it will be saved (before spending credits), request it
@@ -54,7 +55,6 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
     return { status: 'refused', reason: resolution.reason, ...(resolution.fix && { fix: resolution.fix }) };
   }
   const { target } = resolution;
-  const balanceBefore = services.account.get(env).balanceCredits;
 
   const requested = await vscode.window.withProgress<RequestOutcome>(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Generating image'), cancellable: true },
@@ -63,6 +63,9 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
       const abort = new AbortController();
       const subscriptions = [progressToken, options.token].map((token) => token?.onCancellationRequested(() => abort.abort()));
       if (options.token?.isCancellationRequested) abort.abort();
+      // Open until the response, whose balance header is the balance after the charge.
+      const billing = await services.billing.open(env);
+      const balanceBefore = services.account.get(env).balanceCredits;
       try {
         const client = await services.api.client(env, undefined, 'image');
         const result = await services.api.withRateLimitRetry(
@@ -71,24 +74,27 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
           abort.signal,
         );
         progress.report({ message: vscode.l10n.t('saving…') });
-        return { status: 'ok', result };
+        // Another call of this wallet billed in between would be counted in this image's spend too.
+        if (billing.overlapped) services.log.info(`Image generation: no spend recorded for request ${result.meta.requestId ?? 'without id'}: another request of this environment ran at the same time.`);
+        return { status: 'ok', result, spent: billing.overlapped ? undefined : creditsSpent(balanceBefore, result.meta.balanceCredits) };
       } catch (error) {
         const apiError = toApiError(error);
         return apiError.kind === 'cancelled' || abort.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: apiError };
       } finally {
         for (const subscription of subscriptions) subscription?.dispose();
+        billing.close();
       }
     },
   );
   if (requested.status === 'cancelled') services.log.info('Image generation cancelled');
   if (requested.status !== 'ok') return requested;
-  const { result } = requested;
+  const { result, spent } = requested;
 
   const images: SavedImage[] = [];
   try {
     const baseName = fileNameFromPrompt(inputs.prompt);
     for (const [index, image] of result.images.entries()) {
-      const sidecar = buildSidecar({ inputs, meta: result.meta, environment: env, mimeType: image.mimeType, balanceBefore, index, bytes: image.bytes });
+      const sidecar = buildSidecar({ inputs, meta: result.meta, environment: env, mimeType: image.mimeType, creditsSpent: spent, index, bytes: image.bytes });
       const written = await writeImageWithSidecar(target, baseName, extensionForMimeType(image.mimeType), image.bytes, () =>
         new TextEncoder().encode(`${JSON.stringify(sidecar, null, 2)}\n`),
       );
@@ -101,7 +107,6 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
     return { status: 'saveFailed', message, result };
   }
   if (options.open !== false && images[0]) await vscode.commands.executeCommand('vscode.open', images[0].image);
-  const spent = creditsSpent(balanceBefore, result.meta.balanceCredits);
   if (spent !== undefined) services.usage.record({ requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image', credits: spent });
   return { status: 'saved', images, result, ...(spent !== undefined && { creditsSpent: spent }) };
 }

@@ -3,7 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from '../../harness/wait';
+import { ChatEngine } from '../../../src/core/chat/chatEngine';
+import { createConversation } from '../../../src/core/chat/conversation';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
+import { createChatBackend } from '../../../src/host/chat/chatBackend';
 import { generateImage } from '../../../src/host/images';
 import { assertEmulatorPng, assertSaved, readSidecar, setSetting, useImageFixture } from './support';
 
@@ -82,5 +85,40 @@ describe('Generate Image: success paths (real extension host, emulator back end)
     const written = fs.readFileSync(outcome.images[0].sidecar.fsPath, 'utf8');
     for (const key of Object.values(fixture().emulator.keys.production)) assert.ok(!written.includes(key));
     assert.ok(!JSON.stringify(outcome.result.meta).includes(fixture().emulator.keys.production.full));
+  });
+});
+
+describe('Generate Image: the spend beside a chat answer of the same wallet (real extension host, emulator back end)', () => {
+  // Answers at 20 tokens/s, so that one still streams while an image is generated.
+  const fixture = useImageFixture({ tokensPerSecond: 20 });
+
+  it('records no spend for an image generated while a chat answer streams (one balance difference would hold both), and records it again for one alone', async () => {
+    const services = fixture.services();
+    const { emulator } = fixture();
+    await services.models.list('chat', 'production', { refresh: true });
+    await services.models.select('chat', emulator.environments.production.chatModels[0], 'production');
+    // A chat panel's engine on the real backend (its view and disk do not matter here): ~3 s of answer at the emulator's pace.
+    const engine = new ChatEngine(createConversation(Date.now()), { ready: true, post: () => {} }, { save: async () => {}, saveSoon: () => {} }, createChatBackend(services));
+    emulator.scriptReply('production', { text: 'A slow answer, word by word. '.repeat(12) });
+    await engine.send('Tell me something slowly');
+    const chatRequest = () => emulator.requests.find((r) => r.path.endsWith('/chat/completions'));
+    await waitFor('the answer to stream', () => chatRequest()?.finishedAt === undefined && chatRequest() !== undefined, { timeoutMs: 10_000, intervalMs: 20 });
+    const during = assertSaved(await generateImage(services, { prompt: 'while chatting', model: 'auto', seed: 3, responseFormat: 'b64_json' }, { open: false }));
+    assert.equal(chatRequest()?.finishedAt, undefined, 'the image came back while the answer still streamed');
+    await engine.whenIdle();
+    const answer = engine.conversation.messages.at(-1);
+    assert.equal(answer?.status, 'done');
+    assert.equal(during.creditsSpent, undefined, 'the image\'s balance difference may hold the answer\'s charge');
+    assert.equal(readSidecar(during.images[0].sidecar).creditsSpent, null);
+    assert.equal(answer?.meta?.creditsSpent, undefined, 'and the answer\'s the image\'s');
+    const ids = [chatRequest()?.id, fixture.imageRequests()[0].id];
+    assert.deepEqual(services.usage.entries().filter((e) => ids.includes(e.requestId)), [], 'neither is in the usage ledger');
+    await services.models.select('chat', undefined, 'production');
+    assert.equal(services.account.get('production').balanceCredits, emulator.balance('production'), 'the balance itself is settled');
+
+    const alone = assertSaved(await generateImage(services, { prompt: 'alone', model: 'auto', seed: 4, responseFormat: 'b64_json' }, { open: false }));
+    const request = fixture.imageRequests()[1];
+    assert.equal(alone.creditsSpent, request.creditsCharged);
+    assert.equal(services.usage.entries().find((e) => e.requestId === request.id)?.credits, request.creditsCharged);
   });
 });

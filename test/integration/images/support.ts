@@ -7,7 +7,7 @@ import type { ImageSidecar } from '../../../src/core/images/imageJob';
 import type { GenerationOutcome } from '../../../src/host/images';
 import type { Services } from '../../../src/host/services';
 import { renderPng } from '../../emulator/png';
-import type { RequestRecord } from '../../emulator';
+import type { EmulatorOptions, RequestRecord } from '../../emulator';
 import { useConfiguredEmulator, type EmulatorFixture } from '../support/emulatorSetup';
 
 export interface ImageFixture {
@@ -27,8 +27,8 @@ export interface ImageFixture {
  * The emulator behind the extension's production environment with a full key, a clean workspace
  * before and after every test, and the image settings back at their defaults.
  */
-export function useImageFixture(): ImageFixture {
-  const emulator = useConfiguredEmulator();
+export function useImageFixture(options?: EmulatorOptions): ImageFixture {
+  const emulator = useConfiguredEmulator(options);
   const root = () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error('this suite needs the window with a workspace folder');

@@ -196,6 +196,51 @@ describe('chat engine', () => {
     assert.equal(backend.recorded.length, 1, 'answers without a measured spend are not in the ledger');
   });
 
+  it('records no spend for answers of two panels that streamed at the same time, and records it again for one alone', async () => {
+    clock = 5000;
+    backend.settled = { credits: 99, at: 6000 };
+    const first = new ScriptedStream();
+    backend.streams.push(first);
+    await engine.send('First panel');
+    const firstEngine = engine;
+    await streamed(first, 'the first answer to start', () => backend.requests.length === 1);
+    // A second panel of the same window, on the same wallet, while the first still streams.
+    const secondEngine = start();
+    await secondEngine.send('Second panel');
+    await secondEngine.whenIdle();
+    first.answer(['done'], { requestId: 'req-first' });
+    await firstEngine.whenIdle();
+    assert.equal(firstEngine.conversation.messages.at(-1)?.meta?.creditsSpent, undefined, 'the difference holds both answers');
+    assert.equal(secondEngine.conversation.messages.at(-1)?.meta?.creditsSpent, undefined);
+    assert.deepEqual(backend.recorded, []);
+    assert.deepEqual(backend.overlappedSpends.sort(), ['req-1', 'req-first'], 'each says why it has no spend');
+
+    backend.currentBalance = 99;
+    backend.settled = { credits: 98.5, at: 7000 };
+    await secondEngine.send('Alone now');
+    await secondEngine.whenIdle();
+    assert.equal(answer().meta?.creditsSpent, 0.5);
+    assert.equal(backend.recorded.length, 1);
+  });
+
+  it('measures an answer and the question sent right after it: the next stream waits for the first one\'s reading', async () => {
+    clock = 5000;
+    let release = () => {};
+    backend.settledGate = new Promise<void>((resolve) => { release = resolve; });
+    backend.settled = { credits: 99, at: 6000 };
+    await engine.send('First');
+    await waitFor('the first answer\'s reading', () => !engine.streaming && backend.settledReads === 1, { timeoutMs: 2000, intervalMs: 1 });
+    const first = answer();
+    await engine.send('Right after');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(backend.requests.length, 1, 'the second answer is not sent while the first one\'s reading could still include its reserve');
+    release();
+    await engine.whenIdle();
+    assert.equal(backend.requests.length, 2);
+    assert.deepEqual([first.meta?.creditsSpent, answer().meta?.creditsSpent], [1, 1]);
+    assert.deepEqual(backend.overlappedSpends, []);
+  });
+
   it('keeps the token usage the stream reported in the answer\'s meta', async () => {
     backend.streams.push(new ScriptedStream().push(
       { type: 'response', meta: { status: 200, receivedAt: 0 } },

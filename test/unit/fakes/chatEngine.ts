@@ -7,6 +7,7 @@ import type { AppendMessage, ChatParams, HostMessage, HostToWebview } from '../.
 import { ApiError, toApiError } from '../../../src/core/errors';
 import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
 import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/types';
+import { BillingWindows, type BillingWindow } from '../../../src/core/usage/billingWindows';
 import type { UsageRecord } from '../../../src/core/usage/ledger';
 
 /** Fakes of the chat engine's ports (core/chat/ports.ts), for its state machine tests. */
@@ -98,6 +99,8 @@ export class FakeBackend implements ChatBackend {
   openError: unknown;
   readonly requests: ChatRequest[] = [];
   currentBalance: number | undefined = 100;
+  /** Shared by every engine given this backend, as the host's are. */
+  readonly billing = new BillingWindows();
   settled: BalanceReading | undefined;
   settledReads = 0;
   readonly failures: { error: unknown; context: FailureContext }[] = [];
@@ -107,6 +110,14 @@ export class FakeBackend implements ChatBackend {
 
   environment(): ChatEnvironment {
     return this.env;
+  }
+  openBillingWindow(env: string): Promise<BillingWindow> {
+    return this.billing.open(env);
+  }
+  /** Request ids of answers whose spend another call overlapped. */
+  readonly overlappedSpends: string[] = [];
+  spendOverlapped(requestId: string): void {
+    this.overlappedSpends.push(requestId);
   }
   /** The models chatDefaults was asked for, in order. */
   readonly defaultsAskedFor: (string | undefined)[] = [];
@@ -127,8 +138,11 @@ export class FakeBackend implements ChatBackend {
   balance(): number | undefined {
     return this.currentBalance;
   }
+  /** When set, balance readings wait for it (a model-list request in flight). */
+  settledGate: Promise<void> | undefined;
   async readSettledBalance(): Promise<BalanceReading | undefined> {
     this.settledReads++;
+    await this.settledGate;
     return this.settled;
   }
   async describeFailure(error: unknown, context: FailureContext): Promise<ErrorFacts> {

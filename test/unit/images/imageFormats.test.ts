@@ -40,7 +40,7 @@ describe('image formats: signatures decide, sizes are read from headers', () => 
       const dimensions = imageDimensions(file.bytes);
       assert.deepEqual([dimensions?.width, dimensions?.height], file.size);
       const sidecar = buildSidecar({
-        inputs: { prompt: 'p', model: 'auto', responseFormat: 'b64_json' }, meta: META, environment: 'e', mimeType: file.type, balanceBefore: undefined, index: 0, bytes: file.bytes,
+        inputs: { prompt: 'p', model: 'auto', responseFormat: 'b64_json' }, meta: META, environment: 'e', mimeType: file.type, creditsSpent: undefined, index: 0, bytes: file.bytes,
       });
       assert.deepEqual([sidecar.imageWidth, sidecar.imageHeight], file.size);
     });

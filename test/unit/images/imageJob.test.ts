@@ -60,7 +60,7 @@ describe('sidecar from a real emulator response', () => {
     const balanceBefore = emulator().balance('production');
     const inputs: ImageInputs = { ...BASE, width: 768, height: 1024, seed: 7, negativePrompt: 'no text' };
     const result = await client().generateImage(toImageRequest(inputs));
-    const sidecar = buildSidecar({ inputs, meta: result.meta, environment: 'production', mimeType: result.images[0].mimeType, balanceBefore, index: 0, bytes: result.images[0].bytes });
+    const sidecar = buildSidecar({ inputs, meta: result.meta, environment: 'production', mimeType: result.images[0].mimeType, creditsSpent: creditsSpent(balanceBefore, result.meta.balanceCredits), index: 0, bytes: result.images[0].bytes });
     const record = emulator().requests.at(-1);
     assert.equal(sidecar.requestedModel, 'auto');
     assert.equal(sidecar.model, emulator().environments.production.imageModels[0]);

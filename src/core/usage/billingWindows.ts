@@ -1,0 +1,78 @@
+/**
+ * What a call cost is measured as a difference of two balances of its environment's wallet: one
+ * known before the call, one reported after it was billed. The difference is that call's cost only
+ * when no other call of the same wallet was billed in between; otherwise it holds both (a chat
+ * answer streamed while an image was generated would count the image's credits twice: once as the
+ * image's spend, once inside the answer's).
+ *
+ * Every billed call of this window (chat panel answers, answers given through VS Code's language
+ * models, image generations) opens a billing window from before its balance is read until its last
+ * reading is in. A call whose window shared time with another of the same environment is not
+ * measured. A call that has ended and only waits for its reading (a streamed answer is billed after
+ * its stream: a model list reads the settled balance) holds back calls that start meanwhile, for
+ * that reading's time, so that a question sent right after an answer leaves both measurable.
+ *
+ * Calls made elsewhere with the same key (another VS Code window, another tool) are out of sight: a
+ * top-up shows as a higher balance, which `answerSpend` refuses, and other spending is the limit the
+ * README states.
+ */
+export interface BillingWindow {
+  /** Another call of the same environment was in flight at some time while this window was open. */
+  readonly overlapped: boolean;
+  /** The call is over; only its last balance reading is left. Calls opened from now on wait for it. */
+  settling(): void;
+  /** The call's last reading is in (or it ended without one). Closing twice is harmless. */
+  close(): void;
+}
+
+interface WindowState {
+  overlapped: boolean;
+  settling: boolean;
+  closed: Promise<void>;
+}
+
+/** How long a new call waits at most for readings in progress (one model-list request each). */
+export const SETTLE_WAIT_MS = 5000;
+
+export class BillingWindows {
+  readonly #open = new Map<string, Set<WindowState>>();
+
+  constructor(private readonly settleWaitMs = SETTLE_WAIT_MS) {}
+
+  /**
+   * Before the call reads the balance its spend starts from. Waits (at most `settleWaitMs`: a reading
+   * that hangs must not hold every later call) for the readings of calls that have already ended.
+   */
+  async open(env: string): Promise<BillingWindow> {
+    let open = this.#open.get(env);
+    if (!open) this.#open.set(env, (open = new Set()));
+    const readings = [...open].filter((w) => w.settling).map((w) => w.closed);
+    if (readings.length) await atMost(Promise.all(readings), this.settleWaitMs);
+    let markClosed = () => {};
+    const state: WindowState = { overlapped: open.size > 0, settling: false, closed: new Promise<void>((resolve) => { markClosed = resolve; }) };
+    for (const other of open) other.overlapped = true;
+    open.add(state);
+    const windows = open;
+    return {
+      get overlapped() {
+        return state.overlapped;
+      },
+      settling: () => {
+        state.settling = true;
+      },
+      close: () => {
+        windows.delete(state);
+        markClosed();
+      },
+    };
+  }
+}
+
+async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); })]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
