@@ -27,6 +27,12 @@ export interface LocalEndpointOptions {
   token: string;
   forward: Forward;
   onRequest?: (summary: RequestSummary) => void;
+  /**
+   * Around each POST (an answer, billed to the wallet), from before it is forwarded until its
+   * response has closed: so that the spend of this window's own calls meanwhile is not measured
+   * with this one's charge in it (billingWindows.ts). The endpoint itself measures no spend.
+   */
+  openBillingWindow?: () => Promise<{ close(): void }>;
   maxRequestBytes?: number;
   maxTranslatedBytes?: number;
 }
@@ -122,7 +128,12 @@ export class LocalEndpointServer {
     });
     try {
       this.#admit(req, found);
-      await found?.handler({
+      if (found.method === 'POST' && this.#options.openBillingWindow) {
+        const billing = await this.#options.openBillingWindow();
+        if (res.closed) billing.close();
+        else res.on('close', () => billing.close());
+      }
+      await found.handler({
         req, res, signal: controller.signal, protocol, forward: this.#options.forward, summary,
         maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
         maxTranslatedBytes: this.#options.maxTranslatedBytes ?? DEFAULT_MAX_TRANSLATED_BYTES,

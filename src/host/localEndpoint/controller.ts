@@ -58,7 +58,10 @@ export class LocalEndpointController extends Disposable {
   async start(): Promise<EndpointState & { token: string }> {
     await this.stop();
     const token = createEndpointToken();
-    const server = new LocalEndpointServer({ port: readSetting('inference.localEndpoint.port'), token, forward: this.#forward, onRequest: (s) => this.#record(s) });
+    const server = new LocalEndpointServer({
+      port: readSetting('inference.localEndpoint.port'), token, forward: this.#forward, onRequest: (s) => this.#record(s),
+      openBillingWindow: () => this.services.billing.open(this.services.environments.active().name),
+    });
     try {
       await server.listen();
     } catch (error) {

@@ -1,6 +1,8 @@
 /** The local endpoint's chat-completions side with the official openai client, and its gatekeeping, against the emulator. */
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
+import { BillingWindows } from '../../../src/core/usage/billingWindows';
+import { waitFor } from '../../harness/wait';
 import { bearer, chatBody, rawRequest } from '../emulator/helpers';
 import { normaliseIds, useLocalEndpoint } from './support';
 
@@ -18,6 +20,29 @@ describe('local endpoint: chat-completions passthrough and access', () => {
     assert.equal(one.owned_by, 'service');
     const missing = await openai(origin, token).models.retrieve('no-such-model').catch((e: unknown) => e);
     assert.ok(missing instanceof OpenAI.NotFoundError, String(missing));
+  });
+
+  it('holds a billing window open around each answer it forwards (none around a model list), so an answer of the window meanwhile is not measured', async () => {
+    const windows = new BillingWindows();
+    const events: string[] = [];
+    const { origin, token } = await fixture().start({
+      openBillingWindow: async () => {
+        const window = await windows.open('production');
+        events.push('open');
+        return { close: () => { events.push('close'); window.close(); } };
+      },
+    });
+    await openai(origin, token).models.list();
+    assert.deepEqual(events, [], 'a model list is not billed');
+    const alone = await windows.open('production');
+    for (const stream of [false, true]) {
+      const answer = await rawRequest(`${origin}/v1/chat/completions`, { headers: bearer(token), body: chatBody('emu-chat-small', { stream }) });
+      assert.equal(answer.status, 200);
+    }
+    await waitFor('the windows to close with the responses', () => events.length === 4, { timeoutMs: 2000, intervalMs: 5 });
+    assert.deepEqual(events, ['open', 'close', 'open', 'close']);
+    alone.close();
+    assert.equal(alone.overlapped, true, 'an answer of this window while the endpoint forwarded is not measured');
   });
 
   for (const stream of [false, true]) {

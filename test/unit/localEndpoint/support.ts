@@ -46,6 +46,7 @@ export function useLocalEndpoint(options?: EmulatorOptions): () => EndpointFixtu
         const server = new LocalEndpointServer({
           port: 0, token, forward: (request, signal) => client.forward(request, { signal }), onRequest: (s) => summaries.push(s),
           ...(overrides.maxRequestBytes !== undefined && { maxRequestBytes: overrides.maxRequestBytes }),
+          ...(overrides.openBillingWindow && { openBillingWindow: overrides.openBillingWindow }),
         });
         running.push({ server, client });
         await server.listen();
