@@ -36,6 +36,8 @@ export interface AnswerMeta {
   finishedAt?: number;
   /** Balance before minus the settled balance after, only when both are known. */
   creditsSpent?: number;
+  /** Why an answer billed to the wallet shows no spend, when the reason is worth telling (billingWindows.ts). */
+  spendNotMeasured?: 'overlapped';
   finishReason?: string;
   /** Token counts from the stream's `usage` chunk, when the service sends one. */
   usage?: Usage;

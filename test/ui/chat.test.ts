@@ -141,4 +141,28 @@ describe('chat panel', () => {
     assert.ok(await chat().locator('.message-status', { hasText: 'Stopped' }).count() >= 1, 'the stopped answer is restored as stopped');
     await ui.screenshot('08-after-reload');
   });
+
+  it('shows "credits not measured" on answers of two panels that streamed at the same time', async () => {
+    // The 404 test above made the environment forget its model: a new panel answers with the environment's.
+    await ui.runCommand('Inference: Pick Chat Model');
+    await ui.pickQuickPickItem('emu-chat-large');
+    // The first panel's answer takes ~8 s at 25 tokens/s; the second question is sent while it streams.
+    ui.emulator.scriptReply('production', { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ') });
+    const before = chatRequests().length;
+    await send('A long answer in the first panel');
+    await waitFor('the first answer to stream', () => chatRequests().length === before + 1 && chatRequests().at(-1)?.finishedAt === undefined, { timeoutMs: 15_000, intervalMs: 50 });
+    await ui.runCommand('Inference: New Chat');
+    await chat().locator('.empty-state').waitFor({ state: 'visible', timeout: 30_000 });
+    await send('A short one in a second panel');
+    await waitFor('both answers to stream at once', () => chatRequests().length === before + 2, { timeoutMs: 15_000, intervalMs: 50 });
+    assert.equal(chatRequests().at(-2)?.finishedAt, undefined, 'the first answer still streamed when the second was sent');
+    await waitForAnswerEnd();
+    const unknown = lastAnswer().locator('.meta-credits-unknown');
+    await unknown.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await unknown.innerText(), 'credits not measured');
+    assert.match((await unknown.getAttribute('title')) ?? '', /ran at the same time/);
+    assert.equal(await lastAnswer().locator('.meta-credits').count(), 0);
+    await ui.screenshot('09-spend-not-measured');
+    await ui.runCommand('View: Close Editor');
+  });
 });

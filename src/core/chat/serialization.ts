@@ -39,6 +39,7 @@ export interface StoredAnswerMeta {
   firstDeltaAt?: number;
   finishedAt?: number;
   creditsSpent?: number;
+  spendNotMeasured?: 'overlapped';
   finishReason?: string;
   usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number };
 }
@@ -132,6 +133,7 @@ function readMeta(raw: unknown): AnswerMeta | undefined {
   const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'firstDeltaAt', 'finishedAt', 'creditsSpent'], num) };
   const usage = readUsage(raw.usage);
   if (usage) meta.usage = usage;
+  if (raw.spendNotMeasured === 'overlapped') meta.spendNotMeasured = 'overlapped';
   return meta;
 }
 

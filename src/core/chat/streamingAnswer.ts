@@ -157,10 +157,14 @@ export class StreamingAnswer {
     const spent = answerSpend(balanceBefore, await this.backend.readSettledBalance(this.env.name), answeredAt);
     // The reading settles the balance shown either way; but another call of this wallet billed in
     // between would be counted in this answer's spend too.
-    if (spent !== undefined && billing.overlapped) this.backend.spendOverlapped(this.message.meta?.requestId ?? '');
-    if (spent === undefined || billing.overlapped || !this.conversation.messages.includes(this.message)) return;
-    this.message.meta = { ...this.message.meta, creditsSpent: spent };
-    this.backend.usage.record({ requestId: this.message.meta.requestId ?? '', model: this.message.meta.model ?? '', environment: this.env.name, kind: 'chat', credits: spent });
+    if (spent === undefined || !this.conversation.messages.includes(this.message)) return;
+    if (billing.overlapped) {
+      this.backend.spendOverlapped(this.message.meta?.requestId ?? '');
+      this.message.meta = { ...this.message.meta, spendNotMeasured: 'overlapped' };
+    } else {
+      this.message.meta = { ...this.message.meta, creditsSpent: spent };
+      this.backend.usage.record({ requestId: this.message.meta.requestId ?? '', model: this.message.meta.model ?? '', environment: this.env.name, kind: 'chat', credits: spent });
+    }
     this.output.patch(this.conversation, this.message);
     await this.save();
   }

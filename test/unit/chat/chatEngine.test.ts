@@ -214,6 +214,8 @@ describe('chat engine', () => {
     assert.equal(secondEngine.conversation.messages.at(-1)?.meta?.creditsSpent, undefined);
     assert.deepEqual(backend.recorded, []);
     assert.deepEqual(backend.overlappedSpends.sort(), ['req-1', 'req-first'], 'each says why it has no spend');
+    for (const panel of [firstEngine, secondEngine]) assert.equal(panel.conversation.messages.at(-1)?.meta?.spendNotMeasured, 'overlapped', 'and so does the answer');
+    assert.equal((saver.last().messages.at(-1)!.meta as { spendNotMeasured?: string }).spendNotMeasured, 'overlapped', 'kept with the conversation');
 
     backend.currentBalance = 99;
     backend.settled = { credits: 98.5, at: 7000 };

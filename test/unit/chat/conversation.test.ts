@@ -110,6 +110,11 @@ describe('chat history serialisation', () => {
   it('round-trips a conversation', () => {
     const c = sample();
     assert.deepEqual(parseConversation(serializeConversation(c)), c);
+    c.messages.push({ id: 'a3', role: 'assistant', text: 'At the same time', createdAt: 5, status: 'done', meta: { requestId: 'req-3', spendNotMeasured: 'overlapped' } });
+    assert.deepEqual(parseConversation(serializeConversation(c)), c, 'with why an answer has no spend');
+    const raw = JSON.parse(serializeConversation(c));
+    raw.messages.at(-1).meta.spendNotMeasured = 'whatever';
+    assert.equal(parseConversation(JSON.stringify(raw))?.messages.at(-1)?.meta?.spendNotMeasured, undefined, 'an unknown reason is dropped');
   });
 
   it('restores an answer saved mid-stream as interrupted, keeping its text', () => {
@@ -139,6 +144,9 @@ describe('chat markdown export', () => {
     assert.match(md, /## You\n\n_Attached: src\/x.ts, lines 1-2_\n\nExplain this/);
     assert.match(md, /## Assistant\n\nIt declares\n\n_\(stopped by the user; partial answer\)_/);
     assert.match(md, /model m-1 · request req-1 · 0.5 credits/);
+    const overlapped = sample();
+    overlapped.messages.push({ id: 'a3', role: 'assistant', text: 'At the same time', createdAt: 5, status: 'done', meta: { requestId: 'req-3', spendNotMeasured: 'overlapped' } });
+    assert.match(exportMarkdown(overlapped), /request req-3 · credits not measured/);
     assert.match(md, /> \*\*Error:\*\* Slow down/);
   });
 });
