@@ -6,15 +6,16 @@
  * image's spend, once inside the answer's).
  *
  * Every billed call of this window (chat panel answers, answers given through VS Code's language
- * models, image generations) opens a billing window from before its balance is read until its last
- * reading is in. A call whose window shared time with another of the same environment is not
- * measured. A call that has ended and only waits for its reading (a streamed answer is billed after
- * its stream: a model list reads the settled balance) holds back calls that start meanwhile, for
- * that reading's time, so that a question sent right after an answer leaves both measurable.
+ * models, image generations, answers the local endpoint forwards for other tools) opens a billing
+ * window from before its balance is read until its last reading is in. A call whose window shared
+ * time with another of the same environment is not measured. A call that has ended and only waits
+ * for its reading (a streamed answer is billed after its stream: a model list reads the settled
+ * balance) holds back calls that start meanwhile, for that reading's time, so that a question sent
+ * right after an answer leaves both measurable.
  *
- * Calls made elsewhere with the same key (another VS Code window, another tool) are out of sight: a
- * top-up shows as a higher balance, which `answerSpend` refuses, and other spending is the limit the
- * README states.
+ * Calls made elsewhere with the same key (another VS Code window, a tool calling the service
+ * directly) are out of sight: a top-up shows as a higher balance, which `answerSpend` refuses, and
+ * other spending is the limit the README states.
  */
 export interface BillingWindow {
   /** Another call of the same environment was in flight at some time while this window was open. */
