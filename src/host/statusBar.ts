@@ -76,9 +76,13 @@ export class AccountStatusBar extends Disposable {
         snapshot.balanceAt ? vscode.l10n.t('(as of {0})', describeAge(snapshot.balanceAt)) : '',
         low ? vscode.l10n.t('— below {0}', formatCredits(threshold)) : '',
       ].filter(Boolean).join(' ');
+    const today = this.services.usage.spendToday(env.name);
+    const todayText = today.unmeasured === 0 ? vscode.l10n.t('{0} credits', formatCredits(today.credits))
+      : today.unmeasured === 1 ? vscode.l10n.t('{0} credits, and 1 request not measured', formatCredits(today.credits))
+        : vscode.l10n.t('{0} credits, and {1} requests not measured', formatCredits(today.credits), today.unmeasured);
     const rows: Array<[string, string]> = [
       [vscode.l10n.t('Balance'), balanceText],
-      [vscode.l10n.t('Today'), `${vscode.l10n.t('{0} credits', formatCredits(this.services.usage.spendToday(env.name)))} ([${vscode.l10n.t('details')}](command:inference.showUsage))`],
+      [vscode.l10n.t('Today'), `${todayText} ([${vscode.l10n.t('details')}](command:inference.showUsage))`],
       [vscode.l10n.t('Model'), model ?? vscode.l10n.t('none chosen')],
       [vscode.l10n.t('Rate limit'), snapshot.rateLimitRequests === undefined ? vscode.l10n.t('unknown') : vscode.l10n.t('{0} requests/min', snapshot.rateLimitRequests)],
       [vscode.l10n.t('Last request'), snapshot.lastRequestId ? `\`${snapshot.lastRequestId}\`${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : vscode.l10n.t('none yet')],

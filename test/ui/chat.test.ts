@@ -163,6 +163,13 @@ describe('chat panel', () => {
     assert.match((await unknown.getAttribute('title')) ?? '', /ran at the same time/);
     assert.equal(await lastAnswer().locator('.meta-credits').count(), 0);
     await ui.screenshot('09-spend-not-measured');
+    // Both are in the usage view's count of what its totals leave out (the one visible webview now).
+    await ui.runCommand('View: Close Editor');
+    await ui.runCommand('Inference: Show Usage');
+    const unmeasured = ui.chatFrame().locator('.summary .unmeasured');
+    // The first panel's longer answer is counted once it has ended and its balance was read.
+    await waitFor('both answers counted', async () => (await unmeasured.innerText().catch(() => '')).trim() === '· 2 more requests not measured', { timeoutMs: 30_000, intervalMs: 200 });
+    await ui.screenshot('10-usage-counts-unmeasured');
     await ui.runCommand('View: Close Editor');
   });
 });

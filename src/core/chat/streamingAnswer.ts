@@ -155,15 +155,20 @@ export class StreamingAnswer {
   private async recordSpend(balanceBefore: number, billing: BillingWindow): Promise<void> {
     const answeredAt = this.now();
     const spent = answerSpend(balanceBefore, await this.backend.readSettledBalance(this.env.name), answeredAt);
-    // The reading settles the balance shown either way; but another call of this wallet billed in
-    // between would be counted in this answer's spend too.
-    if (spent === undefined || !this.conversation.messages.includes(this.message)) return;
+    if (!this.conversation.messages.includes(this.message)) return;
+    const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.env.name, kind: 'chat' as const };
     if (billing.overlapped) {
-      this.backend.spendOverlapped(this.message.meta?.requestId ?? '');
+      // The reading settled the balance shown; but another call of this wallet billed in between
+      // is in the difference too. Billed all the same: in the ledger without a cost, so that the
+      // usage view counts what its totals leave out.
+      this.backend.spendOverlapped(record.requestId);
       this.message.meta = { ...this.message.meta, spendNotMeasured: 'overlapped' };
-    } else {
+      this.backend.usage.record({ ...record, credits: null });
+    } else if (spent !== undefined) {
       this.message.meta = { ...this.message.meta, creditsSpent: spent };
-      this.backend.usage.record({ requestId: this.message.meta.requestId ?? '', model: this.message.meta.model ?? '', environment: this.env.name, kind: 'chat', credits: spent });
+      this.backend.usage.record({ ...record, credits: spent });
+    } else {
+      return;
     }
     this.output.patch(this.conversation, this.message);
     await this.save();

@@ -16,7 +16,12 @@ export interface UsageEntry {
   model: string;
   environment: string;
   kind: UsageKind;
-  credits: number;
+  /**
+   * What the request cost; null when it was billed but its cost could not be measured (another
+   * request of the same wallet ran at the same time, billingWindows.ts). Such entries count the
+   * requests the totals leave out. Earlier versions of the extension skip them when reading.
+   */
+  credits: number | null;
   /** Milliseconds since the epoch, from the ledger's clock. */
   at: number;
 }
@@ -49,7 +54,7 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   const { requestId, model, environment, kind, credits, at } = value;
   if (typeof requestId !== 'string' || typeof model !== 'string' || typeof environment !== 'string') return undefined;
   if (kind !== 'chat' && kind !== 'image') return undefined;
-  if (typeof credits !== 'number' || !Number.isFinite(credits) || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
+  if ((credits !== null && (typeof credits !== 'number' || !Number.isFinite(credits))) || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
   return { v: USAGE_ENTRY_VERSION, requestId, model, environment, kind, credits, at };
 }
 

@@ -16,8 +16,15 @@ export interface StackedDays {
   days: DaySpend[];
 }
 
-/** A ledger entry as a table row (the stored version field stays behind). */
-export type RequestRow = Omit<UsageEntry, 'v'>;
+/** A ledger entry whose cost was measured. */
+export type MeasuredEntry = UsageEntry & { credits: number };
+
+export function isMeasured(entry: UsageEntry): entry is MeasuredEntry {
+  return entry.credits !== null;
+}
+
+/** A measured ledger entry as a table row (the stored version field stays behind). */
+export type RequestRow = Omit<MeasuredEntry, 'v'>;
 
 export interface EnvironmentTotal {
   environment: string;
@@ -37,6 +44,8 @@ export interface UsageReport {
   total: number;
   requests: number;
   today: number;
+  /** Requests in the window that were billed but whose cost could not be measured (not in the totals). */
+  unmeasured: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -73,12 +82,15 @@ function windowStart(now: number, count: number): number {
   return new Date(today.getFullYear(), today.getMonth(), today.getDate() - (count - 1)).getTime();
 }
 
-export function spendToday(entries: readonly UsageEntry[], now: number): number {
+/** Today's measured spend, and how many of today's requests could not be measured. */
+export function spendToday(entries: readonly UsageEntry[], now: number): { credits: number; unmeasured: number } {
   const today = dayKey(now);
-  return roundCredits(entries.filter((e) => e.at <= now && dayKey(e.at) === today).reduce((sum, e) => sum + e.credits, 0));
+  const todays = entries.filter((e) => e.at <= now && dayKey(e.at) === today);
+  const measured = todays.filter(isMeasured);
+  return { credits: roundCredits(measured.reduce((sum, e) => sum + e.credits, 0)), unmeasured: todays.length - measured.length };
 }
 
-export function stackDays(entries: readonly UsageEntry[], now: number, count: number, seriesOf: (entry: UsageEntry) => string): StackedDays {
+export function stackDays(entries: readonly MeasuredEntry[], now: number, count: number, seriesOf: (entry: UsageEntry) => string): StackedDays {
   const keys = lastDays(now, count);
   const byDay = new Map(keys.map((date) => [date, { date, total: 0, parts: {} as Record<string, number> }]));
   const seriesTotals = new Map<string, number>();
@@ -103,7 +115,8 @@ export function stackDays(entries: readonly UsageEntry[], now: number, count: nu
 export function buildUsageReport(entries: readonly UsageEntry[], now: number, options: { days?: number; top?: number } = {}): UsageReport {
   const days = options.days ?? 30;
   const start = windowStart(now, days);
-  const inWindow = entries.filter((e) => e.at >= start && e.at <= now);
+  const all = entries.filter((e) => e.at >= start && e.at <= now);
+  const inWindow = all.filter(isMeasured);
   const environments = new Map<string, EnvironmentTotal>();
   for (const entry of inWindow) {
     const total = environments.get(entry.environment) ?? { environment: entry.environment, credits: 0, requests: 0 };
@@ -126,7 +139,8 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
       .sort((a, b) => b.credits - a.credits || a.environment.localeCompare(b.environment)),
     total: roundCredits(inWindow.reduce((sum, e) => sum + e.credits, 0)),
     requests: inWindow.length,
-    today: spendToday(inWindow, now),
+    today: spendToday(inWindow, now).credits,
+    unmeasured: all.length - inWindow.length,
   };
 }
 
@@ -148,7 +162,8 @@ export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'cred
 /** Every entry, oldest first, as CSV (RFC 4180, CRLF line ends; ISO 8601 UTC time plus the local day). */
 export function usageCsv(entries: readonly UsageEntry[]): string {
   const rows = [...entries].sort((a, b) => a.at - b.at).map((e) =>
-    [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, roundCredits(e.credits), e.requestId].map(csvField).join(','),
+    // An empty credits field: billed, but the cost could not be measured.
+    [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId].map(csvField).join(','),
   );
   return [CSV_HEADER.join(','), ...rows].join('\r\n') + '\r\n';
 }

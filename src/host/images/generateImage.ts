@@ -38,8 +38,8 @@ export interface GenerateOptions {
   open?: boolean;
 }
 
-/** `spent`: what the call cost, unless it could not be measured. */
-type RequestOutcome = { status: 'ok'; result: ImageResult; spent: number | undefined } | { status: 'cancelled' } | { status: 'failed'; error: ApiError };
+/** `spent`: what the call cost, unless it could not be measured; `overlapped`: because another call of the wallet ran meanwhile. */
+type RequestOutcome = { status: 'ok'; result: ImageResult; spent: number | undefined; overlapped: boolean } | { status: 'cancelled' } | { status: 'failed'; error: ApiError };
 
 /**
  * One generation, start to end: decide where it will be saved (before spending credits), request it
@@ -76,7 +76,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
         progress.report({ message: vscode.l10n.t('saving…') });
         // Another call of this wallet billed in between would be counted in this image's spend too.
         if (billing.overlapped) services.log.info(`Image generation: no spend recorded for request ${result.meta.requestId ?? 'without id'}: another request of this environment ran at the same time.`);
-        return { status: 'ok', result, spent: billing.overlapped ? undefined : creditsSpent(balanceBefore, result.meta.balanceCredits) };
+        return { status: 'ok', result, overlapped: billing.overlapped, spent: billing.overlapped ? undefined : creditsSpent(balanceBefore, result.meta.balanceCredits) };
       } catch (error) {
         const apiError = toApiError(error);
         return apiError.kind === 'cancelled' || abort.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: apiError };
@@ -88,7 +88,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
   );
   if (requested.status === 'cancelled') services.log.info('Image generation cancelled');
   if (requested.status !== 'ok') return requested;
-  const { result, spent } = requested;
+  const { result, spent, overlapped } = requested;
 
   const images: SavedImage[] = [];
   try {
@@ -107,6 +107,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
     return { status: 'saveFailed', message, result };
   }
   if (options.open !== false && images[0]) await vscode.commands.executeCommand('vscode.open', images[0].image);
-  if (spent !== undefined) services.usage.record({ requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image', credits: spent });
+  // An overlapped generation goes into the ledger without a cost: the usage view counts what its totals leave out.
+  if (spent !== undefined || overlapped) services.usage.record({ requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image', credits: spent ?? null });
   return { status: 'saved', images, result, ...(spent !== undefined && { creditsSpent: spent }) };
 }

@@ -51,6 +51,8 @@ export class AnswerLedger {
     const settled = await readSettledBalance(this.services, answer.env, 'Language models', true);
     if (answer.balanceBefore === undefined || answer.billing.overlapped) {
       this.services.log.info(`Language models: no spend recorded for request ${answer.requestId ?? ''}: ${answer.billing.overlapped ? 'another request of this environment ran at the same time' : 'no balance was known before it'}.`);
+      // Billed all the same: in the ledger without a cost, so that the usage view counts it.
+      if (answer.billing.overlapped) this.services.usage.record({ requestId: answer.requestId ?? '', model: answer.model ?? '', environment: answer.env, kind: 'chat', credits: null });
       return;
     }
     const credits = answerSpend(answer.balanceBefore, settled, answeredAt);

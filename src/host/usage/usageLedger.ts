@@ -37,7 +37,7 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     return this.#entries;
   }
 
-  spendToday(environment: string): number {
+  spendToday(environment: string): { credits: number; unmeasured: number } {
     return spendToday(this.#entries.filter((e) => e.environment === environment), this.clock());
   }
 

@@ -63,6 +63,11 @@ class UsageView {
       ` ${report.requests === 1
         ? l10n.t('in 1 request over the last {0} days · today {1} credits', report.days, formatSpend(report.today))
         : l10n.t('in {0} requests over the last {1} days · today {2} credits', report.requests, report.days, formatSpend(report.today))}`,
+      ...(report.unmeasured === 0 ? [] : [el('span', {
+        className: 'unmeasured',
+        text: report.unmeasured === 1 ? l10n.t(' · 1 more request not measured') : l10n.t(' · {0} more requests not measured', report.unmeasured),
+        attrs: { title: l10n.t('Billed while another request to the same environment ran, so the balance difference held both: not in these totals.') },
+      })]),
     ]);
     const legend = el('ul', { className: 'legend', attrs: { 'aria-label': l10n.t('Series') } }, stacked.series.map((series) =>
       el('li', {}, [el('span', { className: `swatch series-${Math.min(seriesIndex.get(series) ?? 0, SERIES_CLASSES - 1)}`, attrs: { 'aria-hidden': 'true' } }), series]),

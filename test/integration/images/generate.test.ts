@@ -112,9 +112,10 @@ describe('Generate Image: the spend beside a chat answer of the same wallet (rea
     assert.equal(readSidecar(during.images[0].sidecar).creditsSpent, null);
     assert.equal(answer?.meta?.creditsSpent, undefined, 'and the answer\'s the image\'s');
     const ids = [chatRequest()?.id, fixture.imageRequests()[0].id];
-    assert.deepEqual(services.usage.entries().filter((e) => ids.includes(e.requestId)), [], 'neither is in the usage ledger');
+    assert.deepEqual(services.usage.entries().filter((e) => ids.includes(e.requestId)).map((e) => [e.kind, e.credits]).sort(), [['chat', null], ['image', null]], 'both are in the usage ledger without a cost');
     await services.models.select('chat', undefined, 'production');
     assert.equal(services.account.get('production').balanceCredits, emulator.balance('production'), 'the balance itself is settled');
+    await waitFor('the status bar to count them', () => /credits, and \d+ requests not measured/.test(fixture().api.statusBar.snapshot().tooltip) || undefined, { timeoutMs: 5000, intervalMs: 20 });
 
     const alone = assertSaved(await generateImage(services, { prompt: 'alone', model: 'auto', seed: 4, responseFormat: 'b64_json' }, { open: false }));
     const request = fixture.imageRequests()[1];

@@ -97,7 +97,7 @@ describe(`Language model provider: models and answers through vscode.lm (real ex
     assert.ok(record && record.creditsCharged > 0);
     const entry = await waitFor('the ledger entry of the answer', () => services().usage.entries().find((e) => e.requestId === record.id), { timeoutMs: 5000, intervalMs: 20 });
     assert.deepEqual({ ...entry, v: undefined, at: undefined, credits: undefined }, { v: undefined, at: undefined, credits: undefined, requestId: record.id, model: first, environment: 'production', kind: 'chat' });
-    assert.ok(Math.abs(entry.credits - record.creditsCharged) < 1e-6, `spend ${entry.credits} is what the service charged, ${record.creditsCharged}`);
+    assert.ok(Math.abs((entry.credits ?? Number.NaN) - record.creditsCharged) < 1e-6, `spend ${entry.credits} is what the service charged, ${record.creditsCharged}`);
     // The settled balance (after the charge), not the stream's reading from before it.
     const settled = emulator().balance('production');
     assert.equal(services().account.get('production').balanceCredits, settled);

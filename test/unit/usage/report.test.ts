@@ -17,6 +17,8 @@ describe('usage ledger entries', () => {
     const text = [serializeEntry(good), '{"v":2,"requestId":"x"}\n', 'not json\n', '\n', JSON.stringify({ ...good, credits: 'many' }), '\n', JSON.stringify({ ...good, kind: 'audio' })].join('');
     assert.deepEqual(parseLedger(text), [good]);
     assert.equal(parseUsageEntry('null'), undefined);
+    const unmeasured = entry(local(11, 21), 0, { credits: null });
+    assert.deepEqual(parseLedger(serializeEntry(unmeasured)), [unmeasured], 'a request billed without a measurable cost');
   });
 
   it('keeps nothing but the ledger fields, whatever the caller passed', () => {
@@ -57,6 +59,24 @@ describe('usage report', () => {
     assert.equal(report.total, 4.3);
     assert.equal(report.requests, 5);
     assert.equal(report.today, 0.3);
+    assert.equal(report.unmeasured, 0);
+  });
+
+  it('leaves requests without a measured cost out of every sum and list, and counts them', () => {
+    const entries = [
+      entry(local(11, 21, 10), 1.5, { model: 'chat-a' }),
+      entry(local(11, 22, 8), 0, { model: 'chat-a', credits: null, requestId: 'overlapped-chat' }),
+      entry(local(11, 22, 8), 0, { model: 'img-1', kind: 'image', credits: null, requestId: 'overlapped-image' }),
+      entry(local(10, 23, 12), 0, { credits: null }), // 30 days ago: outside
+    ];
+    const report = buildUsageReport(entries, NOW);
+    assert.deepEqual([report.total, report.requests, report.today, report.unmeasured], [1.5, 1, 0, 2]);
+    assert.deepEqual(report.byModel.series, ['chat-a']);
+    assert.deepEqual(report.byKind.days.find((d) => d.date === '2026-11-22'), { date: '2026-11-22', total: 0, parts: {} });
+    assert.deepEqual(report.topRequests.map((r) => r.requestId), [entries[0].requestId]);
+    assert.deepEqual(report.environments, [{ environment: 'production', credits: 1.5, requests: 1 }]);
+    const csv = usageCsv(entries).split('\r\n');
+    assert.ok(csv.some((row) => row.endsWith(',chat,chat-a,,overlapped-chat')), 'an empty credits field in the CSV');
   });
 
   it('lists the most expensive requests first and totals each environment', () => {
@@ -75,9 +95,9 @@ describe('usage report', () => {
   });
 
   it('counts today from local midnight with the injected clock', () => {
-    const entries = [entry(local(11, 21, 23, 59), 1), entry(local(11, 22, 0, 1), 2)];
-    assert.equal(spendToday(entries, NOW), 2);
-    assert.equal(spendToday(entries, local(11, 21, 23, 59, )), 1);
+    const entries = [entry(local(11, 21, 23, 59), 1), entry(local(11, 22, 0, 1), 2), entry(local(11, 22, 0, 2), 0, { credits: null })];
+    assert.deepEqual(spendToday(entries, NOW), { credits: 2, unmeasured: 1 });
+    assert.deepEqual(spendToday(entries, local(11, 21, 23, 59, )), { credits: 1, unmeasured: 0 });
   });
 
   it('drops entries older than the retention when compacting', () => {
