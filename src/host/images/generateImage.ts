@@ -89,6 +89,9 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
   if (requested.status === 'cancelled') services.log.info('Image generation cancelled');
   if (requested.status !== 'ok') return requested;
   const { result, spent, overlapped } = requested;
+  // Billed whether or not the files can be written: recorded before saving. An overlapped
+  // generation goes in without a cost: the usage view counts what its totals leave out.
+  if (spent !== undefined || overlapped) services.usage.record({ requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image', credits: spent ?? null });
 
   const images: SavedImage[] = [];
   try {
@@ -107,7 +110,5 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
     return { status: 'saveFailed', message, result };
   }
   if (options.open !== false && images[0]) await vscode.commands.executeCommand('vscode.open', images[0].image);
-  // An overlapped generation goes into the ledger without a cost: the usage view counts what its totals leave out.
-  if (spent !== undefined || overlapped) services.usage.record({ requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image', credits: spent ?? null });
   return { status: 'saved', images, result, ...(spent !== undefined && { creditsSpent: spent }) };
 }

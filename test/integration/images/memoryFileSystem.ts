@@ -10,7 +10,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
   readonly #onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.#onDidChangeFile.event;
 
-  constructor(private readonly readonly = false) {}
+  /** `failWrites`: a writable file system whose writes fail all the same (a full disk, a dropped connection). */
+  constructor(private readonly readonly = false, private readonly failWrites = false) {}
 
   watch(): vscode.Disposable {
     return new vscode.Disposable(() => undefined);
@@ -43,6 +44,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
 
   writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): void {
     this.#writable(uri);
+    if (this.failWrites) throw vscode.FileSystemError.Unavailable(uri);
     const exists = this.files.has(uri.path);
     if (exists && !options.overwrite) throw vscode.FileSystemError.FileExists(uri);
     if (!exists && !options.create) throw vscode.FileSystemError.FileNotFound(uri);

@@ -62,6 +62,18 @@ describe(`Generate Image without a workspace folder ${NO_WORKSPACE}`, () => {
     assert.equal(readonly.files.size, 0);
   });
 
+  it('records the spend of an image it could not save: the service billed it all the same', async () => {
+    const failing = new MemoryFileSystem(false, true);
+    disposables.push(vscode.workspace.registerFileSystemProvider('inference-images-full', failing));
+    failing.folders.add('/out');
+    await services().models.list('image', 'production', { refresh: true });
+    const outcome = await generateImage(services(), INPUTS, { chooseFolder: async () => vscode.Uri.parse('inference-images-full:/out'), open: false });
+    assert.equal(outcome.status, 'saveFailed');
+    const request = imageRequests()[0];
+    assert.ok(request.creditsCharged > 0);
+    assert.equal(services().usage.entries().find((e) => e.requestId === request.id)?.credits, request.creditsCharged);
+  });
+
   it('writes through vscode.workspace.fs on a virtual file system, without overwriting', async () => {
     const memory = new MemoryFileSystem();
     disposables.push(vscode.workspace.registerFileSystemProvider('inference-images-mem', memory));
