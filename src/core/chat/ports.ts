@@ -64,8 +64,6 @@ export interface ChatBackend {
    * have ended, billingWindows.ts); settling once its stream is over, closed once its last reading is in.
    */
   openBillingWindow(env: string): Promise<BillingWindow>;
-  /** Says (in the log) that the answer of `requestId` has no spend because another call of its wallet overlapped it. */
-  spendOverlapped(requestId: string): void;
   /**
    * A fresh reading of the balance after an answer was billed; undefined when none can be had
    * (turned off, the read failed). The engine itself checks that it is newer than the answer.

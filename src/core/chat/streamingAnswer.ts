@@ -159,11 +159,9 @@ export class StreamingAnswer {
     const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.env.name, kind: 'chat' as const };
     if (billing.overlapped) {
       // The reading settled the balance shown; but another call of this wallet billed in between
-      // is in the difference too. Billed all the same: in the ledger without a cost, so that the
-      // usage view counts what its totals leave out.
-      this.backend.spendOverlapped(record.requestId);
+      // is in the difference too.
       this.message.meta = { ...this.message.meta, spendNotMeasured: 'overlapped' };
-      this.backend.usage.record({ ...record, credits: null });
+      this.backend.usage.recordOverlapped(record, 'Chat');
     } else if (spent !== undefined) {
       this.message.meta = { ...this.message.meta, creditsSpent: spent };
       this.backend.usage.record({ ...record, credits: spent });

@@ -32,6 +32,11 @@ export type UsageRecord = Omit<UsageEntry, 'v' | 'at'>;
 /** The one seam features use to report a spend (chat answers, image jobs). */
 export interface UsageRecorder {
   record(entry: UsageRecord): void;
+  /**
+   * A request billed while another of its wallet ran (billingWindows.ts): in the ledger without a
+   * cost, so that the usage view counts what its totals leave out; the log says why (`who`: the feature).
+   */
+  recordOverlapped(entry: Omit<UsageRecord, 'credits'>, who: string): void;
 }
 
 export type Clock = () => number;

@@ -17,7 +17,6 @@ export function createChatBackend(services: Services): ChatBackend {
     openStream: (env, request, signal) => openChatStream(services, env, request, signal),
     balance: (env) => services.account.get(env).balanceCredits,
     openBillingWindow: (env) => services.billing.open(env),
-    spendOverlapped: (requestId) => services.log.info(`Chat: no spend recorded for request ${requestId}: another request of this environment ran at the same time.`),
     readSettledBalance: (env) => readSettledBalance(services, env, 'Chat'),
     usage: services.usage,
     async describeFailure(error, context) {

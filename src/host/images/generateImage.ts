@@ -75,7 +75,6 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
         );
         progress.report({ message: vscode.l10n.t('saving…') });
         // Another call of this wallet billed in between would be counted in this image's spend too.
-        if (billing.overlapped) services.log.info(`Image generation: no spend recorded for request ${result.meta.requestId ?? 'without id'}: another request of this environment ran at the same time.`);
         return { status: 'ok', result, overlapped: billing.overlapped, spent: billing.overlapped ? undefined : creditsSpent(balanceBefore, result.meta.balanceCredits) };
       } catch (error) {
         const apiError = toApiError(error);
@@ -89,9 +88,10 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
   if (requested.status === 'cancelled') services.log.info('Image generation cancelled');
   if (requested.status !== 'ok') return requested;
   const { result, spent, overlapped } = requested;
-  // Billed whether or not the files can be written: recorded before saving. An overlapped
-  // generation goes in without a cost: the usage view counts what its totals leave out.
-  if (spent !== undefined || overlapped) services.usage.record({ requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image', credits: spent ?? null });
+  // Billed whether or not the files can be written: recorded before saving.
+  const record = { requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image' as const };
+  if (overlapped) services.usage.recordOverlapped(record, 'Image generation');
+  else if (spent !== undefined) services.usage.record({ ...record, credits: spent });
 
   const images: SavedImage[] = [];
   try {

@@ -49,10 +49,12 @@ export class AnswerLedger {
 
   async #record(answer: AnswerInFlight, answeredAt: number): Promise<void> {
     const settled = await readSettledBalance(this.services, answer.env, 'Language models', true);
-    if (answer.balanceBefore === undefined || answer.billing.overlapped) {
-      this.services.log.info(`Language models: no spend recorded for request ${answer.requestId ?? ''}: ${answer.billing.overlapped ? 'another request of this environment ran at the same time' : 'no balance was known before it'}.`);
-      // Billed all the same: in the ledger without a cost, so that the usage view counts it.
-      if (answer.billing.overlapped) this.services.usage.record({ requestId: answer.requestId ?? '', model: answer.model ?? '', environment: answer.env, kind: 'chat', credits: null });
+    if (answer.billing.overlapped) {
+      this.services.usage.recordOverlapped({ requestId: answer.requestId ?? '', model: answer.model ?? '', environment: answer.env, kind: 'chat' }, 'Language models');
+      return;
+    }
+    if (answer.balanceBefore === undefined) {
+      this.services.log.info(`Language models: no spend recorded for request ${answer.requestId ?? ''}: no balance was known before it.`);
       return;
     }
     const credits = answerSpend(answer.balanceBefore, settled, answeredAt);

@@ -56,6 +56,11 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     });
   }
 
+  recordOverlapped(record: Omit<UsageRecord, 'credits'>, who: string): void {
+    this.log.info(`${who}: no spend recorded for request ${record.requestId || 'without id'}: another request of this environment ran at the same time.`);
+    this.record({ ...record, credits: null });
+  }
+
   /** Re-reads the file, so that spend recorded by other windows shows too. */
   async reload(): Promise<readonly UsageEntry[]> {
     await this.#enqueue('read', async () => {

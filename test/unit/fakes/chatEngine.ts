@@ -106,18 +106,21 @@ export class FakeBackend implements ChatBackend {
   readonly failures: { error: unknown; context: FailureContext }[] = [];
   /** What the engine recorded in the usage ledger. */
   readonly recorded: UsageRecord[] = [];
-  readonly usage = { record: (entry: UsageRecord) => void this.recorded.push(entry) };
+  /** Request ids of answers whose spend another call overlapped. */
+  readonly overlappedSpends: string[] = [];
+  readonly usage = {
+    record: (entry: UsageRecord) => void this.recorded.push(entry),
+    recordOverlapped: (entry: Omit<UsageRecord, 'credits'>) => {
+      this.overlappedSpends.push(entry.requestId);
+      this.recorded.push({ ...entry, credits: null });
+    },
+  };
 
   environment(): ChatEnvironment {
     return this.env;
   }
   openBillingWindow(env: string): Promise<BillingWindow> {
     return this.billing.open(env);
-  }
-  /** Request ids of answers whose spend another call overlapped. */
-  readonly overlappedSpends: string[] = [];
-  spendOverlapped(requestId: string): void {
-    this.overlappedSpends.push(requestId);
   }
   /** The models chatDefaults was asked for, in order. */
   readonly defaultsAskedFor: (string | undefined)[] = [];
