@@ -30,9 +30,11 @@ export interface LocalEndpointOptions {
   /**
    * Around each POST (an answer, billed to the wallet), from before it is forwarded until its
    * response has closed: so that the spend of this window's own calls meanwhile is not measured
-   * with this one's charge in it (billingWindows.ts). The endpoint itself measures no spend.
+   * with this one's charge in it (billingWindows.ts). The endpoint itself measures no spend; the
+   * window is closed with what was answered (a streamed answer is billed after its stream, so the
+   * host may keep the window for a reading of the settled balance).
    */
-  openBillingWindow?: () => Promise<{ close(): void }>;
+  openBillingWindow?: () => Promise<{ close(answered: RequestSummary): void }>;
   maxRequestBytes?: number;
   maxTranslatedBytes?: number;
 }
@@ -130,8 +132,8 @@ export class LocalEndpointServer {
       this.#admit(req, found);
       if (found.method === 'POST' && this.#options.openBillingWindow) {
         const billing = await this.#options.openBillingWindow();
-        if (res.closed) billing.close();
-        else res.on('close', () => billing.close());
+        if (res.closed) billing.close(summary);
+        else res.on('close', () => billing.close(summary));
       }
       await found.handler({
         req, res, signal: controller.signal, protocol, forward: this.#options.forward, summary,

@@ -6,6 +6,7 @@ import { describeRequest, LocalEndpointServer, type Forward, type RequestSummary
 import { readSetting } from '../config';
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
+import { readSettledBalance } from '../settledBalance';
 
 export interface EndpointState {
   port: number;
@@ -54,13 +55,31 @@ export class LocalEndpointController extends Disposable {
     return this.#token;
   }
 
+  /**
+   * A streamed answer's balance header leaves before the service bills it (only the reserve is
+   * taken then), so the balance shown would stay at the reserve and the next call of this window
+   * would start its spend from it. As the chat does after an answer, the window waits for one
+   * reading of the settled balance before it closes (calls opened meanwhile wait for it).
+   */
+  async #openBillingWindow(): Promise<{ close(answered: RequestSummary): void }> {
+    const env = this.services.environments.active().name;
+    const window = await this.services.billing.open(env);
+    return {
+      close: (answered) => {
+        if (!answered.stream || answered.requestId === undefined || answered.status >= 400) return window.close();
+        window.settling();
+        void readSettledBalance(this.services, env, 'Local endpoint', true).finally(() => window.close());
+      },
+    };
+  }
+
   /** Starts on the configured port (0: a free one) with a new token; a running endpoint is restarted. */
   async start(): Promise<EndpointState & { token: string }> {
     await this.stop();
     const token = createEndpointToken();
     const server = new LocalEndpointServer({
       port: readSetting('inference.localEndpoint.port'), token, forward: this.#forward, onRequest: (s) => this.#record(s),
-      openBillingWindow: () => this.services.billing.open(this.services.environments.active().name),
+      openBillingWindow: () => this.#openBillingWindow(),
     });
     try {
       await server.listen();

@@ -140,6 +140,17 @@ describe('Local endpoint in the real extension host: official openai and Anthrop
     // The balance comes from the relayed headers; wait for the record rather than racing it (it once read a stale 0).
     await waitFor('the balance from the relayed headers', () => api().services.account.get('production').balanceCredits === emulator().balance('production'), { timeoutMs: 3000, intervalMs: 20 });
   });
+
+  it('shows the settled balance after a streamed answer, whose header left before the answer was billed', async () => {
+    const viaEndpoint = await rawRequest(`${endpoint.origin}/v1/chat/completions`, { headers: { authorization: `Bearer ${endpoint.token}` }, body: { model: 'emu-chat-small', messages, stream: true } });
+    assert.equal(viaEndpoint.status, 200);
+    const answered = emulator().requests.findLast((r) => r.stream);
+    const relayed = Number(viaEndpoint.headers['x-service-balance-credits']);
+    assert.ok(Number.isFinite(relayed) && relayed < emulator().balance('production'), `the relayed header (${relayed}) held only the reserve`);
+    await waitFor('the settled balance', () => api().services.account.get('production').balanceCredits === emulator().balance('production'), { timeoutMs: 5000, intervalMs: 20 });
+    const reading = emulator().requests.findLast((r) => r.path.startsWith('/api/v1/models'));
+    assert.ok(reading && answered && reading.startedAt >= answered.startedAt, 'a model list read the balance after the answer');
+  });
 });
 
 describe('Local endpoint: cancellation, lifecycle and secrets (real extension host)', () => {

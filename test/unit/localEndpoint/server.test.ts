@@ -29,7 +29,7 @@ describe('local endpoint: chat-completions passthrough and access', () => {
       openBillingWindow: async () => {
         const window = await windows.open('production');
         events.push('open');
-        return { close: () => { events.push('close'); window.close(); } };
+        return { close: (answered) => { events.push(`close ${answered.stream ? 'streamed' : 'whole'} ${answered.status} ${answered.requestId ? 'billed' : '-'}`); window.close(); } };
       },
     });
     await openai(origin, token).models.list();
@@ -40,7 +40,8 @@ describe('local endpoint: chat-completions passthrough and access', () => {
       assert.equal(answer.status, 200);
     }
     await waitFor('the windows to close with the responses', () => events.length === 4, { timeoutMs: 2000, intervalMs: 5 });
-    assert.deepEqual(events, ['open', 'close', 'open', 'close']);
+    // With what was answered: the host takes a settled reading after a streamed answer only.
+    assert.deepEqual(events, ['open', 'close whole 200 billed', 'open', 'close streamed 200 billed']);
     alone.close();
     assert.equal(alone.overlapped, true, 'an answer of this window while the endpoint forwarded is not measured');
   });
