@@ -97,6 +97,11 @@ export class IncrementalMarkdown {
     this.parsedRest = undefined;
   }
 
+  /** Characters of the open part: what the provisional rendering (the last `tail` op) shows. */
+  get openChars(): number {
+    return this.pending.length + (this.mode?.kind === 'fence' ? this.mode.code.length : 0);
+  }
+
   /** The operations that bring the DOM up to date; with `final`, everything is committed. */
   update(final: boolean): RenderOp[] {
     // Inside a code fence only a line's end changes anything: its lines are text until committed.

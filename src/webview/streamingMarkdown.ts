@@ -18,6 +18,22 @@ const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
  */
 const SEGMENT_ELEMENTS = 32;
 
+/**
+ * A frame that brings this many characters or more is a fast model's (the host's batcher sends
+ * ~256 at a time, ~16 times a second), and the unfinished block it ends with is usually finished by
+ * the next append, ~60 ms later. Rendering it provisionally as well (built as DOM, then styled,
+ * laid out, shaped and painted by Chromium, only to be replaced a frame later) was 15–20% of the
+ * renderer's main-thread CPU for a fast model's mixed answer (a bundle that never showed it, 7
+ * alternated rounds). So in such a frame an unfinished part of up to HIDDEN_TAIL_MAX_CHARS is not
+ * shown: it shows with the next frame (committed, or provisionally when that frame is not fast), or
+ * after STALL_MS when no text comes, so a model that pauses never leaves text unseen for longer. A
+ * slow model's frames are never fast, and a longer unfinished part (a long paragraph) keeps growing
+ * on screen.
+ */
+const FAST_FRAME_CHARS = 128;
+const HIDDEN_TAIL_MAX_CHARS = 1024;
+const STALL_MS = 150;
+
 interface OpenContainer {
   kind: ContainerKind;
   /** The container's top-level nodes (a fence's include its toolbar wrapper). */
@@ -50,6 +66,10 @@ export class StreamingMarkdown implements FrameTask {
   private sanitiserCheckScheduled = false;
   /** Where the last cheap frame put its text (the next one goes right after it). */
   private lastProvisionalText: Text | undefined;
+  /** Characters appended since the last frame. */
+  private arrivedSinceFrame = 0;
+  /** The unfinished part a fast frame did not show (FAST_FRAME_CHARS), and its stall timer. */
+  private hiddenTail: { op: RenderOp; stall: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(
     md: MarkdownIt,
@@ -69,6 +89,7 @@ export class StreamingMarkdown implements FrameTask {
   append(text: string): void {
     if (!text) return;
     this.fullText += text;
+    this.arrivedSinceFrame += text.length;
     this.engine.append(text);
     this.frames.request(this);
   }
@@ -85,6 +106,8 @@ export class StreamingMarkdown implements FrameTask {
     this.container = undefined;
     this.provisional = [];
     this.lastProvisionalText = undefined;
+    this.forgetHiddenTail();
+    this.arrivedSinceFrame = 0;
     this.unsanitised.clear();
     this.committedAny = false;
     this.rendered = false;
@@ -104,12 +127,22 @@ export class StreamingMarkdown implements FrameTask {
       // Rare: re-render the whole answer once so references resolve exactly as a one-shot render.
       this.clear(this.fullText, true);
     }
+    const fast = this.arrivedSinceFrame >= FAST_FRAME_CHARS;
+    this.arrivedSinceFrame = 0;
     const ops = this.engine.update(this.final);
     this.rendered = this.final;
-    if (ops.length === 1 && ops[0].op === 'tailText') return this.appendProvisionalText(ops[0].text);
+    // Nothing new (the stall timer's frame), or text for the unfinished part: it shows first.
+    if (!ops.length) return this.showHiddenTail();
+    if (ops.length === 1 && ops[0].op === 'tailText') {
+      this.showHiddenTail();
+      return this.appendProvisionalText(ops[0].text);
+    }
     this.removeProvisional();
+    const tail = ops[ops.length - 1];
+    const hide = fast && !this.final && tail.op === 'tail' && hasContent(tail) && this.engine.openChars <= HIDDEN_TAIL_MAX_CHARS;
     const committed: Node[] = [];
-    for (const op of ops) this.apply(op, committed);
+    for (const op of hide ? ops.slice(0, -1) : ops) this.apply(op, committed);
+    if (hide) this.hiddenTail = { op: tail, stall: setTimeout(() => this.frames.request(this), STALL_MS) };
     if (committed.length) {
       this.committedAny = true;
       this.onCommitted(committed.map((n) => n.textContent ?? '').join(' ').trim());
@@ -194,8 +227,20 @@ export class StreamingMarkdown implements FrameTask {
     }
   }
 
+  private showHiddenTail(): void {
+    const hidden = this.hiddenTail;
+    this.forgetHiddenTail();
+    if (hidden) this.apply(hidden.op, []);
+  }
+
+  private forgetHiddenTail(): void {
+    if (this.hiddenTail) clearTimeout(this.hiddenTail.stall);
+    this.hiddenTail = undefined;
+  }
+
   private removeProvisional(): void {
     this.lastProvisionalText = undefined;
+    this.forgetHiddenTail();
     for (const node of this.provisional) node.parentNode?.removeChild(node);
     this.provisional = [];
     this.tail.replaceChildren();
@@ -226,6 +271,10 @@ export class StreamingMarkdown implements FrameTask {
     }
     this.lastProvisionalText = node;
   }
+}
+
+function hasContent(tail: RenderOp & { op: 'tail' }): boolean {
+  return Boolean(tail.text || tail.tokens?.length || tail.after?.length);
 }
 
 /** Formatting that ends where it is closed: new provisional text goes after it, not inside it. */

@@ -41,6 +41,41 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.equal(tail[4], `<p>${words}<strong>bold</strong> then plain words and \`code\` after</p>\n`);
   });
 
+  it('leaves a fast frame\'s short unfinished block unshown until the next frame or a pause; a slow frame, or a long block, shows it at once', async () => {
+    const shown = await webview.page.evaluate(async (start) => {
+      window.__deliver(start);
+      window.__pumpFrame();
+      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { querySelector(s: string): { innerHTML: string } | null; querySelectorAll(s: string): ArrayLike<unknown> };
+      const tail = () => answer().querySelector('.md-tail')?.innerHTML ?? '';
+      const paragraphs = () => answer().querySelectorAll(':scope > .md-segment > p').length;
+      let seq = 1;
+      const send = (text: string) => {
+        window.__deliver([start.v, seq++, text]);
+        window.__pumpFrame();
+        return { tail: tail(), paragraphs: paragraphs() };
+      };
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 400)).then(() => {
+        window.__pumpFrame();
+        return { tail: tail(), paragraphs: paragraphs() };
+      });
+      // A fast model's append (~256 characters): two paragraphs and the start of a third.
+      const fast = send(`${'First paragraph. '.repeat(7)}\n\n${'Second paragraph. '.repeat(6)}\n\nThird *starts*`);
+      const afterPause = await pause();
+      const next = send(` here.\n\n${'Fourth paragraph. '.repeat(8)}\n\nFifth`);
+      // A slow model's append: the unfinished block shows in the same frame.
+      const slow = send(' ends.\n\nSixth');
+      const long = send(` continues${' and on'.repeat(90)}\n\nSeventh${' goes on'.repeat(140)}`);
+      return { fast, afterPause, next, slow, long };
+    }, streaming('hidden'));
+    // A paragraph is final once the first line of the next block is complete (blocks.ts).
+    assert.deepEqual(shown.fast, { tail: '', paragraphs: 1 }, 'the finished paragraph shows; the unfinished ones wait');
+    assert.deepEqual(shown.afterPause, { tail: `<p>${'Second paragraph. '.repeat(6).trim()}</p>\n<p>Third <em>starts</em></p>\n`, paragraphs: 1 }, 'a pause shows them, formatted');
+    assert.deepEqual(shown.next, { tail: '', paragraphs: 3 });
+    assert.deepEqual(shown.slow, { tail: '<p>Fifth ends.</p>\n<p>Sixth</p>\n', paragraphs: 4 });
+    assert.equal(shown.long.paragraphs, 5);
+    assert.match(shown.long.tail, /^<p>Sixth continues( and on){90}<\/p>\n<p>Seventh( goes on){140}<\/p>\n$/, 'an unfinished part of over 1,024 characters shows in a fast frame');
+  });
+
   it('shows finished list items formatted at once, then checks them against the sanitiser\'s DOM in batches: equal ones stay, others are replaced; the end equals a one-shot render', async () => {
     const items = Array.from({ length: 40 }, (_, i) => `- item ${i} **bold** [safe](https://example.com/${i}) [bad](javascript:alert(${i})) <img src=x onerror=alert(${i})>\n`);
     const text = items.join('');
