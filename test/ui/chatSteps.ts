@@ -22,7 +22,9 @@ export function chatSteps(ui: UiFixture) {
     /** Picks the environment's chat model and opens the chat panel, ready to type. */
     async openChat(model = 'emu-chat-large'): Promise<void> {
       await ui.runCommand('Inference: Pick Chat Model');
-      await ui.pickQuickPickItem(model);
+      // The list comes from the service: after a reload under CI's load (UI and integration tiers
+      // at once on 2 cores) it once took over 10 s, the default, in a fresh extension host.
+      await ui.pickQuickPickItem(model, 30_000);
       await ui.runCommand('Inference: Open Chat');
       await composer().waitFor({ state: 'visible', timeout: 30_000 });
     },

@@ -39,7 +39,7 @@ export interface UiFixture {
   /** Opens a workspace file in an editor through Quick Open (Ctrl+P). */
   openFile(relativePath: string): Promise<void>;
   quickPickItems(): Promise<string[]>;
-  pickQuickPickItem(label: string | RegExp): Promise<void>;
+  pickQuickPickItem(label: string | RegExp, timeoutMs?: number): Promise<void>;
   typeInInput(text: string, options?: { submit?: boolean }): Promise<void>;
   quickInputMessage(): Promise<string>;
   closeQuickInput(): Promise<void>;
@@ -153,7 +153,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     runCommand: (title) => workbench.runCommand(current().page, title),
     openFile: (relativePath) => workbench.openFile(current().page, relativePath),
     quickPickItems: () => workbench.quickPickItems(current().page),
-    pickQuickPickItem: (label) => workbench.pickQuickPickItem(current().page, label),
+    pickQuickPickItem: (label, timeoutMs) => workbench.pickQuickPickItem(current().page, label, timeoutMs),
     typeInInput: (text, typeOptions) => workbench.typeInInput(current().page, text, typeOptions),
     quickInputMessage: () => workbench.quickInputMessage(current().page),
     closeQuickInput: () => workbench.closeQuickInput(current().page),

@@ -142,14 +142,17 @@ describe('Local endpoint in the real extension host: official openai and Anthrop
   });
 
   it('shows the settled balance after a streamed answer, whose header left before the answer was billed', async () => {
+    const readings = () => emulator().requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/v1/models'));
+    const readingsBefore = readings().length;
     const viaEndpoint = await rawRequest(`${endpoint.origin}/v1/chat/completions`, { headers: { authorization: `Bearer ${endpoint.token}` }, body: { model: 'emu-chat-small', messages, stream: true } });
     assert.equal(viaEndpoint.status, 200);
     const answered = emulator().requests.findLast((r) => r.stream);
     const relayed = Number(viaEndpoint.headers['x-service-balance-credits']);
     assert.ok(Number.isFinite(relayed) && relayed < emulator().balance('production'), `the relayed header (${relayed}) held only the reserve`);
+    // The reading first: the balance alone can match by chance (the previous test's answer may have cost the same).
+    const reading = await waitFor('a model-list request after the answer', () => readings()[readingsBefore], { timeoutMs: 10_000, intervalMs: 20 });
+    assert.ok(answered && reading.startedAt >= answered.startedAt, 'the reading came after the answer');
     await waitFor('the settled balance', () => api().services.account.get('production').balanceCredits === emulator().balance('production'), { timeoutMs: 5000, intervalMs: 20 });
-    const reading = emulator().requests.findLast((r) => r.path.startsWith('/api/v1/models'));
-    assert.ok(reading && answered && reading.startedAt >= answered.startedAt, 'a model list read the balance after the answer');
   });
 });
 
