@@ -5,6 +5,7 @@ import { whenIdle, type FrameScheduler, type FrameTask } from './frames';
 import { IncrementalMarkdown, type ContainerKind, type RenderOp } from './incremental';
 import { appendCodeLines, closeFence, GROWING_FENCE } from './growingFence';
 import { PendingSanitiser, tokensToFragment } from './pendingSanitiser';
+import { lastTextHolder } from './provisionalText';
 import { sanitizeRowsToFragment, sanitizeShellToFragment, sanitizeToFragment } from './sanitize';
 
 /** A reference definition anywhere can change links in blocks already committed before it. */
@@ -275,27 +276,4 @@ export class StreamingMarkdown implements FrameTask {
 
 function hasContent(tail: RenderOp & { op: 'tail' }): boolean {
   return Boolean(tail.text || tail.tokens?.length || tail.after?.length);
-}
-
-/** Formatting that ends where it is closed: new provisional text goes after it, not inside it. */
-const INLINE = new Set(['A', 'EM', 'STRONG', 'S', 'DEL', 'SPAN', 'BR', 'HR']);
-
-/**
- * Where new provisional text goes: the last text of `node`'s last block (skipping formatting white
- * space between table cells and after list items), or that block itself when it ends with inline
- * formatting (`**bold**` then ` more` must not render bold) or holds no text yet.
- */
-function lastTextHolder(node: Node): Node {
-  let current = node;
-  for (;;) {
-    if (current.nodeType === Node.TEXT_NODE) return current;
-    let next: Node | null = current.lastChild;
-    while (next && next.nodeType === Node.TEXT_NODE && !/\S/.test(next.textContent ?? '')) next = next.previousSibling;
-    if (!next || (next.nodeType === Node.ELEMENT_NODE && isInline(next as Element))) return current;
-    current = next;
-  }
-}
-
-function isInline(element: Element): boolean {
-  return INLINE.has(element.tagName) || (element.tagName === 'CODE' && element.parentElement?.tagName !== 'PRE');
 }
