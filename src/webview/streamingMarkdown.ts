@@ -20,16 +20,17 @@ const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 const SEGMENT_ELEMENTS = 32;
 
 /**
- * A frame that brings this many characters or more is a fast model's (the host's batcher sends
- * ~256 at a time, ~16 times a second), and the unfinished block it ends with is usually finished by
- * the next append, ~60 ms later. Rendering it provisionally as well (built as DOM, then styled,
+ * A frame that brings this many characters or more, less than STALL_MS after the append before,
+ * is a fast model's (the host's batcher sends ~256 at a time, ~16 times a second), and the
+ * unfinished block it ends with is usually finished by the next append, ~60 ms later. Rendering it provisionally as well (built as DOM, then styled,
  * laid out, shaped and painted by Chromium, only to be replaced a frame later) was 15–20% of the
  * renderer's main-thread CPU for a fast model's mixed answer (a bundle that never showed it, 7
  * alternated rounds). So in such a frame an unfinished part of up to HIDDEN_TAIL_MAX_CHARS is not
  * shown: it shows with the next frame (committed, or provisionally when that frame is not fast), or
  * after STALL_MS when no text comes, so a model that pauses never leaves text unseen for longer. A
- * slow model's frames are never fast, and a longer unfinished part (a long paragraph) keeps growing
- * on screen.
+ * slow model's frames are never fast, nor are a medium one's (its batches fill the batcher's 250 ms
+ * window: hiding would only show each block STALL_MS late), and a longer unfinished part (a long
+ * paragraph) keeps growing on screen.
  */
 const FAST_FRAME_CHARS = 128;
 const HIDDEN_TAIL_MAX_CHARS = 1024;
@@ -69,6 +70,9 @@ export class StreamingMarkdown implements FrameTask {
   private lastProvisionalText: Text | undefined;
   /** Characters appended since the last frame. */
   private arrivedSinceFrame = 0;
+  /** When the last append came, and how long after the one before it. */
+  private lastAppendAt = -Infinity;
+  private appendGapMs = Infinity;
   /** The unfinished part a fast frame did not show (FAST_FRAME_CHARS), and its stall timer. */
   private hiddenTail: { op: RenderOp; stall: ReturnType<typeof setTimeout> } | undefined;
 
@@ -91,6 +95,9 @@ export class StreamingMarkdown implements FrameTask {
     if (!text) return;
     this.fullText += text;
     this.arrivedSinceFrame += text.length;
+    const now = performance.now();
+    this.appendGapMs = now - this.lastAppendAt;
+    this.lastAppendAt = now;
     this.engine.append(text);
     this.frames.request(this);
   }
@@ -109,6 +116,8 @@ export class StreamingMarkdown implements FrameTask {
     this.lastProvisionalText = undefined;
     this.forgetHiddenTail();
     this.arrivedSinceFrame = 0;
+    this.lastAppendAt = -Infinity;
+    this.appendGapMs = Infinity;
     this.unsanitised.clear();
     this.committedAny = false;
     this.rendered = false;
@@ -128,7 +137,7 @@ export class StreamingMarkdown implements FrameTask {
       // Rare: re-render the whole answer once so references resolve exactly as a one-shot render.
       this.clear(this.fullText, true);
     }
-    const fast = this.arrivedSinceFrame >= FAST_FRAME_CHARS;
+    const fast = this.arrivedSinceFrame >= FAST_FRAME_CHARS && this.appendGapMs < STALL_MS;
     this.arrivedSinceFrame = 0;
     const ops = this.engine.update(this.final);
     this.rendered = this.final;

@@ -41,7 +41,7 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.equal(tail[4], `<p>${words}<strong>bold</strong> then plain words and \`code\` after</p>\n`);
   });
 
-  it('leaves a fast frame\'s short unfinished block unshown until the next frame or a pause; a slow frame, or a long block, shows it at once', async () => {
+  it('leaves a fast frame\'s short unfinished block unshown until the next frame or a pause; a slow or medium-paced frame, or a long block, shows it at once', async () => {
     const shown = await webview.page.evaluate(async (start) => {
       window.__deliver(start);
       window.__pumpFrame();
@@ -58,22 +58,26 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
         window.__pumpFrame();
         return { tail: tail(), paragraphs: paragraphs() };
       });
-      // A fast model's append (~256 characters): two paragraphs and the start of a third.
+      send('Intro line.\n\n');
+      // A fast model's append (~256 characters, right after the one before): two paragraphs and the start of a third.
       const fast = send(`${'First paragraph. '.repeat(7)}\n\n${'Second paragraph. '.repeat(6)}\n\nThird *starts*`);
       const afterPause = await pause();
-      const next = send(` here.\n\n${'Fourth paragraph. '.repeat(8)}\n\nFifth`);
+      // As long, but 400 ms after the one before (a medium-paced model's): shown at once.
+      const medium = send(` here.\n\n${'Fourth paragraph. '.repeat(8)}\n\nFifth`);
+      const fastAgain = send(` ends.\n\n${'Sixth paragraph. '.repeat(8)}\n\nSeventh`);
       // A slow model's append: the unfinished block shows in the same frame.
-      const slow = send(' ends.\n\nSixth');
-      const long = send(` continues${' and on'.repeat(90)}\n\nSeventh${' goes on'.repeat(140)}`);
-      return { fast, afterPause, next, slow, long };
+      const slow = send(' ends.\n\nEighth');
+      const long = send(` continues${' and on'.repeat(90)}\n\nNinth${' goes on'.repeat(140)}`);
+      return { fast, afterPause, medium, fastAgain, slow, long };
     }, streaming('hidden'));
     // A paragraph is final once the first line of the next block is complete (blocks.ts).
-    assert.deepEqual(shown.fast, { tail: '', paragraphs: 1 }, 'the finished paragraph shows; the unfinished ones wait');
-    assert.deepEqual(shown.afterPause, { tail: `<p>${'Second paragraph. '.repeat(6).trim()}</p>\n<p>Third <em>starts</em></p>\n`, paragraphs: 1 }, 'a pause shows them, formatted');
-    assert.deepEqual(shown.next, { tail: '', paragraphs: 3 });
-    assert.deepEqual(shown.slow, { tail: '<p>Fifth ends.</p>\n<p>Sixth</p>\n', paragraphs: 4 });
-    assert.equal(shown.long.paragraphs, 5);
-    assert.match(shown.long.tail, /^<p>Sixth continues( and on){90}<\/p>\n<p>Seventh( goes on){140}<\/p>\n$/, 'an unfinished part of over 1,024 characters shows in a fast frame');
+    assert.deepEqual(shown.fast, { tail: '', paragraphs: 2 }, 'the finished paragraphs show; the unfinished ones wait');
+    assert.deepEqual(shown.afterPause, { tail: `<p>${'Second paragraph. '.repeat(6).trim()}</p>\n<p>Third <em>starts</em></p>\n`, paragraphs: 2 }, 'a pause shows them, formatted');
+    assert.deepEqual(shown.medium, { tail: `<p>${'Fourth paragraph. '.repeat(8).trim()}</p>\n<p>Fifth</p>\n`, paragraphs: 4 });
+    assert.deepEqual(shown.fastAgain, { tail: '', paragraphs: 6 });
+    assert.deepEqual(shown.slow, { tail: '<p>Seventh ends.</p>\n<p>Eighth</p>\n', paragraphs: 7 });
+    assert.equal(shown.long.paragraphs, 8);
+    assert.match(shown.long.tail, /^<p>Eighth continues( and on){90}<\/p>\n<p>Ninth( goes on){140}<\/p>\n$/, 'an unfinished part of over 1,024 characters shows in a fast frame');
   });
 
   it('shows finished list items formatted at once, then checks them against the sanitiser\'s DOM in batches: equal ones stay, others are replaced; the end equals a one-shot render', async () => {
