@@ -22,15 +22,15 @@ const SEGMENT_ELEMENTS = 32;
 /**
  * A frame that brings this many characters or more, less than STALL_MS after the append before,
  * is a fast model's (the host's batcher sends ~256 at a time, ~16 times a second), and the
- * unfinished block it ends with is usually finished by the next append, ~60 ms later. Rendering it provisionally as well (built as DOM, then styled,
- * laid out, shaped and painted by Chromium, only to be replaced a frame later) was 15–20% of the
- * renderer's main-thread CPU for a fast model's mixed answer (a bundle that never showed it, 7
- * alternated rounds). So in such a frame an unfinished part of up to HIDDEN_TAIL_MAX_CHARS is not
- * shown: it shows with the next frame (committed, or provisionally when that frame is not fast), or
- * after STALL_MS when no text comes, so a model that pauses never leaves text unseen for longer. A
- * slow model's frames are never fast, nor are a medium one's (its batches fill the batcher's 250 ms
- * window: hiding would only show each block STALL_MS late), and a longer unfinished part (a long
- * paragraph) keeps growing on screen.
+ * unfinished block it ends with is usually finished by the next append, ~60 ms later. Rendering it
+ * provisionally as well (built as DOM, then styled, laid out, shaped and painted by Chromium, only
+ * to be replaced a frame later) was 15–20% of the renderer's main-thread CPU for a fast model's
+ * mixed answer (a bundle that never showed it, 7 alternated rounds). So in such a frame an
+ * unfinished part of up to HIDDEN_TAIL_MAX_CHARS is not shown: it shows with the next frame
+ * (committed, or provisionally when that frame is not fast), or after STALL_MS when no text comes,
+ * so a model that pauses never leaves text unseen for longer. A slow model's frames are never fast,
+ * nor are a medium one's (its batches fill the batcher's 250 ms window: hiding would only show each
+ * block STALL_MS late), and a longer unfinished part (a long paragraph) keeps growing on screen.
  */
 const FAST_FRAME_CHARS = 128;
 const HIDDEN_TAIL_MAX_CHARS = 1024;
