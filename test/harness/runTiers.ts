@@ -143,6 +143,8 @@ async function main(): Promise<void> {
     chromium: tiers.some((tier) => tier.needs?.chromium),
     codeServer: tiers.some((tier) => tier.needs?.codeServer),
   });
+  let provisioned = false;
+  void provisioning.then(() => (provisioned = true));
   let provisioningFailure: string | undefined;
   const results: { name: string; code: number; time: string }[] = [];
   for (const stage of stages) {
@@ -150,6 +152,7 @@ async function main(): Promise<void> {
     const others = stage.slice(1).map((tier) => tier.name);
     console.log(`\n[test] ── ${stage[0].name}${others.length ? ` (alongside: ${others.join(', ')})` : ''} ─────────────────────────────`);
     if (stage.some((tier) => tier.needs)) {
+      if (!provisioned) console.log('[test] waiting for provisioning to finish (its output: test-results/provision.log)…');
       provisioningFailure = await provisioning;
       if (provisioningFailure) console.error(`[test] provisioning failed: ${provisioningFailure}`);
     }
