@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import vscode = require('vscode');
 import { registerAccountCommands } from './host/accountCommands';
 import { importKeysFromEnvironment } from './host/apiKeyCommands';
+import type { Releasable } from './host/disposable';
 import { offerFirstRunSetup } from './host/firstRunSetup';
 import { registerImages } from './host/images';
 import { registerChat, type ChatTestApi } from './host/chat';
@@ -25,7 +26,7 @@ export interface TestApi {
 }
 
 /** Owners whose disposal saves data: deactivate() waits for them (VS Code does not wait for subscriptions). */
-let savingOnExit: { dispose(): Promise<void> }[] = [];
+let savingOnExit: Releasable[] = [];
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   // The vscode-free core translates through @vscode/l10n: hand it the bundle VS Code loaded for this
@@ -43,10 +44,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     context.subscriptions.push(registerImages(services));
     void services.workspaceGuard.check();
     const localEndpoint = registerLocalEndpoint(services);
-    context.subscriptions.push(localEndpoint.disposable);
     const languageModels = registerLanguageModels(services);
-    context.subscriptions.push(languageModels.disposable);
-    context.subscriptions.push(registerUsage(services), registerWalkthrough(services));
+    context.subscriptions.push(localEndpoint, languageModels, registerUsage(services), registerWalkthrough(services));
     // Not awaited: activate() never waits on IPC (VS Code runs other extensions' work meanwhile, and
     // it counted as ours). Key reads wait for the import instead; the first-run offer knows its outcome.
     void services.keys.importAtStartup((read) => importKeysFromEnvironment(services, process.env, read)).then(() => offerFirstRunSetup(services))
