@@ -25,7 +25,11 @@ export interface TestApi {
   languageModels: InferenceChatModelProvider | undefined;
 }
 
-/** Owners whose disposal saves data: deactivate() waits for them (VS Code does not wait for subscriptions). */
+/**
+ * Owners whose disposal saves data, in order: deactivate() waits for them (VS Code does not wait for
+ * subscriptions). The chat first, since an answer it stops may still record its spend; then the
+ * usage ledger, whose disposal waits for the appends still pending.
+ */
 let savingOnExit: Releasable[] = [];
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -39,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     const statusBar = new AccountStatusBar(services);
     context.subscriptions.push(registerAccountCommands(services), statusBar);
     const chat = registerChat(services);
-    savingOnExit = [chat];
+    savingOnExit = [chat, services.usage];
     context.subscriptions.push(chat);
     context.subscriptions.push(registerImages(services));
     void services.workspaceGuard.check();
@@ -70,5 +74,5 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 
 export async function deactivate(): Promise<void> {
   // Every registration is owned by context.subscriptions; these are disposed first and awaited.
-  await Promise.all(savingOnExit.splice(0).map((owner) => owner.dispose()));
+  for (const owner of savingOnExit.splice(0)) await owner.dispose();
 }
