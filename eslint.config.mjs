@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Import zones: the layers of README's Development map, checked on every import. ESLint's own
+ * Import zones: the layers of src/README.md's map, checked on every import. ESLint's own
  * no-restricted-imports (through typescript-eslint's variant, which also sees `import type`) is
  * enough here: the zones are folders and imports are relative paths, so a regular expression per
  * folder depth says exactly "leaves this folder". No plugin or module resolver is needed.

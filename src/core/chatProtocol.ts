@@ -9,7 +9,7 @@
  * answers every `ready`. Field names say what they hold: `messageId`/`conversationId` are ids,
  * `message`/`conversation` whole objects. Nothing in here may ever carry an API key.
  *
- * These are view types: what is saved to disk has its own versioned type (chat/storedConversation.ts).
+ * These are view types: what is saved to disk has its own versioned type (`StoredConversation`, chat/serialization.ts).
  */
 import type { ErrorActionId } from './errorActions';
 import type { ChatRole, Usage } from './types';

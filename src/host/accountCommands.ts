@@ -4,6 +4,7 @@ import { isApiError } from '../core/errors';
 import { addEnvironment } from './addEnvironment';
 import { clearApiKey, setApiKey } from './apiKeyCommands';
 import { chooseEnvironment } from './chooseEnvironment';
+import type { Registered } from './disposable';
 import { describeAge } from './format';
 import type { Services } from './services';
 
@@ -86,7 +87,7 @@ export async function showAccountMenu(services: Services): Promise<void> {
   if (picked) await vscode.commands.executeCommand(picked.command);
 }
 
-export function registerAccountCommands(services: Services): vscode.Disposable {
+export function registerAccountCommands(services: Services): Registered {
   const guard = (source: string, run: () => Promise<unknown>) => async () => {
     try {
       await run();

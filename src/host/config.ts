@@ -34,9 +34,9 @@ export interface SettingTypes {
   'inference.serviceParameters.byModel': Record<string, unknown>;
   /** 0: a free port, chosen at each start. */
   'inference.localEndpoint.port': number;
-  /** Per model id (or "*"): limits and capabilities the service does not publish; validated by the reader. */
   /** Register the Language Model Chat Provider (read at activation). */
   'inference.languageModels.enabled': boolean;
+  /** Per model id (or "*"): limits and capabilities the service does not publish; validated by the reader. */
   'inference.languageModels.overrides': Record<string, unknown>;
 }
 

@@ -11,7 +11,7 @@
  */
 import { AppendBatcher, DEFAULT_APPEND_PACING, type Append, type AppendPacing, type Timer } from '../../src/core/chat/appendBatcher';
 import { appendMessage, hostMessage } from '../../src/core/chatProtocol';
-import { longAnswer } from './corpus';
+import { longAnswer } from '../shared/answerCorpus';
 
 const SMOKE = process.env.INFERENCE_BENCH_SMOKE === '1';
 

@@ -20,7 +20,6 @@ export interface ChatView {
   post(message: HostToWebview): void;
 }
 
-
 export interface ConversationSaver {
   /** Saves now (a finished turn, a rename). */
   save(conversation: Conversation): Promise<void>;
@@ -35,8 +34,6 @@ export interface ChatEnvironment {
   /** The environment's selected chat model, used when the conversation names none. */
   selectedModel?: string;
 }
-
-/** A balance and when the service reported it (epoch ms). */
 
 /** What the engine tells the host about a failure, so that it can log it and apply its side effects. */
 export interface FailureContext {
