@@ -11,6 +11,7 @@
  *
  * These are view types: what is saved to disk has its own versioned type (`StoredConversation`, chat/serialization.ts).
  */
+import type { NumberParamValues } from './chat/numberParams';
 import type { ErrorActionId } from './errorActions';
 import type { ChatRole, Usage } from './types';
 
@@ -76,12 +77,9 @@ export interface MessageView {
   attachments?: AttachmentView[];
 }
 
-/** Per-conversation overrides; an absent field means "use the setting". */
-export interface ChatParams {
+/** Per-conversation overrides; an absent field means "use the setting". The numbers are chat/numberParams.ts's table. */
+export interface ChatParams extends NumberParamValues {
   systemPrompt?: string;
-  temperature?: number;
-  top_p?: number;
-  max_tokens?: number;
   /** The contract's `service_parameters`: a JSON object passed through untouched. */
   service_parameters?: ServiceParameters;
 }

@@ -15,7 +15,7 @@ export async function switchEnvironment(services: Services): Promise<void> {
     await addEnvironment(services);
     return;
   }
-  const env = await chooseEnvironment(services, vscode.l10n.t('Switch environment'), true);
+  const env = await chooseEnvironment(services, vscode.l10n.t('Switch environment'), () => addEnvironment(services));
   if (!env || env.name === services.environments.active().name) return;
   await services.environments.activate(env.name);
   services.log.info(`Active environment: ${env.name}`);
@@ -24,6 +24,11 @@ export async function switchEnvironment(services: Services): Promise<void> {
     const choice = await vscode.window.showInformationMessage(vscode.l10n.t('No API key is set for {0}.', env.label), setKey);
     if (choice === setKey) await setApiKey(services, env.name);
   }
+}
+
+/** Set API Key with nowhere to send a key yet: the guided set-up asks for the address first, then the key. */
+async function setApiKeyOrAddEnvironment(services: Services): Promise<unknown> {
+  return services.environments.all().length === 0 ? addEnvironment(services) : setApiKey(services);
 }
 
 export async function pickModel(services: Services): Promise<void> {
@@ -96,7 +101,7 @@ export function registerAccountCommands(services: Services): Registered {
     }
   };
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('inference.setApiKey', guard('set API key', () => setApiKey(services))),
+    vscode.commands.registerCommand('inference.setApiKey', guard('set API key', () => setApiKeyOrAddEnvironment(services))),
     vscode.commands.registerCommand('inference.clearApiKey', guard('clear API key', () => clearApiKey(services))),
     vscode.commands.registerCommand('inference.switchEnvironment', guard('switch environment', () => switchEnvironment(services))),
     vscode.commands.registerCommand('inference.addEnvironment', guard('add environment', () => addEnvironment(services))),

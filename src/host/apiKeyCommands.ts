@@ -1,7 +1,6 @@
 import vscode = require('vscode');
 import { apiKeyVariableName, checkApiKeyFormat } from '../core/apiKey';
 import { ApiError, toApiError } from '../core/errors';
-import { addEnvironment } from './addEnvironment';
 import { chooseEnvironment } from './chooseEnvironment';
 import type { Services } from './services';
 
@@ -9,13 +8,10 @@ import type { Services } from './services';
 
 /**
  * Asks for a key (masked), checks it locally, then verifies it with one GET /models before saving.
- * A refused key leaves the stored one in place.
+ * A refused key leaves the stored one in place. With no environment at all, the Set API Key command
+ * runs Add Environment instead (accountCommands.ts), which comes back here for the key.
  */
 export async function setApiKey(services: Services, envName?: string, providedKey?: string, title?: string): Promise<boolean> {
-  if (!envName && services.environments.all().length === 0) {
-    // Nowhere to send a key yet: the guided set-up asks for the address first, then comes back here.
-    return (await addEnvironment(services, { ...(providedKey !== undefined && { key: providedKey }) })) !== undefined;
-  }
   const env = envName ? services.environments.get(envName) : services.environments.active();
   if (!env) return false;
   if (env.problem) {

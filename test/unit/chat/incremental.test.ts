@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { IncrementalMarkdown, type RenderOp } from '../../../src/webview/incremental';
+import { IncrementalMarkdown } from '../../../src/webview/incremental';
+import type { RenderOp } from '../../../src/webview/renderOp';
 import type { Token } from 'markdown-it';
 import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/markdown';
 import { batchedAppends, longAnswer, longFence, longList, longTable, streamDeltas } from '../../shared/answerCorpus';
