@@ -46,6 +46,7 @@ export function reportEvent(event: ChatStreamEvent, progress: vscode.Progress<vs
       progress.report(new vscode.LanguageModelTextPart(event.text));
       return;
     case 'toolCall':
+      // The core client lets out only calls to tools this request offered, with no prototype keys in their input.
       progress.report(new vscode.LanguageModelToolCallPart(event.call.id, event.call.name, event.call.input));
       return;
     case 'end':
