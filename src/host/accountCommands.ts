@@ -17,8 +17,22 @@ export async function switchEnvironment(services: Services): Promise<void> {
   }
   const env = await chooseEnvironment(services, vscode.l10n.t('Switch environment'), () => addEnvironment(services));
   if (!env || env.name === services.environments.active().name) return;
-  await services.environments.activate(env.name);
-  services.log.info(`Active environment: ${env.name}`);
+  await switchTo(services, env.name);
+}
+
+/**
+ * Makes the environment the active one and says what it still needs: first a settings problem that
+ * stops its requests (asking for a key it could not use would point the wrong way), then a key.
+ */
+export async function switchTo(services: Services, envName: string): Promise<void> {
+  await services.environments.activate(envName);
+  services.log.info(`Active environment: ${envName}`);
+  const env = services.environments.active();
+  const problem = services.settings.blocking('other', env.name);
+  if (problem) {
+    services.settings.tell(problem);
+    return;
+  }
   if (!(await services.keys.has(env.name))) {
     const setKey = vscode.l10n.t('Set API Key');
     const choice = await vscode.window.showInformationMessage(vscode.l10n.t('No API key is set for {0}.', env.label), setKey);
@@ -32,6 +46,12 @@ async function setApiKeyOrAddEnvironment(services: Services): Promise<unknown> {
 }
 
 export async function pickModel(services: Services): Promise<void> {
+  // The list could not be asked for: say why before a picker opens, not after it closes.
+  const problem = services.settings.blocking('other', services.environments.active().name);
+  if (problem) {
+    services.settings.tell(problem);
+    return;
+  }
   try {
     await services.models.pickChatModel();
   } catch (error) {

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { apiKeyVariableName, checkApiKeyFormat } from '../core/apiKey';
-import { ApiError, toApiError } from '../core/errors';
+import { toApiError } from '../core/errors';
 import { chooseEnvironment } from './chooseEnvironment';
 import type { Services } from './services';
 
@@ -14,9 +14,11 @@ import type { Services } from './services';
 export async function setApiKey(services: Services, envName?: string, providedKey?: string, title?: string): Promise<boolean> {
   const env = envName ? services.environments.get(envName) : services.environments.active();
   if (!env) return false;
-  if (env.problem) {
+  const problem = services.settings.blocking('other', env.name);
+  if (problem) {
     // The key would be checked against an address the settings do not allow: say why, ask nothing.
-    void services.errors.present(new ApiError('notConfigured', env.problem.message), { source: 'key check', env: env.name });
+    services.log.warn(`Set API Key for ${env.name}: not asked for, ${problem.message}`);
+    services.settings.tell(problem);
     return false;
   }
   const input = providedKey ?? await vscode.window.showInputBox({
@@ -94,10 +96,15 @@ export async function importKeysFromEnvironment(
 ): Promise<string[]> {
   const imported: string[] = [];
   for (const env of services.environments.all()) {
-    if (env.problem) continue;
     const name = apiKeyVariableName(env.name);
     const key = variables[name]?.trim();
-    if (!key || (await read(env.name)) === key) continue;
+    if (!key) continue;
+    if (env.problem) {
+      // Left in the variable, not bound to an address the settings refuse; the log says why.
+      services.log.warn(`${name} was not imported: ${env.problem.message}`);
+      continue;
+    }
+    if ((await read(env.name)) === key) continue;
     const problem = checkApiKeyFormat(key, env.keyPrefix);
     if (problem) {
       services.log.warn(`${name} was not imported: ${problem.message}`);

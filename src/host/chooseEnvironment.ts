@@ -2,18 +2,28 @@ import vscode = require('vscode');
 import type { Environment } from './environments';
 import type { Services } from './services';
 
+type EnvironmentItem = vscode.QuickPickItem & { env?: Environment };
+
+/**
+ * One row per environment. An environment whose settings are refused shows why, in the start-up
+ * warning's words, instead of its address (which the sentence names).
+ */
+export async function environmentItems(services: Services): Promise<EnvironmentItem[]> {
+  const active = services.environments.active();
+  return Promise.all(services.environments.all().map(async (env) => ({
+    label: env.label,
+    env,
+    description: [env.name === active.name ? vscode.l10n.t('active') : '', (await services.keys.has(env.name)) ? vscode.l10n.t('key set') : vscode.l10n.t('no key'), env.problem ? vscode.l10n.t('setting problem') : ''].filter(Boolean).join(' · '),
+    detail: env.problem ? `$(warning) ${env.problem.message}` : env.baseUrl || vscode.l10n.t('no base URL configured'),
+  })));
+}
+
 /**
  * The user's environments; with `add`, also Add Environment (which runs it and returns the new one).
  * The caller passes Add Environment in, because Add Environment reaches this module through Set API Key.
  */
 export async function chooseEnvironment(services: Services, title: string, add?: () => Promise<string | undefined>): Promise<Environment | undefined> {
-  const active = services.environments.active();
-  const items: Array<vscode.QuickPickItem & { env?: Environment }> = await Promise.all(services.environments.all().map(async (env) => ({
-    label: env.label,
-    env,
-    description: [env.name === active.name ? vscode.l10n.t('active') : '', (await services.keys.has(env.name)) ? vscode.l10n.t('key set') : vscode.l10n.t('no key'), env.problem ? vscode.l10n.t('setting problem') : ''].filter(Boolean).join(' · '),
-    detail: env.baseUrl || vscode.l10n.t('no base URL configured'),
-  })));
+  const items = await environmentItems(services);
   const addItem = `$(add) ${vscode.l10n.t('Add Environment…')}`;
   if (add) items.push({ label: addItem, description: vscode.l10n.t('name, address and key') });
   if (items.length === 0) {

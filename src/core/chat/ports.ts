@@ -45,6 +45,11 @@ export interface FailureContext {
 export interface ChatBackend {
   environment(): ChatEnvironment;
   /**
+   * Why no chat request may go to the environment now (a settings problem, in the words of its
+   * warning), or undefined: an answer states it before anything else, the missing model included.
+   */
+  refusal(env: string): string | undefined;
+  /**
    * The chat parameters from the settings for answers by `model` (a conversation's overrides win):
    * service parameters of the environment and of the model are merged in.
    */

@@ -104,6 +104,9 @@ export class StreamingAnswer {
   }
 
   private request(): ChatRequest {
+    // The settings first: with them refused, picking a model would not help (and its list cannot be had).
+    const refusal = this.backend.refusal(this.env.name);
+    if (refusal !== undefined) throw new ApiError('notConfigured', refusal);
     const model = this.message.meta?.model;
     if (!model) throw new ApiError('modelNotFound', l10n.t('No chat model is selected for this environment. Pick one to start chatting.'));
     const params = effectiveParams(this.conversation, this.backend.chatDefaults(model));
