@@ -1,19 +1,19 @@
 import * as l10n from '@vscode/l10n';
-import type { Dispatcher } from 'undici';
 import { checkApiKeyFormat } from './apiKey';
 import { normaliseBaseUrl } from './baseUrl';
 import { chatResultFromJson } from './chatCompletion';
 import { parseChatEventStream } from './chatStream';
 import { offeredToolNames } from './toolCalls';
 import { ApiError, type Endpoint } from './errors';
-import { createDispatcher, loadUndici, resolveTimeouts, type Timeouts } from './http';
 import { decodeImageItem } from './imageData';
 import { capStream, resolveLimits, tooLarge, type ResponseLimits } from './limits';
 import { keySecrets, redactSecrets } from './redact';
-import { ERROR_BODY_LIMIT, readBodyStart, readImageResult, readJsonBody, responseHeader, type BodyReading, type ResponseData } from './responseBodies';
+import { ERROR_BODY_LIMIT, readBodyStart, readImageResult, readJsonBody, type BodyReading } from './responseBodies';
 import { describeErrorBody, errorFromResponse } from './responseErrors';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
+import { resolveTimeouts, responseHeader, type Timeouts, type Transport, type TransportResponse } from './transport';
 import { errorFromTransport } from './transportErrors';
+import { createUndiciTransport } from './undiciTransport';
 import type {
   ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
 } from './types';
@@ -24,8 +24,9 @@ export interface ClientOptions {
   apiKey: string | undefined;
   /** The service's fixed key prefix, when configured: keys without it are refused before sending. */
   keyPrefix?: string;
-  /** A pool, or the promise of one (createDispatcher loads undici on first use). */
-  dispatcher?: Dispatcher | Promise<Dispatcher>;
+  /** How requests travel; by default a transport of this client's own (undici, loaded on the first request). */
+  transport?: Transport;
+  /** The response and idle timeouts apply per request; the connect timeout only to this client's own transport. */
   timeouts?: Partial<Timeouts>;
   /** Size caps on responses; the defaults are documented in the README. */
   limits?: Partial<ResponseLimits>;
@@ -45,9 +46,8 @@ export class InferenceClient {
   readonly baseUrl: string;
   readonly #apiKey: string | undefined;
   readonly #keyPrefix: string;
-  /** Created on the first request (undici loads then); `options.dispatcher` when given. */
-  #dispatcher: Promise<Dispatcher> | undefined;
-  readonly #ownsDispatcher: boolean;
+  readonly #transport: Transport;
+  readonly #ownsTransport: boolean;
   readonly #timeouts: Timeouts;
   readonly #limits: ResponseLimits;
   /** What must never appear in a text built from a response: the key, with and without its prefix. */
@@ -62,8 +62,8 @@ export class InferenceClient {
     this.#timeouts = resolveTimeouts(options.timeouts);
     this.#limits = resolveLimits(options.limits);
     this.#secrets = keySecrets(this.#apiKey, this.#keyPrefix);
-    this.#ownsDispatcher = !options.dispatcher;
-    if (options.dispatcher) this.#dispatcher = Promise.resolve(options.dispatcher);
+    this.#ownsTransport = !options.transport;
+    this.#transport = options.transport ?? createUndiciTransport({ timeouts: this.#timeouts });
     this.#userAgent = options.userAgent ?? 'inference-client';
     this.#onResponse = options.onResponse;
   }
@@ -104,7 +104,7 @@ export class InferenceClient {
         return;
       }
       const limit = this.#limits.streamBytes;
-      const body = capStream(response.body as AsyncIterable<Uint8Array>, limit, () => tooLarge('an answer', limit, meta, ` ${l10n.t('The answer so far was kept.')}`));
+      const body = capStream(response.body, limit, () => tooLarge('an answer', limit, meta, ` ${l10n.t('The answer so far was kept.')}`));
       // Only calls to tools this request offered come out: the language-model provider passes them on as they are.
       yield* parseChatEventStream(body, meta, { redact: (text) => this.#redact(text), offeredTools: offeredToolNames(chatRequest) });
       finished = true;
@@ -112,8 +112,8 @@ export class InferenceClient {
       throw errorFromTransport(error, signal, meta);
     } finally {
       // A consumer that stops early (Stop button, break) must close the connection, not leave it streaming.
-      if (finished) await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-      else response.body.destroy();
+      if (finished) await response.body.drain(64 * 1024);
+      else response.body.cancel();
     }
   }
 
@@ -130,9 +130,9 @@ export class InferenceClient {
     return result;
   }
 
-  /** Releases the connection pool when this client created it. */
+  /** Releases the connections when this client created its transport. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher && this.#dispatcher) await (await this.#dispatcher).close();
+    if (this.#ownsTransport) await this.#transport.close();
   }
 
   async #json(endpoint: Endpoint, method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal | undefined): Promise<{ meta: ResponseMeta; body: unknown }> {
@@ -150,10 +150,10 @@ export class InferenceClient {
     return { meta, signal, limits: this.#limits, redact: (text) => this.#redact(text) };
   }
 
-  async #send(endpoint: Endpoint, method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: ResponseData }> {
+  async #send(endpoint: Endpoint, method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: TransportResponse }> {
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     const { meta, response } = await this.#request(endpoint, method, path, body, signal, accept);
-    if (response.statusCode >= 300) {
+    if (response.status >= 300) {
       const text = this.#redact(await readBodyStart(response.body, ERROR_BODY_LIMIT).catch(() => ''));
       const location = responseHeader(response.headers, 'location');
       const retryAfterSeconds = parseRetryAfter(response.headers);
@@ -178,9 +178,9 @@ export class InferenceClient {
       const text = Array.isArray(value) ? value[0] : value;
       if (text !== undefined && RELAYED_HEADER.test(name)) headers[name] = text;
     }
-    const status = response.statusCode;
+    const { status } = response;
     if (status < 300) {
-      return { meta, status, headers, body: response.body as AsyncIterable<Uint8Array>, discard: () => response.body.destroy() };
+      return { meta, status, headers, body: response.body, discard: () => response.body.cancel() };
     }
     let text: string;
     try {
@@ -192,7 +192,7 @@ export class InferenceClient {
     return { meta, status, headers, body: [body], discard: () => undefined };
   }
 
-  async #request(endpoint: Endpoint, method: 'GET' | 'POST', path: string, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: ResponseData }> {
+  async #request(endpoint: Endpoint, method: 'GET' | 'POST', path: string, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, accept: string): Promise<{ meta: ResponseMeta; response: TransportResponse }> {
     const keyProblem = checkApiKeyFormat(this.#apiKey, this.#keyPrefix);
     if (keyProblem) throw keyProblem;
     if (signal?.aborted) throw new ApiError('cancelled', l10n.t('The request was cancelled.'));
@@ -202,23 +202,20 @@ export class InferenceClient {
       'user-agent': this.#userAgent,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: ResponseData;
+    let response: TransportResponse;
     try {
-      const { request } = await loadUndici();
-      this.#dispatcher ??= createDispatcher({ timeouts: this.#timeouts });
-      response = await request(`${this.baseUrl}${path}`, {
+      response = await this.#transport.send({
+        url: `${this.baseUrl}${path}`,
         method,
         headers,
         ...(body !== undefined && { body }),
         ...(signal && { signal }),
-        dispatcher: await this.#dispatcher,
-        headersTimeout: this.#timeouts.responseMs,
-        bodyTimeout: this.#timeouts.idleMs,
+        timeouts: this.#timeouts,
       });
     } catch (error) {
       throw errorFromTransport(error, signal);
     }
-    const meta = parseResponseMeta(response.statusCode, response.headers);
+    const meta = parseResponseMeta(response.status, response.headers);
     // Header values are shown, logged and stored (Copy Request ID, error cards): they are response text too.
     if (meta.requestId !== undefined) meta.requestId = this.#redact(meta.requestId);
     if (meta.modelId !== undefined) meta.modelId = this.#redact(meta.modelId);

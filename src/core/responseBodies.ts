@@ -1,9 +1,9 @@
 import * as l10n from '@vscode/l10n';
-import type { Dispatcher } from 'undici';
 import { ApiError } from './errors';
 import { readImageResultBody } from './imageBody';
 import { readBodyCapped, tooLarge, type ResponseLimits } from './limits';
 import { describeErrorBody } from './responseErrors';
+import { responseHeader, type ResponseBody, type ResponseHeaders, type TransportResponse } from './transport';
 import { errorFromTransport } from './transportErrors';
 import type { ResponseMeta } from './types';
 
@@ -13,32 +13,25 @@ import type { ResponseMeta } from './types';
  * and any body text that reaches a message has been through `redact` first.
  */
 
-export type ResponseData = Dispatcher.ResponseData;
-
 /** How much of an error body is read: enough for any service's explanation, never a whole page. */
 export const ERROR_BODY_LIMIT = 64 * 1024;
 
-export function responseHeader(headers: ResponseData['headers'], name: string): string {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
-}
-
 /** The Content-Length the response declared, when it is a usable number. */
-function declaredLength(headers: ResponseData['headers']): number | undefined {
+function declaredLength(headers: ResponseHeaders): number | undefined {
   const value = Number.parseInt(responseHeader(headers, 'content-length'), 10);
   return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 /** The first `limit` bytes of a body as text; the rest is not read (the connection is closed). */
-export async function readBodyStart(body: ResponseData['body'], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
+export async function readBodyStart(body: ResponseBody, limit: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
+  for await (const chunk of body) {
     chunks.push(chunk);
     size += chunk.length;
     if (size >= limit) break;
   }
-  body.destroy();
+  body.cancel();
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
@@ -51,15 +44,15 @@ export interface BodyReading {
 }
 
 /** The body as a JSON object; anything else is `malformedResponse`, quoting what the service said instead. */
-export async function readJsonBody(response: ResponseData, { meta, signal, limits, redact }: BodyReading): Promise<unknown> {
+export async function readJsonBody(response: TransportResponse, { meta, signal, limits, redact }: BodyReading): Promise<unknown> {
   const limit = limits.jsonBytes;
   let text: string;
   try {
     // One buffer, decoded once; it is dropped as soon as the text exists.
-    text = (await readBodyCapped(response.body as AsyncIterable<Uint8Array>, limit, declaredLength(response.headers), () => tooLarge('a response', limit, meta))).toString('utf8');
+    text = (await readBodyCapped(response.body, limit, declaredLength(response.headers), () => tooLarge('a response', limit, meta))).toString('utf8');
   } catch (error) {
     // Stop reading at once; the error that destroying reports is the one thrown here.
-    response.body.on('error', () => undefined).destroy();
+    response.body.cancel();
     throw errorFromTransport(error, signal, meta);
   }
   try {
@@ -74,10 +67,10 @@ export async function readJsonBody(response: ResponseData, { meta, signal, limit
 }
 
 /** Like readJsonBody, but base64 payloads are decoded as they arrive instead of being held as text. */
-export async function readImageResult(response: ResponseData, { meta, signal, limits }: BodyReading): Promise<unknown> {
+export async function readImageResult(response: TransportResponse, { meta, signal, limits }: BodyReading): Promise<unknown> {
   let parsed: unknown;
   try {
-    parsed = await readImageResultBody(response.body as AsyncIterable<Uint8Array>, {
+    parsed = await readImageResultBody(response.body, {
       maxBodyBytes: limits.jsonBytes,
       maxDecodedBytes: limits.imageBytes,
       declaredLength: declaredLength(response.headers),
@@ -86,7 +79,7 @@ export async function readImageResult(response: ResponseData, { meta, signal, li
       onNotBase64: () => new ApiError('malformedResponse', l10n.t('The service returned image data that is not valid base64.'), { meta, status: meta.status }),
     });
   } catch (error) {
-    response.body.on('error', () => undefined).destroy();
+    response.body.cancel();
     if (!(error instanceof SyntaxError)) throw errorFromTransport(error, signal, meta);
   }
   if (parsed === null || typeof parsed !== 'object') {

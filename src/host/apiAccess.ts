@@ -1,9 +1,10 @@
 import vscode = require('vscode');
-import type { Dispatcher } from 'undici';
 import { InferenceClient } from '../core/client';
-import { ApiError, isApiError } from '../core/errors';
-import { createDispatcher, type ConnectionSettings } from '../core/http';
+import { ApiError } from '../core/errors';
+import { withRateLimitRetry, type RetryWait } from '../core/rateLimitRetry';
 import { probeBaseUrl, type Reachability } from '../core/settings/reachability';
+import type { Transport } from '../core/transport';
+import { createUndiciTransport, type ConnectionSettings } from '../core/undiciTransport';
 import type { ResponseMeta } from '../core/types';
 import type { AccountState } from './accountState';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -11,9 +12,6 @@ import { affectsSetting, readSetting } from './config';
 import { Disposable } from './disposable';
 import type { Environment, Environments } from './environments';
 import type { RequestPurpose, SettingsProblems } from './settingsProblems';
-
-/** Retry-After values beyond this are not waited out automatically: the user decides. */
-const LONGEST_AUTOMATIC_WAIT_SECONDS = 120;
 
 function connectionSettings(): ConnectionSettings {
   const http = vscode.workspace.getConfiguration('http');
@@ -52,8 +50,8 @@ export const confirmNewOriginModal: OriginConfirmation = async (env, from, to) =
  * goes only to the origin it was verified against unless the user confirms the new one.
  */
 export class ApiAccess extends Disposable {
-  /** One pool for every client, created (and undici loaded) by the first client asked for. */
-  #dispatcher: Promise<Dispatcher> | undefined;
+  /** One transport (and pool) for every client; undici loads on its first request. */
+  #transport: Transport | undefined;
   /** One dialog per environment and new origin, however many requests wait for it. */
   readonly #pendingConfirmations = new Map<string, Promise<boolean>>();
   /** Origins the user refused in this session: not asked again until the environments change. */
@@ -95,12 +93,12 @@ export class ApiAccess extends Disposable {
     }
     if (keyOverride === undefined) await this.#checkOrigin(env);
     const settings = connectionSettings();
-    this.#dispatcher ??= createDispatcher(settings);
+    this.#transport ??= createUndiciTransport(settings);
     return new InferenceClient({
       baseUrl: env.baseUrl,
       apiKey,
       keyPrefix: env.keyPrefix,
-      dispatcher: await this.#dispatcher,
+      transport: this.#transport,
       ...(settings.timeouts && { timeouts: settings.timeouts }),
       userAgent: `inference-client-vscode/${vscode.version}`,
       onResponse: (meta, endpoint) => this.#onResponse(env.name, endpoint, meta),
@@ -109,8 +107,8 @@ export class ApiAccess extends Disposable {
 
   /** Whether an address answers, through the user's proxy settings, without any key. */
   async probe(baseUrl: string): Promise<Reachability> {
-    this.#dispatcher ??= createDispatcher(connectionSettings());
-    return probeBaseUrl(baseUrl, { dispatcher: await this.#dispatcher });
+    this.#transport ??= createUndiciTransport(connectionSettings());
+    return probeBaseUrl(baseUrl, this.#transport);
   }
 
   /** A stored key goes only where it was verified; a key stored before origins were recorded is bound to its current one. */
@@ -140,26 +138,15 @@ export class ApiAccess extends Disposable {
   }
 
   /**
-   * Runs a call, and when the service answers 429 waits out Retry-After (or a short backoff) with a
-   * visible, cancellable countdown, at most `inference.rateLimit.maxRetries` times.
+   * Runs a call, and when the service answers 429 tries again as core/rateLimitRetry.ts decides, at most
+   * `inference.rateLimit.maxRetries` times, each wait a visible, cancellable countdown.
    */
-  async withRateLimitRetry<T>(label: string, attempt: (attemptNumber: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const maxRetries = Math.max(0, readSetting('inference.rateLimit.maxRetries'));
-    for (let attemptNumber = 0; ; attemptNumber++) {
-      try {
-        return await attempt(attemptNumber);
-      } catch (error) {
-        if (!isApiError(error) || error.kind !== 'rateLimited' || attemptNumber >= maxRetries || signal?.aborted) throw error;
-        const seconds = error.retryAfterSeconds ?? Math.min(2 ** (attemptNumber + 1), 30);
-        if (seconds > LONGEST_AUTOMATIC_WAIT_SECONDS) throw error;
-        this.log.warn(`${label}: rate limited (request ${error.requestId ?? 'without id'}); retry ${attemptNumber + 1} of ${maxRetries} in ${seconds} s`);
-        const waited = await this.#countdown(label, seconds, attemptNumber + 1, maxRetries, signal);
-        if (!waited) throw new ApiError('cancelled', vscode.l10n.t('The retry was cancelled.'), { ...(error.meta && { meta: error.meta }) });
-      }
-    }
+  withRateLimitRetry<T>(label: string, attempt: (attemptNumber: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return withRateLimitRetry(attempt, { label, maxRetries: readSetting('inference.rateLimit.maxRetries'), wait: (wait, waitSignal) => this.#countdown(wait, waitSignal), signal });
   }
 
-  #countdown(label: string, seconds: number, retry: number, maxRetries: number, signal?: AbortSignal): Promise<boolean> {
+  #countdown({ label, seconds, retry, maxRetries, error }: RetryWait, signal: AbortSignal | undefined): Promise<boolean> {
+    this.log.warn(`${label}: rate limited (request ${error.requestId ?? 'without id'}); retry ${retry} of ${maxRetries} in ${seconds} s`);
     return Promise.resolve(vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Rate limited (HTTP 429): {0}', label), cancellable: true },
       (progress, token) => new Promise<boolean>((resolve) => {
@@ -200,9 +187,9 @@ export class ApiAccess extends Disposable {
   }
 
   #resetConnections(): void {
-    const old = this.#dispatcher;
-    this.#dispatcher = undefined;
-    // Let requests in flight finish on the old pool.
-    void old?.then((dispatcher) => dispatcher.close()).catch(() => undefined);
+    const old = this.#transport;
+    this.#transport = undefined;
+    // Requests in flight finish on the old pool.
+    void old?.close().catch(() => undefined);
   }
 }

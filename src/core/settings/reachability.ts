@@ -1,6 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { Dispatcher } from 'undici';
-import { loadUndici } from '../http';
+import { responseHeader, TransportFailure, type Transport } from '../transport';
 
 export type Reachability =
   | { reachable: true; status: number; looksLikeService: boolean; note: string }
@@ -11,22 +10,18 @@ export type Reachability =
  * with a key before the user has finished adding it). Any HTTP answer means the host is reachable;
  * a JSON model list or a 401 looks like the service, a 404 or a redirect suggests a wrong base URL.
  */
-export async function probeBaseUrl(baseUrl: string, options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Promise<Reachability> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+export async function probeBaseUrl(baseUrl: string, transport: Transport, timeoutMs = 10_000): Promise<Reachability> {
   try {
-    // Loaded here, not imported at the top: a top-level import put all of undici into activation.
-    const { request } = await loadUndici();
-    const response = await request(`${baseUrl}/models?type=chat`, {
+    const response = await transport.send({
+      url: `${baseUrl}/models?type=chat`,
       method: 'GET',
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(timeoutMs),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      ...(options.dispatcher && { dispatcher: options.dispatcher }),
+      timeouts: { responseMs: timeoutMs, idleMs: timeoutMs },
     });
-    const status = response.statusCode;
-    const type = String(response.headers['content-type'] ?? '');
-    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    const { status } = response;
+    const type = responseHeader(response.headers, 'content-type');
+    await response.body.drain(64 * 1024);
     if (status >= 300 && status < 400) {
       return { reachable: true, status, looksLikeService: false, note: l10n.t('it redirects (HTTP {0}); keys are never forwarded to another address, so use the final address', status) };
     }
@@ -37,7 +32,8 @@ export async function probeBaseUrl(baseUrl: string, options: { dispatcher?: Disp
       : mediaType ? l10n.t('it answers HTTP {0} ({1}), which does not look like the service', status, mediaType)
         : l10n.t('it answers HTTP {0}, which does not look like the service', status);
     return { reachable: true, status, looksLikeService, note };
-  } catch (error) {
+  } catch (failure) {
+    const error = failure instanceof TransportFailure ? failure.cause : failure;
     const code = (error as { code?: string }).code;
     const reason = error instanceof Error && error.name === 'TimeoutError' ? l10n.t('no answer within {0} s', Math.round(timeoutMs / 1000)) : code ?? (error instanceof Error ? error.message : String(error));
     return { reachable: false, note: l10n.t('it cannot be reached ({0})', reason) };
