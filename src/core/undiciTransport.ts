@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { isLoopbackHost } from './loopback';
 import { resolveTimeouts, TransportFailure, type ResponseBody, type Timeouts, type Transport, type TransportProgress, type TransportRequest, type TransportResponse } from './transport';
 
 /** The one file that knows undici: the client's Transport over undici's keep-alive pools. */
@@ -53,8 +54,10 @@ async function createPools(settings: ConnectionSettings, env: NodeJS.ProcessEnv)
     connect: serviceTls,
   };
   const direct = new Agent(agentOptions);
-  const envProxy = env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy;
-  if (!settings.proxy && !envProxy) return { direct, configured: direct };
+  // Read from `env` here, as undici would from process.env ('' is undici's "none"); an https URL falls back to the http proxy.
+  const httpProxy = settings.proxy || env.http_proxy || env.HTTP_PROXY || '';
+  const httpsProxy = settings.proxy || env.https_proxy || env.HTTPS_PROXY || httpProxy;
+  if (!httpsProxy) return { direct, configured: direct };
   const noProxy = settings.noProxy ?? env.NO_PROXY ?? env.no_proxy;
   return {
     direct,
@@ -62,7 +65,8 @@ async function createPools(settings: ConnectionSettings, env: NodeJS.ProcessEnv)
       ...agentOptions,
       requestTls: serviceTls,
       proxyTls: { timeout: timeouts.connectMs, rejectUnauthorized: settings.strictSSL !== false },
-      ...(settings.proxy ? { httpProxy: settings.proxy, httpsProxy: settings.proxy } : {}),
+      httpProxy,
+      httpsProxy,
       ...(noProxy !== undefined ? { noProxy } : {}),
     }),
   };
@@ -82,7 +86,10 @@ class UndiciTransport implements Transport {
     try {
       const { request: send } = await loadUndici();
       const pools = await (this.#pools ??= createPools(this.settings, this.env));
-      const pool = pools.configured;
+      // Loopback never goes through a proxy: plain http is allowed there only because it never leaves
+      // the machine, and a proxy would receive the key (undici tunnels http too). NO_PROXY cannot say
+      // "all of 127.0.0.0/8 and every spelling of ::1", so the choice is made here, per request.
+      const pool = isLoopbackHost(new URL(request.url).hostname) ? pools.direct : pools.configured;
       response = await send(request.url, {
         method: request.method,
         headers: request.headers,
