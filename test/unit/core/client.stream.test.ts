@@ -5,7 +5,6 @@ import net from 'node:net';
 import { ApiError } from '../../../src/core/errors';
 import { InferenceClient } from '../../../src/core/client';
 import { createUndiciTransport } from '../../../src/core/undiciTransport';
-import type { FaultName } from '../../emulator';
 import { waitFor } from '../../harness/wait';
 import { drain, HELLO, tunnelConnections, useEmulator } from './support';
 
@@ -18,18 +17,6 @@ describe('InferenceClient streaming faults', () => {
     reference ||= (await client().chat(request())).text;
   });
 
-  const tolerated: FaultName[] = ['keepalive-comments', 'crlf', 'tiny-writes', 'no-done', 'usage-chunk'];
-  for (const fault of tolerated) {
-    it(`yields the exact text under the ${fault} fault`, async () => {
-      emulator().injectFault('production', { fault });
-      const outcome = await drain(client().streamChat(request()));
-      assert.equal(outcome.error, undefined);
-      assert.equal(outcome.text, reference, 'no lost, doubled or mangled characters (é, 漢字, 🙂 included)');
-      assert.equal(outcome.events.at(-1)?.type, 'end');
-      assert.deepEqual(emulator().requests.at(-1)?.faults, [fault]);
-    });
-  }
-
   it('combines tiny writes with CRLF and comments without losing a character', async () => {
     const outcome = await drain(client().streamChat(request()));
     emulator().reset();
@@ -38,24 +25,6 @@ describe('InferenceClient streaming faults', () => {
     emulator().injectFault('production', { fault: 'keepalive-comments' });
     const hostile = await drain(client().streamChat(request()));
     assert.equal(hostile.text, outcome.text);
-  });
-
-  it('surfaces an error object inside the stream as streamError after the partial text', async () => {
-    emulator().injectFault('production', { fault: 'error-mid-stream' });
-    const outcome = await drain(client().streamChat(request()));
-    assert.ok(outcome.text.length > 0);
-    assert.ok(reference.startsWith(outcome.text));
-    assert.ok(outcome.error instanceof ApiError);
-    assert.equal(outcome.error.kind, 'streamError');
-    assert.ok(outcome.error.serviceMessage);
-  });
-
-  it('surfaces a chunk that is not JSON as malformedResponse after the partial text', async () => {
-    emulator().injectFault('production', { fault: 'malformed-chunk' });
-    const outcome = await drain(client().streamChat(request()));
-    assert.ok(outcome.text.length > 0);
-    assert.ok(outcome.error instanceof ApiError);
-    assert.equal(outcome.error.kind, 'malformedResponse');
   });
 
   it('receives a 1 MB stream completely', async () => {
@@ -107,13 +76,6 @@ describe('InferenceClient cancellation', () => {
     }
     const closedAt = await waitFor('the client to close the connection', () => emulator().requests.at(-1)?.clientClosedAt, { timeoutMs: 1000, intervalMs: 2 });
     assert.ok(closedAt > 0);
-  });
-
-  it('an already aborted signal sends nothing', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    await assert.rejects(client().chat(request(), { signal: controller.signal }), (e: unknown) => e instanceof ApiError && e.kind === 'cancelled');
-    assert.equal(emulator().requests.length, 0);
   });
 
   it('aborting a non-streaming call cancels it', async () => {

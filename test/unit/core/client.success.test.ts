@@ -19,14 +19,6 @@ describe('InferenceClient against the emulator: success paths', () => {
     assert.equal(typeof production.meta.rateLimitRequests, 'number');
   });
 
-  it('sends type and format=openai on GET /models', async () => {
-    await client().listModels({ type: 'text' });
-    const record = emulator().requests.at(-1);
-    assert.equal(record?.path.startsWith('/api/v1/models?'), true);
-    assert.match(record?.path ?? '', /format=openai/);
-    assert.match(record?.path ?? '', /type=text/);
-  });
-
   it('completes a chat without streaming, with usage, model and balance headers', async () => {
     const before = emulator().balance('production');
     const model = emulator().environments.production.chatModels[0];

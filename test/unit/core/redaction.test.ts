@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
 import { createConversation } from '../../../src/core/chat/conversation';
@@ -8,7 +6,6 @@ import { parseConversation, serializeConversation } from '../../../src/core/chat
 import { InferenceClient } from '../../../src/core/client';
 import { ApiError } from '../../../src/core/errors';
 import { keySecrets, redactSecrets } from '../../../src/core/redact';
-import type { ResponseMeta } from '../../../src/core/types';
 import { drain, HELLO, useEmulator } from './support';
 
 const KEY = 'svc-Zq8AbCdEfGhIjKlMnOpQrStUvWxYz0123';
@@ -87,34 +84,4 @@ describe('redaction of credentials from response-derived text', () => {
     });
   });
 
-  describe('the client, against a hostile service that puts the key in headers and error bodies', () => {
-    let server: http.Server;
-    let baseUrl = '';
-    before(async () => {
-      server = http.createServer((req, res) => {
-        const auth = req.headers.authorization ?? '';
-        res.setHeader('x-request-id', `req-${auth}`);
-        res.setHeader('x-service-model-id', auth.replace('Bearer ', ''));
-        res.writeHead(req.url?.includes('text') ? 502 : 500, { 'content-type': req.url?.includes('text') ? 'text/plain' : 'text/html' });
-        res.end(`<html><head><title>Upstream said ${auth}</title></head></html>`);
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-    });
-    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-    it('redacts header values it reports (request id, model id) and HTML or text bodies', async () => {
-      const seen: ResponseMeta[] = [];
-      const client = new InferenceClient({ baseUrl, apiKey: KEY, keyPrefix: 'svc-', onResponse: (meta) => seen.push(meta) });
-      try {
-        const error = await client.listModels().catch((e: unknown) => e);
-        assert.ok(error instanceof ApiError && error.kind === 'server');
-        assert.match(error.message, /Upstream said Bearer \[redacted\]/);
-        assertNoKey(`${everyRendering(error)}\n${JSON.stringify(seen)}`, KEY);
-        assert.equal(seen[0].requestId, 'req-Bearer [redacted]');
-      } finally {
-        await client.close();
-      }
-    });
-  });
 });
