@@ -13,17 +13,25 @@ const VSCODE = { name: 'vscode', allowTypeImports: false };
 /** An import that climbs `depth` folders or more (`../` repeated), i.e. leaves a zone whose files sit `depth` levels deep in it. */
 const climbs = (depth) => `^(\\.\\./){${depth}}`;
 
+/**
+ * HTTP goes through core/transport.ts; undici is one adapter behind it (core/undiciTransport.ts), so that
+ * the client's logic tests run on a fake and activation never loads the HTTP stack by accident.
+ */
+const UNDICI = { name: 'undici', allowTypeImports: false, message: 'Only src/core/undiciTransport.ts uses undici: depend on the Transport interface (core/transport.ts).' };
+const UNDICI_ADAPTER = 'src/core/undiciTransport.ts';
+
 const NEVER_TEST = {
   regex: '^(\\.\\./)+test/',
   message: 'src never imports test code: tests depend on the product, not the other way round.',
 };
 
 /** src/core: plain Node. It imports nothing outside src/core, so it cannot reach VS Code through a host file. */
-const coreZone = (depth) => ({
-  files: [`src/core/${'*/'.repeat(depth - 1)}*.ts`],
+const coreZone = (depth, files = [`src/core/${'*/'.repeat(depth - 1)}*.ts`], others = [UNDICI]) => ({
+  files,
+  ...(files.includes(UNDICI_ADAPTER) ? {} : { ignores: [UNDICI_ADAPTER] }),
   rules: {
     '@typescript-eslint/no-restricted-imports': ['error', {
-      paths: [{ ...VSCODE, message: 'src/core must not depend on the vscode API: it unit-tests in plain Node.' }],
+      paths: [{ ...VSCODE, message: 'src/core must not depend on the vscode API: it unit-tests in plain Node.' }, ...others],
       patterns: [{
         regex: climbs(depth),
         message: 'src/core imports nothing outside src/core (no host, webview, extension or test): the host adapts the core, never the reverse.',
@@ -48,7 +56,7 @@ export default tseslint.config(
     // The host and extension.ts may use everything in src, but never test code.
     files: ['src/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NEVER_TEST] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [UNDICI], patterns: [NEVER_TEST] }],
       // `import * as vscode from 'vscode'` becomes `__toESM(require('vscode'))` in esbuild's CommonJS
       // bundle: a copy of the API's ~300 properties for every importing file, ~20 ms of every
       // window's start for 40 files. `import vscode = require('vscode')` is a plain require.
@@ -62,6 +70,7 @@ export default tseslint.config(
   coreZone(1),
   coreZone(2),
   coreZone(3),
+  coreZone(1, [UNDICI_ADAPTER], []),
   {
     // The webview runs in the browser: it imports its own files, browser packages, and from the
     // core only the protocol and the pure validation helpers, never vscode, the host or test code.

@@ -25,6 +25,15 @@ describe('lint: layer boundaries', function () {
     assert.deepEqual(await problems('src/webview/zz.ts', code), [3, 4, 6]);
   });
 
+  it('lets only the undici adapter import undici, types included', async () => {
+    const typeImport = 'import type { Dispatcher } from \'undici\';\nexport type D = Dispatcher;\n';
+    for (const file of ['src/core/zz.ts', 'src/core/chat/zz.ts', 'src/host/zz.ts', 'src/extension2.ts']) {
+      assert.deepEqual(await problems(file, typeImport), [1], file);
+    }
+    assert.deepEqual(await problems('src/core/undiciTransport.ts', lines(named('undici', 0), named('./transport', 1))), []);
+    assert.deepEqual(await problems('src/core/undiciTransport.ts', lines(named('vscode', 0), named('../host/config', 1))), [1, 2], 'the adapter is still in the core zone');
+  });
+
   it('never lets src import test code', async () => {
     assert.deepEqual(await problems('src/host/zz.ts', lines(named('../../test/harness/wait', 0), named('../core/errors', 1))), [1]);
     assert.deepEqual(await problems('src/extension2.ts', lines(named('../test/harness/wait', 0))), [1]);
