@@ -78,6 +78,12 @@ export class TransportFailure extends Error {
   }
 }
 
+/**
+ * The `code` of a TransportFailure's cause when a proxy refused to open the tunnel (407 asking for
+ * credentials, 403, 502 …); its `status` is the proxy's answer. Nothing reached the service.
+ */
+export const PROXY_REFUSED = 'PROXY_REFUSED';
+
 export interface Transport {
   /** Resolves when the response headers arrived; rejects with a TransportFailure. */
   send(request: TransportRequest): Promise<TransportResponse>;

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError, isApiError, type ApiErrorDetails } from './errors';
+import { PROXY_REFUSED } from './transport';
 import type { ResponseMeta } from './types';
 
 /** Transport failures (undici, sockets, aborts, TLS) as ApiErrors: the codes along the cause chain decide the kind. */
@@ -22,11 +23,27 @@ function errorCodes(error: unknown): string[] {
   return codes;
 }
 
+/** The proxy's status when a proxy refused to open the tunnel (see PROXY_REFUSED), anywhere along the cause chain. */
+function proxyRefusalStatus(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const { code, status, cause } = current as ErrorWithCode & { status?: unknown };
+    if (code === PROXY_REFUSED && typeof status === 'number') return status;
+    current = cause;
+  }
+  return undefined;
+}
+
 /** Maps a transport failure (undici, socket, abort) to an ApiError, keeping any metadata already received. */
 export function errorFromTransport(error: unknown, signal: AbortSignal | undefined, meta?: ResponseMeta): ApiError {
   if (isApiError(error)) return error;
   const details: ApiErrorDetails = { cause: error, ...(meta && { meta, status: meta.status }) };
   if (signal?.aborted) return new ApiError('cancelled', l10n.t('The request was cancelled.'), details);
+  // Before the abort check below: undici reports a refused tunnel as an abort, which the user did not ask for.
+  const proxyStatus = proxyRefusalStatus(error);
+  if (proxyStatus !== undefined) {
+    return new ApiError('network', l10n.t('The proxy refused to connect to the service (HTTP {0}). Check the "http.proxy" setting or HTTPS_PROXY, and the proxy\'s credentials.', proxyStatus), details);
+  }
   const codes = errorCodes(error);
   const has = (...names: string[]) => names.some((name) => codes.includes(name));
   if (has('AbortError', 'UND_ERR_ABORTED')) return new ApiError('cancelled', l10n.t('The request was cancelled.'), details);

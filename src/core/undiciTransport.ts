@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from './loopback';
-import { resolveTimeouts, TransportFailure, type ResponseBody, type Timeouts, type Transport, type TransportProgress, type TransportRequest, type TransportResponse } from './transport';
+import { PROXY_REFUSED, resolveTimeouts, TransportFailure, type ResponseBody, type Timeouts, type Transport, type TransportProgress, type TransportRequest, type TransportResponse } from './transport';
 
 /** The one file that knows undici: the client's Transport over undici's keep-alive pools. */
 
@@ -100,7 +100,7 @@ class UndiciTransport implements Transport {
         bodyTimeout: request.timeouts.idleMs,
       });
     } catch (error) {
-      throw new TransportFailure({ ...progress }, { cause: error });
+      throw new TransportFailure({ ...progress }, { cause: proxyRefusal(error) ?? error });
     }
     return { status: response.statusCode, headers: response.headers, body: responseBody(response.body) };
   }
@@ -112,6 +112,20 @@ class UndiciTransport implements Transport {
     const { direct, configured } = await pools;
     await Promise.all([direct.close(), configured !== direct && configured.close()]);
   }
+}
+
+/** A proxy's refusal to tunnel, which undici reports as an abort, told apart only by its message. */
+class ProxyRefusal extends Error {
+  readonly code = PROXY_REFUSED;
+  constructor(readonly status: number, cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
+function proxyRefusal(error: unknown): ProxyRefusal | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const status = /^Proxy response \((\d{3})\) !== 200/.exec(error.message)?.[1];
+  return status ? new ProxyRefusal(Number(status), error) : undefined;
 }
 
 function responseBody(body: Dispatcher.ResponseData['body']): ResponseBody {

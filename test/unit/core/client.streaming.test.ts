@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { InferenceClient, type ClientOptions } from '../../../src/core/client';
 import { actionsForError } from '../../../src/core/errorActions';
 import { ApiError } from '../../../src/core/errors';
+import { PROXY_REFUSED } from '../../../src/core/transport';
 import { FakeTransport, json, socketError, sse, type FakeReply } from '../fakes/transport';
 import { drain, failure, HELLO } from './support';
 
@@ -76,13 +77,17 @@ describe('InferenceClient over a fake transport: streaming', () => {
     assert.equal(outcome.error.requestId, 'req-drop');
   });
 
-  it('maps a failed send by its cause: refused, timed out', async () => {
+  it('maps a failed send by its cause: refused, timed out, refused by the proxy', async () => {
     const refused = await failure(clientOver(new FakeTransport().reply({ fail: socketError('ECONNREFUSED') })).listModels());
     assert.equal(refused.kind, 'network');
     assert.match(refused.message, /ECONNREFUSED/);
     const slow = await failure(clientOver(new FakeTransport().reply({ fail: socketError('UND_ERR_HEADERS_TIMEOUT') })).listModels());
     assert.equal(slow.kind, 'timeout');
     assert.match(slow.message, /timeout settings/);
+    const proxyAuth = Object.assign(socketError(PROXY_REFUSED), { status: 407, cause: Object.assign(new Error('aborted'), { name: 'AbortError' }) });
+    const refusedByProxy = await failure(clientOver(new FakeTransport().reply({ fail: proxyAuth })).listModels());
+    assert.equal(refusedByProxy.kind, 'network', 'not a cancellation: nobody cancelled');
+    assert.match(refusedByProxy.message, /The proxy refused to connect to the service \(HTTP 407\)/);
   });
 });
 

@@ -106,8 +106,10 @@ describe('loopback base URLs never go through a proxy', () => {
     // 0.0.0.0 is this machine but not loopback by name; https, as any address off loopback must be.
     const client = new InferenceClient({ baseUrl: `https://0.0.0.0:${servicePort}/api/v1`, apiKey: KEY, transport });
     try {
-      // The proxy refuses the tunnel (undici reports that as an abort, so the error's kind is not asserted).
-      assert.ok(await client.listModels().catch((e: unknown) => e) instanceof ApiError);
+      // The recording proxy refuses the tunnel: a network error naming the proxy, not a cancellation.
+      const error = await client.listModels().catch((e: unknown) => e);
+      assert.ok(error instanceof ApiError && error.kind === 'network', String(error));
+      assert.match(error.message, /The proxy refused to connect to the service \(HTTP 502\)/);
     } finally {
       await transport.close();
     }
