@@ -11,7 +11,7 @@ import { keySecrets, redactSecrets } from './redact';
 import { ERROR_BODY_LIMIT, readBodyStart, readImageResult, readJsonBody, type BodyReading } from './responseBodies';
 import { describeErrorBody, errorFromResponse } from './responseErrors';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
-import { resolveTimeouts, responseHeader, type Timeouts, type Transport, type TransportResponse } from './transport';
+import { resolveTimeouts, responseHeader, type Timeouts, type Transport, type TransportRequest, type TransportResponse } from './transport';
 import { errorFromTransport } from './transportErrors';
 import { createUndiciTransport } from './undiciTransport';
 import type {
@@ -48,7 +48,8 @@ export class InferenceClient {
   readonly #keyPrefix: string;
   readonly #transport: Transport;
   readonly #ownsTransport: boolean;
-  readonly #timeouts: Timeouts;
+  /** Per request; the connect timeout is the transport's. */
+  readonly #timeouts: TransportRequest['timeouts'];
   readonly #limits: ResponseLimits;
   /** What must never appear in a text built from a response: the key, with and without its prefix. */
   readonly #secrets: readonly string[];
@@ -59,11 +60,12 @@ export class InferenceClient {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     this.#apiKey = options.apiKey?.trim();
     this.#keyPrefix = options.keyPrefix ?? '';
-    this.#timeouts = resolveTimeouts(options.timeouts);
+    const timeouts = resolveTimeouts(options.timeouts);
+    this.#timeouts = { responseMs: timeouts.responseMs, idleMs: timeouts.idleMs };
     this.#limits = resolveLimits(options.limits);
     this.#secrets = keySecrets(this.#apiKey, this.#keyPrefix);
     this.#ownsTransport = !options.transport;
-    this.#transport = options.transport ?? createUndiciTransport({ timeouts: this.#timeouts });
+    this.#transport = options.transport ?? createUndiciTransport({ timeouts });
     this.#userAgent = options.userAgent ?? 'inference-client';
     this.#onResponse = options.onResponse;
   }

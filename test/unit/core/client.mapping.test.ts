@@ -29,7 +29,7 @@ describe('InferenceClient over a fake transport: requests and error mapping', ()
     assert.equal(list.url, `${BASE}/models?format=openai&type=text`);
     assert.equal(list.body, undefined);
     assert.deepEqual(list.headers, { authorization: `Bearer ${KEY}`, accept: 'application/json', 'user-agent': 'tests' });
-    assert.deepEqual(list.timeouts, { connectMs: 30_000, responseMs: 1234, idleMs: 567 });
+    assert.deepEqual(list.timeouts, { responseMs: 1234, idleMs: 567 });
     assert.equal(chat.url, `${BASE}/chat/completions`);
     assert.equal(chat.headers['content-type'], 'application/json');
     assert.deepEqual(JSON.parse(String(chat.body)), { ...REQUEST, temperature: 0.2, stream: false });
