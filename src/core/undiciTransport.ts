@@ -170,9 +170,10 @@ function observing(handler: Dispatcher.DispatchHandler, progress: TransportProgr
       progress.responseStarted = true;
       call('onResponseStarted', args);
     },
-    onHeaders: (...args: unknown[]) => call('onHeaders', args) !== false,
-    onData: (...args: unknown[]) => call('onData', args) !== false,
-    onComplete: (...args: unknown[]) => void call('onComplete', args),
+    // The calls of every response and chunk, passed on directly (their types are complete).
+    onHeaders: (status, headers, resume, statusText) => handler.onHeaders?.(status, headers, resume, statusText) !== false,
+    onData: (chunk) => handler.onData?.(chunk) !== false,
+    onComplete: (trailers) => handler.onComplete?.(trailers),
     onError: (error: Error) => {
       if (!handler.onError) throw error;
       handler.onError(error);
