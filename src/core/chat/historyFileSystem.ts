@@ -3,6 +3,8 @@ import * as nodeFs from 'node:fs/promises';
 /** The few file operations the store needs; the benchmark counts bytes through them. */
 export interface HistoryFileSystem {
   readFile(file: string): Promise<string>;
+  /** Size and modification time: what the history index compares a log against. */
+  stat(file: string): Promise<{ size: number; mtimeMs: number }>;
   writeFile(file: string, data: string): Promise<void>;
   appendFile(file: string, data: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -13,6 +15,10 @@ export interface HistoryFileSystem {
 
 export const nodeFileSystem: HistoryFileSystem = {
   readFile: (file) => nodeFs.readFile(file, 'utf8'),
+  stat: async (file) => {
+    const { size, mtimeMs } = await nodeFs.stat(file);
+    return { size, mtimeMs };
+  },
   writeFile: (file, data) => nodeFs.writeFile(file, data, 'utf8'),
   appendFile: (file, data) => nodeFs.appendFile(file, data, 'utf8'),
   rename: (from, to) => nodeFs.rename(from, to),
