@@ -3,6 +3,8 @@ import * as nodeFs from 'node:fs/promises';
 /** The few file operations the store needs; the benchmark counts bytes through them. */
 export interface HistoryFileSystem {
   readFile(file: string): Promise<string>;
+  /** The bytes undecoded: search looks for its words before paying for UTF-8 decoding. */
+  readBytes(file: string): Promise<Buffer>;
   /** Size and modification time: what the history index compares a log against. */
   stat(file: string): Promise<{ size: number; mtimeMs: number }>;
   writeFile(file: string, data: string): Promise<void>;
@@ -15,6 +17,7 @@ export interface HistoryFileSystem {
 
 export const nodeFileSystem: HistoryFileSystem = {
   readFile: (file) => nodeFs.readFile(file, 'utf8'),
+  readBytes: (file) => nodeFs.readFile(file),
   stat: async (file) => {
     const { size, mtimeMs } = await nodeFs.stat(file);
     return { size, mtimeMs };

@@ -4,6 +4,7 @@ import { summary, type Conversation, type ConversationSummary } from './conversa
 import { logFile, parseJournalName, tempFilePid } from './historyFileNames';
 import { nodeFileSystem, processIsAlive, type HistoryFileSystem } from './historyFileSystem';
 import { HistoryIndexFile } from './historyIndexFile';
+import { searchHistory, type SearchHit } from './historySearch';
 import { replayLog, type LogProblem } from './historyLog';
 import { HistoryWriter } from './historyWriter';
 
@@ -222,9 +223,13 @@ export class HistoryStore {
     return this.verifying;
   }
 
-  /** A log's text as stored, for search (no recovery, nothing kept); undefined when it is gone. */
-  readLog(id: string): Promise<string | undefined> {
-    return this.fs.readFile(logFile(this.options.dir, id)).catch(() => undefined);
+  /**
+   * Conversations whose text contains `query`, newest first (the index's order), as they are found;
+   * each log is read as stored (no recovery, nothing kept). Stops when `signal` aborts.
+   */
+  async *search(query: string, signal?: AbortSignal): AsyncGenerator<SearchHit> {
+    const logs = (await this.list()).map((s) => ({ id: s.id, title: s.title, updatedAt: s.updatedAt, read: () => this.fs.readBytes(logFile(this.options.dir, s.id)) }));
+    yield* searchHistory(logs, query, { ...(signal && { signal }) });
   }
 
   /** Forgets what this process knew of a conversation no longer open (memory stays bounded by what is open). */

@@ -109,9 +109,13 @@ export function parseIndex(text: string): ParsedIndex {
   return { entries, lines: lines.length - 1, valid: true };
 }
 
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
 /** Whether an entry still describes its log. */
 export function stampMatches(entry: IndexEntry | undefined, stamp: FileStamp): boolean {
-  return entry?.stamp !== undefined && entry.stamp.size === stamp.size && entry.stamp.mtimeMs === stamp.mtimeMs;
+  return entry?.stamp !== undefined && sameStamp(entry.stamp, stamp);
 }
 
 /** Superseded lines may outweigh live ones by this factor (plus a margin) before the file is rewritten. */

@@ -1,7 +1,7 @@
 import type { ConversationSummary } from './conversation';
 import { indexFile, logFile, logId, tempFile } from './historyFileNames';
 import type { HistoryFileSystem } from './historyFileSystem';
-import { encodeIndex, encodeIndexEntry, encodeIndexRemoval, indexNeedsRewrite, parseIndex, stampMatches, type FileStamp, type IndexEntry, type ParsedIndex } from './historyIndex';
+import { encodeIndex, encodeIndexEntry, encodeIndexRemoval, indexNeedsRewrite, parseIndex, sameStamp, stampMatches, type FileStamp, type IndexEntry, type ParsedIndex } from './historyIndex';
 
 /** Logs read (or stat'ed) at once while the index is rebuilt or checked: enough to keep the disk busy, few enough to bound memory. */
 const READ_CONCURRENCY = 8;
@@ -34,6 +34,11 @@ const newestFirst = (a: ConversationSummary, b: ConversationSummary) => b.update
  */
 export class HistoryIndexFile {
   private readonly file: string;
+  /**
+   * The index as this window last read or wrote it, and the file's stamp then: while the file keeps
+   * that stamp, listing reuses it instead of parsing the file again. Any other writer changes the stamp.
+   */
+  private cached: { stamp: FileStamp; index: ParsedIndex } | undefined;
 
   constructor(private readonly options: HistoryIndexFileOptions) {
     this.file = indexFile(options.dir);
@@ -41,7 +46,29 @@ export class HistoryIndexFile {
 
   /** The index as on disk; a missing or unreadable one is empty and not `valid` (it is then built again). */
   private async read(): Promise<ParsedIndex> {
-    return parseIndex(await this.options.fs.readFile(this.file).catch(() => ''));
+    const stamp = await this.indexStamp();
+    if (stamp && this.cached && sameStamp(stamp, this.cached.stamp)) return this.cached.index;
+    const index = parseIndex(await this.options.fs.readFile(this.file).catch(() => ''));
+    // Stamped before reading: a write landing meanwhile leaves a stamp that no longer matches.
+    this.cached = stamp && index.valid ? { stamp, index } : undefined;
+    return index;
+  }
+
+  private indexStamp(): Promise<FileStamp | undefined> {
+    return this.options.fs.stat(this.file).catch(() => undefined);
+  }
+
+  /**
+   * Writes to the index file; the cache follows when this window's write is the only change since
+   * `index` was read (a rewrite always is), and is dropped otherwise, so that the next listing reads the file.
+   */
+  private async writeIndex(index: ParsedIndex, write: () => Promise<void>, whole: boolean): Promise<void> {
+    const before = await this.indexStamp();
+    const current = whole || (before !== undefined && this.cached?.index === index && sameStamp(before, this.cached.stamp));
+    this.cached = undefined;
+    await write();
+    const after = await this.indexStamp();
+    if (current && after) this.cached = { stamp: after, index };
   }
 
   private stat(id: string): Promise<FileStamp | undefined> {
@@ -112,18 +139,25 @@ export class HistoryIndexFile {
    * reads the log. Nothing is written while there is no index yet (the first listing builds it).
    */
   async noteSaved(summary: ConversationSummary, expectedBytes: number | undefined): Promise<void> {
-    const [exists, stamp] = await Promise.all([this.exists(), this.stat(summary.id)]);
-    if (!exists) return;
+    const stamp = await this.stat(summary.id);
     const trusted = stamp && stamp.size === expectedBytes ? stamp : undefined;
-    await this.options.fs.appendFile(this.file, encodeIndexEntry({ summary, ...(trusted && { stamp: trusted }) }));
+    const entry: IndexEntry = { summary, ...(trusted && { stamp: trusted }) };
+    await this.append(encodeIndexEntry(entry), (index) => index.entries.set(summary.id, entry));
   }
 
   async noteRemoved(id: string): Promise<void> {
-    if (await this.exists()) await this.options.fs.appendFile(this.file, encodeIndexRemoval(id));
+    await this.append(encodeIndexRemoval(id), (index) => index.entries.delete(id));
   }
 
-  private exists(): Promise<boolean> {
-    return this.options.fs.stat(this.file).then(() => true, () => false);
+  /** Appends a line to an index that exists (the first listing builds it), and applies it to the cache. */
+  private async append(line: string, apply: (index: ParsedIndex) => void): Promise<void> {
+    if (!(await this.indexStamp())) return;
+    const index = this.cached?.index;
+    if (index) {
+      apply(index);
+      index.lines++;
+    }
+    await this.writeIndex(index ?? parseIndex(''), () => this.options.fs.appendFile(this.file, line), false);
   }
 
   /** Appends the changes, or rewrites the whole index (through a temporary file) when it is new or mostly superseded lines. */
@@ -131,14 +165,16 @@ export class HistoryIndexFile {
     index.lines += changed.length + removed.length;
     if (!index.valid || indexNeedsRewrite(index)) {
       const text = encodeIndex(index.entries.values());
-      return this.options.enqueue(async () => {
+      index.valid = true;
+      index.lines = index.entries.size;
+      return this.options.enqueue(() => this.writeIndex(index, async () => {
         await this.options.fs.mkdir(this.options.dir);
         const temp = tempFile(this.file, this.options.pid);
         await this.options.fs.writeFile(temp, text);
         await this.options.fs.rename(temp, this.file);
-      });
+      }, true));
     }
     const text = changed.map(encodeIndexEntry).join('') + removed.map(encodeIndexRemoval).join('');
-    return this.options.enqueue(() => this.options.fs.appendFile(this.file, text));
+    return this.options.enqueue(() => this.writeIndex(index, () => this.options.fs.appendFile(this.file, text), false));
   }
 }

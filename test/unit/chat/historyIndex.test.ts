@@ -73,8 +73,11 @@ describe('chat history index (listing without reading the conversations)', () =>
     assert.deepEqual(await titles(store), ['chat 4', 'chat 3', 'chat 2', 'chat 1', 'chat 0'], 'first listing builds the index');
     await store.verified;
     files.reads.length = 0;
-    const summaries = await store.list();
-    assert.deepEqual(files.reads, [INDEX], 'the second listing reads the index only');
+    const summaries = await open(files).list();
+    assert.deepEqual(files.reads, [INDEX], 'another window\'s listing reads the index only');
+    files.reads.length = 0;
+    await store.list();
+    assert.deepEqual(files.reads, [], 'a second listing in the same window reuses the index it holds');
     assert.deepEqual(summaries[0], { id: summaries[0].id, title: 'chat 4', createdAt: 1004, updatedAt: 1004, messageCount: 2, model: 'model-a', credits: 0.25 });
     await store.verified;
     files.reads.length = 0;
@@ -94,8 +97,22 @@ describe('chat history index (listing without reading the conversations)', () =>
     await store.delete(second.id);
     files.reads.length = 0;
     assert.deepEqual(await titles(store), ['renamed']);
-    assert.deepEqual(files.reads, [INDEX]);
+    assert.deepEqual(files.reads, [], 'the index it holds followed its own writes');
     assert.equal(await store.verified, false, 'every entry agreed with its log');
+    assert.deepEqual(await titles(open()), ['renamed'], 'and so did the file');
+  });
+
+  it('sees what another window saved although it holds the index', async () => {
+    const store = open();
+    const [first] = await saved(store, 2);
+    await store.list();
+    await store.verified;
+    const other = open();
+    const renamed = (await other.load(first.id))!;
+    renamed.title = 'renamed in the other window';
+    renamed.updatedAt = 8000;
+    await other.save(renamed);
+    assert.deepEqual(await titles(store), ['renamed in the other window', 'chat 1'], 'at once, not only after the check');
   });
 
   it('a kill between a log write and its index write loses no conversation and no change', async () => {
@@ -161,6 +178,14 @@ describe('chat history index (listing without reading the conversations)', () =>
     const old = conversation('from an older version', 7000);
     fs.writeFileSync(path.join(dir, `${old.id}.json`), serializeConversation(old));
     assert.deepEqual(await titles(open()), ['from an older version', 'chat 0']);
+  });
+
+  it('searches every saved conversation through the store, newest first, without keeping them', async () => {
+    const store = open();
+    await saved(store, 4);
+    const hits = [];
+    for await (const hit of store.search('QUESTION 0 of chat')) hits.push(hit);
+    assert.deepEqual(hits.map((h) => [h.title, h.messageId]), [['chat 3', 'u0'], ['chat 2', 'u0'], ['chat 1', 'u0'], ['chat 0', 'u0']]);
   });
 
   it('reads the index back defensively: the last line of an id wins, a removal removes, a bad entry drops it', () => {

@@ -14,13 +14,14 @@ function chat(id: string, title: string, texts: string[]): Conversation {
 
 /** Logs that count their reads; `text` overrides what a log holds (a damaged or vanished file). */
 function logsOf(conversations: Conversation[], reads: string[] = [], text: Record<string, string | undefined> = {}): SearchableLog[] {
+  const bytes = (value: string | undefined) => (value === undefined ? undefined : Buffer.from(value));
   return conversations.map((c) => ({
     id: c.id,
     title: c.title,
     updatedAt: c.updatedAt,
     read: async () => {
       reads.push(c.id);
-      return c.id in text ? text[c.id] : `${serializeConversation(c)}\n`;
+      return bytes(c.id in text ? text[c.id] : `${serializeConversation(c)}\n`);
     },
   }));
 }
@@ -46,6 +47,7 @@ describe('chat history search', () => {
 
   it('matches text the log stores escaped (quotes, line breaks) and titles alone', async () => {
     assert.deepEqual((await all(searchHistory(logsOf(history), '"quotes" and\nnew'))).map((h) => h.id), ['b']);
+    assert.deepEqual((await all(searchHistory(logsOf(history), 'WITH "QUOTES"'))).map((h) => h.id), ['b'], 'the same in ASCII only');
     const byTitle = await all(searchHistory(logsOf(history), 'nothing HERE'));
     assert.deepEqual(byTitle.map((h) => [h.id, h.messageId, h.snippet]), [['c', undefined, 'Nothing here']]);
   });
@@ -55,9 +57,19 @@ describe('chat history search', () => {
     let text = `${serializeConversation(c)}\n`;
     text += encodeRecord({ op: 'message', message: toStoredMessage({ ...c.messages[0], text: 'second draft' }) });
     text += encodeRecord({ op: 'remove', id: 'd-m1' });
-    assert.equal(searchLog(c, text, 'first version'), undefined);
-    assert.equal(searchLog(c, text, 'answer'), undefined);
-    assert.equal(searchLog(c, text, 'second draft')?.messageId, 'd-m0');
+    const log = Buffer.from(text);
+    assert.equal(searchLog(c, log, 'first version'), undefined);
+    assert.equal(searchLog(c, log, 'answer'), undefined);
+    assert.equal(searchLog(c, log, 'second draft')?.messageId, 'd-m0');
+  });
+
+  it('finds text beyond ASCII, case-insensitively where the language has case', async () => {
+    const world = [chat('u', 'Unicode', ['Les ÉLÈVES étudient 漢字 🙂', 'Straße'])];
+    assert.equal((await all(searchHistory(logsOf(world), 'élèves')))[0]?.messageId, 'u-m0');
+    assert.equal((await all(searchHistory(logsOf(world), '漢字 🙂')))[0]?.messageId, 'u-m0');
+    assert.equal((await all(searchHistory(logsOf(world), 'STRASSE'))).length, 0, 'no case folding beyond simple case');
+    assert.equal((await all(searchHistory(logsOf(world), 'straSSe'))).length, 0);
+    assert.equal((await all(searchHistory(logsOf(world), 'STRAßE')))[0]?.messageId, 'u-m1');
   });
 
   it('does not parse a log that cannot contain the query, and skips logs that vanished', async () => {
