@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import type { Conversation, ConversationSummary } from '../../core/chat/conversation';
 import { HistoryStore, type DamagedHistory } from '../../core/chat/historyFiles';
-import { searchHistory, type SearchableLog, type SearchHit } from '../../core/chat/historySearch';
+import type { SearchHit } from '../../core/chat/historySearch';
 
 export { STREAMING_SAVE_INTERVAL_MS } from '../../core/chat/historyFiles';
 
@@ -44,10 +44,8 @@ export class ChatHistoryStore implements vscode.Disposable {
   }
 
   /** Conversations whose text contains `query`, newest first, as they are found; stops when `signal` aborts. */
-  async *search(query: string, signal: AbortSignal): AsyncGenerator<SearchHit> {
-    const summaries = await this.store.list();
-    const logs = summaries.map((s): SearchableLog => ({ id: s.id, title: s.title, updatedAt: s.updatedAt, read: () => this.store.readLog(s.id) }));
-    yield* searchHistory(logs, query, { signal });
+  search(query: string, signal: AbortSignal): AsyncGenerator<SearchHit> {
+    return this.store.search(query, signal);
   }
 
   /** A conversation was closed: what this window kept to append to its log can go. */
