@@ -136,16 +136,20 @@ async function main(): Promise<Row[]> {
     rows.push({ what: `  context: background check of every log against the index, ${LARGE.toLocaleString('en')}`, target: '(context)', measured: minMedian(checks, fmtMs) });
 
     const heap: number[] = [];
+    const held: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const store = new HistoryStore({ dir: large.dir, isAlive: () => true });
       await store.flush();
       const before = heapUsed();
+      const peak = heapPeak(1);
       const summaries = await store.list();
       await store.verified;
-      heap.push(heapUsed() - before);
+      heap.push(peak.stop() - before);
+      held.push(heapUsed() - before);
       if (summaries.length !== LARGE) throw new Error('lost conversations');
     }
-    rows.push({ what: `heap added by listing ${LARGE.toLocaleString('en')} conversations (the summaries held)`, target: '<= 30 MB', measured: minMedian(heap, mb), met: SMOKE ? undefined : stats(heap).median <= 30 * MB });
+    rows.push({ what: `heap added by listing ${LARGE.toLocaleString('en')} conversations (peak while listing and checking, garbage included)`, target: '<= 30 MB', measured: minMedian(heap, mb), met: SMOKE ? undefined : stats(heap).median <= 30 * MB });
+    rows.push({ what: `  context: heap still held afterwards (the summaries and the index the window keeps)`, target: '(context)', measured: minMedian(held, mb) });
 
     const firstHit: number[] = [];
     const allHits: number[] = [];

@@ -33,6 +33,8 @@ export interface SearchOptions {
   readAhead?: number;
 }
 
+/** Logs read ahead by default: enough to keep the disk and thread pool busy; a few MB for typical logs. */
+const READ_AHEAD = 8;
 const SNIPPET_CHARS = 90;
 /** Characters of context kept before the match in a snippet. */
 const SNIPPET_LEAD = 30;
@@ -94,7 +96,7 @@ export function searchLog(log: Pick<SearchableLog, 'id' | 'title' | 'updatedAt'>
 export async function* searchHistory(logs: AsyncIterable<SearchableLog> | Iterable<SearchableLog>, query: string, options: SearchOptions = {}): AsyncGenerator<SearchHit> {
   const needle = query.trim();
   if (!needle) return;
-  for await (const { log, text } of readAhead(logs, options.readAhead ?? 4, options.signal)) {
+  for await (const { log, text } of readAhead(logs, options.readAhead ?? READ_AHEAD, options.signal)) {
     if (text === undefined) continue;
     const found = searchLog(log, text, needle);
     if (options.signal?.aborted) return;
