@@ -156,6 +156,7 @@ async function main(): Promise<Row[]> {
     const peaks: number[] = [];
     const searchCpu: number[] = [];
     let found = 0;
+    let firstRank = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const store = new HistoryStore({ dir: large.dir, isAlive: () => true });
       await store.list();
@@ -167,7 +168,11 @@ async function main(): Promise<Row[]> {
       found = 0;
       for await (const hit of store.search(NEEDLE)) {
         if (!hit.messageId) throw new Error('a hit without its message');
-        if (found++ === 0) firstHit.push(performance.now() - started);
+        if (found++ === 0) {
+          firstHit.push(performance.now() - started);
+          // Conversations are numbered newest first: the number is how many were searched before it.
+          firstRank = Number(hit.id.slice(1)) + 1;
+        }
       }
       allHits.push(performance.now() - started);
       searchCpu.push(cpuMs(cpu));
@@ -175,7 +180,7 @@ async function main(): Promise<Row[]> {
       if (found !== large.planted) throw new Error(`search found ${found} of ${large.planted} conversations`);
     }
     const searched = `search ${mb(large.bytes)} of history (${LARGE.toLocaleString('en')} conversations, ${found} hold the word)`;
-    rows.push({ what: `${searched}: first result`, target: '<= 300 ms', measured: minMedian(firstHit, fmtMs), met: SMOKE ? undefined : stats(firstHit).median <= 300 });
+    rows.push({ what: `${searched}: first result (the match at position ${firstRank.toLocaleString('en')}, newest first)`, target: '<= 300 ms', measured: minMedian(firstHit, fmtMs), met: SMOKE ? undefined : stats(firstHit).median <= 300 });
     rows.push({ what: `  all results`, target: '<= 3 s', measured: minMedian(allHits, fmtMs), met: SMOKE ? undefined : stats(allHits).median <= 3000 });
     rows.push({ what: `  context: CPU time of the whole search (the rest of the wall time is waiting for a core or the disk)`, target: '(context)', measured: minMedian(searchCpu, fmtMs) });
     rows.push({ what: `  heap while searching (peak above the start, garbage included)`, target: '<= 100 MB', measured: minMedian(peaks, mb), met: SMOKE ? undefined : stats(peaks).median <= 100 * MB });
