@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Import zones: the layers of README's Development map, checked on every import. ESLint's own
+ * Import zones: the layers of src/README.md's map, checked on every import. ESLint's own
  * no-restricted-imports (through typescript-eslint's variant, which also sees `import type`) is
  * enough here: the zones are folders and imports are relative paths, so a regular expression per
  * folder depth says exactly "leaves this folder". No plugin or module resolver is needed.
@@ -70,8 +70,8 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [{ ...VSCODE, message: 'The webview runs in the browser and talks to the host only through the chat protocol.' }],
         patterns: [{
-          regex: '^\\.\\./(?!core/(chatProtocol|chatMessageValidation|credits|chat/linkTarget|chat/answerDetails)$)',
-          message: 'src/webview imports from outside itself only core/chatProtocol and the pure helpers core/chatMessageValidation, core/credits, core/chat/linkTarget and core/chat/answerDetails.',
+          regex: '^\\.\\./(?!core/(chatProtocol|chatMessageValidation|credits|chat/linkTarget|chat/answerDetails|chat/numberParams)$)',
+          message: 'src/webview imports from outside itself only core/chatProtocol and the pure helpers core/chatMessageValidation, core/credits, core/chat/linkTarget, core/chat/answerDetails and core/chat/numberParams.',
         }],
       }],
     },

@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import vscode = require('vscode');
 import { registerAccountCommands } from './host/accountCommands';
 import { importKeysFromEnvironment } from './host/apiKeyCommands';
+import type { Releasable } from './host/disposable';
 import { offerFirstRunSetup } from './host/firstRunSetup';
 import { registerImages } from './host/images';
 import { registerChat, type ChatTestApi } from './host/chat';
@@ -24,8 +25,12 @@ export interface TestApi {
   languageModels: InferenceChatModelProvider | undefined;
 }
 
-/** Owners whose disposal saves data: deactivate() waits for them (VS Code does not wait for subscriptions). */
-let savingOnExit: { dispose(): Promise<void> }[] = [];
+/**
+ * Owners whose disposal saves data, in order: deactivate() waits for them (VS Code does not wait for
+ * subscriptions). The chat first, since an answer it stops may still record its spend; then the
+ * usage ledger, whose disposal waits for the appends still pending.
+ */
+let savingOnExit: Releasable[] = [];
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   // The vscode-free core translates through @vscode/l10n: hand it the bundle VS Code loaded for this
@@ -38,15 +43,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     const statusBar = new AccountStatusBar(services);
     context.subscriptions.push(registerAccountCommands(services), statusBar);
     const chat = registerChat(services);
-    savingOnExit = [chat];
+    savingOnExit = [chat, services.usage];
     context.subscriptions.push(chat);
     context.subscriptions.push(registerImages(services));
     void services.workspaceGuard.check();
     const localEndpoint = registerLocalEndpoint(services);
-    context.subscriptions.push(localEndpoint.disposable);
     const languageModels = registerLanguageModels(services);
-    context.subscriptions.push(languageModels.disposable);
-    context.subscriptions.push(registerUsage(services), registerWalkthrough(services));
+    context.subscriptions.push(localEndpoint, languageModels, registerUsage(services), registerWalkthrough(services));
     // Not awaited: activate() never waits on IPC (VS Code runs other extensions' work meanwhile, and
     // it counted as ours). Key reads wait for the import instead; the first-run offer knows its outcome.
     void services.keys.importAtStartup((read) => importKeysFromEnvironment(services, process.env, read)).then(() => offerFirstRunSetup(services))
@@ -71,5 +74,5 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 
 export async function deactivate(): Promise<void> {
   // Every registration is owned by context.subscriptions; these are disposed first and awaited.
-  await Promise.all(savingOnExit.splice(0).map((owner) => owner.dispose()));
+  for (const owner of savingOnExit.splice(0)) await owner.dispose();
 }

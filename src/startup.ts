@@ -20,6 +20,7 @@ import type * as vscode from 'vscode';
 type Extension = typeof import('./extension');
 
 const BUNDLE = path.join(__dirname, 'main.js');
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
 let extension: Extension | undefined;
 
 function load(cacheDir: string): { extension: Extension; script: vm.Script; cacheFile: string; cached: boolean } {
@@ -32,9 +33,10 @@ function load(cacheDir: string): { extension: Extension; script: vm.Script; cach
     // No cache for this bundle yet (first start, an update, or cleared): compile from source.
   }
   // The same wrapper Node puts around a CommonJS file: `require` is this file's, so that `vscode`
-  // and ./undici.js resolve as they do for the entry.
-  const source = `(function (exports, require, module, __filename, __dirname) {${bundle}\n})`;
-  const script = new vm.Script(source, { filename: BUNDLE, ...(cachedData && { cachedData }) });
+  // and ./undici.js resolve as they do for the entry. The minified bundle is nearly all one line:
+  // the negative column offset keeps stack traces pointing at the bundle's own columns, not the wrapper's.
+  const source = `${WRAPPER_START}${bundle}\n})`;
+  const script = new vm.Script(source, { filename: BUNDLE, columnOffset: -WRAPPER_START.length, ...(cachedData && { cachedData }) });
   const module = { exports: {} as Extension };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, require, module, BUNDLE, __dirname);
   return { extension: module.exports, script, cacheFile, cached: cachedData !== undefined && !script.cachedDataRejected };

@@ -7,8 +7,9 @@ import type { ChatResult, ResponseMeta } from './types';
 /**
  * A non-streamed chat completion body as a ChatResult. The streamed form is parsed in chatStream.ts;
  * this one also serves a service that answers a stream request with one JSON completion.
+ * `offeredTools`: the tool names the request offered; a call to any other is refused.
  */
-export function chatResultFromJson(body: unknown, meta: ResponseMeta): ChatResult {
+export function chatResultFromJson(body: unknown, meta: ResponseMeta, offeredTools: readonly string[]): ChatResult {
   const record = body as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }>; usage?: Record<string, unknown> };
   const choice = Array.isArray(record.choices) ? record.choices[0] : undefined;
   const content = choice?.message?.content;
@@ -18,7 +19,7 @@ export function chatResultFromJson(body: unknown, meta: ResponseMeta): ChatResul
   }
   const result: ChatResult = { text: content ?? '', meta };
   if (Array.isArray(choice?.message?.tool_calls) && choice.message.tool_calls.length > 0) {
-    const assembler = new ToolCallAssembler();
+    const assembler = new ToolCallAssembler(offeredTools);
     assembler.add(choice.message.tool_calls.map((call: unknown, index) => ({ index, ...(call as object) })));
     result.toolCalls = assembler.finish(meta);
   }

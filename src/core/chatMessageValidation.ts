@@ -1,3 +1,4 @@
+import { NUMBER_PARAMS } from './chat/numberParams';
 import { ERROR_ACTION_IDS } from './errorActions';
 import {
   ATTACHMENT_KINDS, CHAT_PROTOCOL_VERSION, CHAT_STATE_VERSION,
@@ -24,8 +25,8 @@ const noParams = (params: Json) => Object.keys(params).length === 0;
 
 function isChatParams(value: unknown): boolean {
   if (!isRecord(value)) return false;
-  return optional(isString)(value.systemPrompt) && optional(isFiniteNumber)(value.temperature)
-    && optional(isFiniteNumber)(value.top_p) && optional(isFiniteNumber)(value.max_tokens)
+  // Only the shape: the engine's sanitiser applies each number's range (chat/params.ts).
+  return optional(isString)(value.systemPrompt) && NUMBER_PARAMS.every(({ wire }) => optional(isFiniteNumber)(value[wire]))
     && optional(isRecord)(value.service_parameters);
 }
 

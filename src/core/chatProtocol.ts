@@ -9,8 +9,9 @@
  * answers every `ready`. Field names say what they hold: `messageId`/`conversationId` are ids,
  * `message`/`conversation` whole objects. Nothing in here may ever carry an API key.
  *
- * These are view types: what is saved to disk has its own versioned type (chat/storedConversation.ts).
+ * These are view types: what is saved to disk has its own versioned type (`StoredConversation`, chat/serialization.ts).
  */
+import type { NumberParamValues } from './chat/numberParams';
 import type { ErrorActionId } from './errorActions';
 import type { ChatRole, Usage } from './types';
 
@@ -76,12 +77,9 @@ export interface MessageView {
   attachments?: AttachmentView[];
 }
 
-/** Per-conversation overrides; an absent field means "use the setting". */
-export interface ChatParams {
+/** Per-conversation overrides; an absent field means "use the setting". The numbers are chat/numberParams.ts's table. */
+export interface ChatParams extends NumberParamValues {
   systemPrompt?: string;
-  temperature?: number;
-  top_p?: number;
-  max_tokens?: number;
   /** The contract's `service_parameters`: a JSON object passed through untouched. */
   service_parameters?: ServiceParameters;
 }

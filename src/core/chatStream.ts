@@ -49,7 +49,11 @@ function streamErrorMessage(error: unknown): { message: string; code?: string } 
 export async function* parseChatEventStream(
   body: AsyncIterable<Uint8Array>,
   meta: ResponseMeta,
-  options: { redact?: (text: string) => string } = {},
+  options: {
+    redact?: (text: string) => string;
+    /** The tool names the request offered (`offeredToolNames`); a call to any other fails the answer. */
+    offeredTools?: readonly string[];
+  } = {},
 ): AsyncGenerator<ChatStreamEvent, void, undefined> {
   const redact = options.redact ?? ((text: string) => text);
   // An error the service reports mid-stream is response text like any other: no key may survive in it.
@@ -62,7 +66,7 @@ export async function* parseChatEventStream(
   let sawDone = false;
   let sawFinish = false;
   let failure: ApiError | undefined;
-  const toolCalls = new ToolCallAssembler();
+  const toolCalls = new ToolCallAssembler(options.offeredTools ?? []);
   // Tool calls are complete at the finish reason (or the end of the stream), not before.
   const flushToolCalls = () => {
     if (!toolCalls.pending || failure) return;

@@ -4,6 +4,7 @@ import { checkApiKeyFormat } from './apiKey';
 import { normaliseBaseUrl } from './baseUrl';
 import { chatResultFromJson } from './chatCompletion';
 import { parseChatEventStream } from './chatStream';
+import { offeredToolNames } from './toolCalls';
 import { ApiError, type Endpoint } from './errors';
 import { createDispatcher, loadUndici, resolveTimeouts, type Timeouts } from './http';
 import { decodeImageItem } from './imageData';
@@ -81,7 +82,7 @@ export class InferenceClient {
 
   async chat(chatRequest: ChatRequest, options: RequestOptions = {}): Promise<ChatResult> {
     const { meta, body } = await this.#json('chat', 'POST', '/chat/completions', { ...chatRequest, stream: false }, options.signal);
-    return chatResultFromJson(body, meta);
+    return chatResultFromJson(body, meta, offeredToolNames(chatRequest));
   }
 
   /** Yields the response metadata, then text deltas as they arrive; aborting the signal closes the connection. */
@@ -93,7 +94,7 @@ export class InferenceClient {
     try {
       if (!responseHeader(response.headers, 'content-type').includes('text/event-stream')) {
         // Tolerate a service that answers a stream request with one JSON completion.
-        const result = chatResultFromJson(await readJsonBody(response, this.#reading(meta, signal)), meta);
+        const result = chatResultFromJson(await readJsonBody(response, this.#reading(meta, signal)), meta, offeredToolNames(chatRequest));
         if (result.text) yield { type: 'delta', text: result.text };
         for (const call of result.toolCalls ?? []) yield { type: 'toolCall', call };
         if (result.finishReason) yield { type: 'finish', reason: result.finishReason };
@@ -104,7 +105,8 @@ export class InferenceClient {
       }
       const limit = this.#limits.streamBytes;
       const body = capStream(response.body as AsyncIterable<Uint8Array>, limit, () => tooLarge('an answer', limit, meta, ` ${l10n.t('The answer so far was kept.')}`));
-      yield* parseChatEventStream(body, meta, { redact: (text) => this.#redact(text) });
+      // Only calls to tools this request offered come out: the language-model provider passes them on as they are.
+      yield* parseChatEventStream(body, meta, { redact: (text) => this.#redact(text), offeredTools: offeredToolNames(chatRequest) });
       finished = true;
     } catch (error) {
       throw errorFromTransport(error, signal, meta);

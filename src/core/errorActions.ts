@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { ApiErrorKind } from './errors';
+import { RETRYABLE_KINDS, type ApiErrorKind } from './errors';
 
 /** What a user can do about a failed call; shared by notifications and the chat panel's error cards. */
 export const ERROR_ACTION_IDS = ['setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings', 'manageTrust'] as const;
@@ -41,12 +41,6 @@ const PRIMARY: Partial<Record<ApiErrorKind | LocalFailureKind, ErrorActionId>> =
   imageFolder: 'openSettings',
   redirected: 'openSettings',
 };
-
-/**
- * Where the same call, unchanged, can succeed later; never 402 (the wallet needs credits first).
- * The one list: ApiError.retryable and the Retry action both read it.
- */
-export const RETRYABLE_KINDS: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>(['rateLimited', 'server', 'timeout', 'network', 'streamError']);
 
 /** Retry is also offered (not done automatically) for answers that were malformed or had an unexpected status. */
 const OFFER_RETRY: ReadonlySet<string> = new Set<string>([...RETRYABLE_KINDS, 'malformedResponse', 'http']);

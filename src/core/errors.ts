@@ -1,4 +1,3 @@
-import { RETRYABLE_KINDS } from './errorActions';
 import type { ResponseMeta } from './types';
 
 /**
@@ -26,6 +25,12 @@ export type ApiErrorKind =
   | 'streamError'         // the service reported an error inside an event stream
   | 'tooLarge'            // a response passed one of the client's size limits (see limits.ts)
   | 'cancelled';
+
+/**
+ * Where the same call, unchanged, can succeed later; never 402 (the wallet needs credits first).
+ * The one list: ApiError.retryable and the Retry action (errorActions.ts) both read it.
+ */
+export const RETRYABLE_KINDS: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>(['rateLimited', 'server', 'timeout', 'network', 'streamError']);
 
 export interface ApiErrorDetails {
   status?: number;

@@ -1,3 +1,5 @@
+import type { NumberParamValues } from './chat/numberParams';
+
 /** Request and response shapes of the inference API (spec sections 2 and 4), as the client sees them. */
 
 export type ChatRole = 'system' | 'user' | 'assistant';
@@ -38,15 +40,13 @@ export interface ChatTool {
 
 export type ChatToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
-export interface ChatRequest {
+/** The number parameters (temperature, top_p, max_tokens, ...) are chat/numberParams.ts's table. */
+export interface ChatRequest extends NumberParamValues {
   model: string;
   messages: ChatRequestMessage[];
   /** Not in the contract's field table; many compatible services accept it, so it is sent only when set. */
   tools?: ChatTool[];
   tool_choice?: ChatToolChoice;
-  temperature?: number;
-  top_p?: number;
-  max_tokens?: number;
   /** Service-specific extensions; passed through untouched. */
   service_parameters?: Record<string, unknown>;
 }

@@ -4,6 +4,7 @@ import { isApiError } from '../core/errors';
 import { addEnvironment } from './addEnvironment';
 import { clearApiKey, setApiKey } from './apiKeyCommands';
 import { chooseEnvironment } from './chooseEnvironment';
+import type { Registered } from './disposable';
 import { describeAge } from './format';
 import type { Services } from './services';
 
@@ -14,10 +15,24 @@ export async function switchEnvironment(services: Services): Promise<void> {
     await addEnvironment(services);
     return;
   }
-  const env = await chooseEnvironment(services, vscode.l10n.t('Switch environment'), true);
+  const env = await chooseEnvironment(services, vscode.l10n.t('Switch environment'), () => addEnvironment(services));
   if (!env || env.name === services.environments.active().name) return;
-  await services.environments.activate(env.name);
-  services.log.info(`Active environment: ${env.name}`);
+  await switchTo(services, env.name);
+}
+
+/**
+ * Makes the environment the active one and says what it still needs: first a settings problem that
+ * stops its requests (asking for a key it could not use would point the wrong way), then a key.
+ */
+export async function switchTo(services: Services, envName: string): Promise<void> {
+  await services.environments.activate(envName);
+  services.log.info(`Active environment: ${envName}`);
+  const env = services.environments.active();
+  const problem = services.settings.blocking('other', env.name);
+  if (problem) {
+    services.settings.tell(problem);
+    return;
+  }
   if (!(await services.keys.has(env.name))) {
     const setKey = vscode.l10n.t('Set API Key');
     const choice = await vscode.window.showInformationMessage(vscode.l10n.t('No API key is set for {0}.', env.label), setKey);
@@ -25,7 +40,18 @@ export async function switchEnvironment(services: Services): Promise<void> {
   }
 }
 
+/** Set API Key with nowhere to send a key yet: the guided set-up asks for the address first, then the key. */
+async function setApiKeyOrAddEnvironment(services: Services): Promise<unknown> {
+  return services.environments.all().length === 0 ? addEnvironment(services) : setApiKey(services);
+}
+
 export async function pickModel(services: Services): Promise<void> {
+  // The list could not be asked for: say why before a picker opens, not after it closes.
+  const problem = services.settings.blocking('other', services.environments.active().name);
+  if (problem) {
+    services.settings.tell(problem);
+    return;
+  }
   try {
     await services.models.pickChatModel();
   } catch (error) {
@@ -86,7 +112,7 @@ export async function showAccountMenu(services: Services): Promise<void> {
   if (picked) await vscode.commands.executeCommand(picked.command);
 }
 
-export function registerAccountCommands(services: Services): vscode.Disposable {
+export function registerAccountCommands(services: Services): Registered {
   const guard = (source: string, run: () => Promise<unknown>) => async () => {
     try {
       await run();
@@ -95,7 +121,7 @@ export function registerAccountCommands(services: Services): vscode.Disposable {
     }
   };
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('inference.setApiKey', guard('set API key', () => setApiKey(services))),
+    vscode.commands.registerCommand('inference.setApiKey', guard('set API key', () => setApiKeyOrAddEnvironment(services))),
     vscode.commands.registerCommand('inference.clearApiKey', guard('clear API key', () => clearApiKey(services))),
     vscode.commands.registerCommand('inference.switchEnvironment', guard('switch environment', () => switchEnvironment(services))),
     vscode.commands.registerCommand('inference.addEnvironment', guard('add environment', () => addEnvironment(services))),

@@ -1,7 +1,6 @@
 import vscode = require('vscode');
 import { apiKeyVariableName, checkApiKeyFormat } from '../core/apiKey';
-import { ApiError, toApiError } from '../core/errors';
-import { addEnvironment } from './addEnvironment';
+import { toApiError } from '../core/errors';
 import { chooseEnvironment } from './chooseEnvironment';
 import type { Services } from './services';
 
@@ -9,18 +8,17 @@ import type { Services } from './services';
 
 /**
  * Asks for a key (masked), checks it locally, then verifies it with one GET /models before saving.
- * A refused key leaves the stored one in place.
+ * A refused key leaves the stored one in place. With no environment at all, the Set API Key command
+ * runs Add Environment instead (accountCommands.ts), which comes back here for the key.
  */
 export async function setApiKey(services: Services, envName?: string, providedKey?: string, title?: string): Promise<boolean> {
-  if (!envName && services.environments.all().length === 0) {
-    // Nowhere to send a key yet: the guided set-up asks for the address first, then comes back here.
-    return (await addEnvironment(services, { ...(providedKey !== undefined && { key: providedKey }) })) !== undefined;
-  }
   const env = envName ? services.environments.get(envName) : services.environments.active();
   if (!env) return false;
-  if (env.problem) {
+  const problem = services.settings.blocking('other', env.name);
+  if (problem) {
     // The key would be checked against an address the settings do not allow: say why, ask nothing.
-    void services.errors.present(new ApiError('notConfigured', env.problem.message), { source: 'key check', env: env.name });
+    services.log.warn(`Set API Key for ${env.name}: not asked for, ${problem.message}`);
+    services.settings.tell(problem);
     return false;
   }
   const input = providedKey ?? await vscode.window.showInputBox({
@@ -98,10 +96,15 @@ export async function importKeysFromEnvironment(
 ): Promise<string[]> {
   const imported: string[] = [];
   for (const env of services.environments.all()) {
-    if (env.problem) continue;
     const name = apiKeyVariableName(env.name);
     const key = variables[name]?.trim();
-    if (!key || (await read(env.name)) === key) continue;
+    if (!key) continue;
+    if (env.problem) {
+      // Left in the variable, not bound to an address the settings refuse; the log says why.
+      services.log.warn(`${name} was not imported: ${env.problem.message}`);
+      continue;
+    }
+    if ((await read(env.name)) === key) continue;
     const problem = checkApiKeyFormat(key, env.keyPrefix);
     if (problem) {
       services.log.warn(`${name} was not imported: ${problem.message}`);

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { NUMBER_PARAMS, type NumberParamSetting } from '../core/chat/numberParams';
 
 /** One environment of the service: its own host, keys, wallet and model ids (spec section 1). */
 export interface EnvironmentSettings {
@@ -9,8 +10,11 @@ export interface EnvironmentSettings {
   label?: string;
 }
 
-/** Every setting the extension reads, by full id, with its type. package.json declares the same ids and defaults. */
-export interface SettingTypes {
+/**
+ * Every setting the extension reads, by full id, with its type. package.json declares the same ids and defaults.
+ * The chat parameters' settings (core/chat/numberParams.ts) are numbers, or null: not sent, the model's default applies.
+ */
+export interface SettingTypes extends Record<NumberParamSetting, number | null> {
   'inference.environments': Record<string, EnvironmentSettings>;
   'inference.activeEnvironment': string;
   'inference.balanceWarningThreshold': number;
@@ -23,10 +27,6 @@ export interface SettingTypes {
   'inference.images.sizePresets': string[];
   'inference.images.responseFormat': string;
   'inference.chat.systemPrompt': string;
-  /** null: not sent, the model's default applies. */
-  'inference.chat.temperature': number | null;
-  'inference.chat.topP': number | null;
-  'inference.chat.maxTokens': number | null;
   'inference.chat.refreshBalanceAfterAnswer': boolean;
   /** Environment name → the contract's `service_parameters` object for chat in that environment. */
   'inference.serviceParameters.byEnvironment': Record<string, unknown>;
@@ -34,9 +34,9 @@ export interface SettingTypes {
   'inference.serviceParameters.byModel': Record<string, unknown>;
   /** 0: a free port, chosen at each start. */
   'inference.localEndpoint.port': number;
-  /** Per model id (or "*"): limits and capabilities the service does not publish; validated by the reader. */
   /** Register the Language Model Chat Provider (read at activation). */
   'inference.languageModels.enabled': boolean;
+  /** Per model id (or "*"): limits and capabilities the service does not publish; validated by the reader. */
   'inference.languageModels.overrides': Record<string, unknown>;
 }
 
@@ -57,9 +57,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.images.sizePresets': ['512x512', '768x768', '1024x1024', '1024x768', '768x1024'],
   'inference.images.responseFormat': 'b64_json',
   'inference.chat.systemPrompt': '',
-  'inference.chat.temperature': null,
-  'inference.chat.topP': null,
-  'inference.chat.maxTokens': null,
+  ...Object.fromEntries(NUMBER_PARAMS.map((param) => [param.setting, null])) as Record<NumberParamSetting, null>,
   'inference.chat.refreshBalanceAfterAnswer': true,
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},

@@ -4,6 +4,12 @@ export interface Releasable {
 }
 
 /**
+ * What every `register*` function returns: one disposal for everything it registered (awaitable
+ * when it saves), with what activate() hands on to the test API as properties of the same object.
+ */
+export type Registered<Parts extends object = object> = Releasable & Readonly<Parts>;
+
+/**
  * The host's one lifecycle idiom (after vscode-pull-request-github's `_register`): a class
  * registers what it owns as it creates it, and dispose() releases all of it once, newest first.
  * dispose() resolves when every owned disposal that returned a promise (a final save) has

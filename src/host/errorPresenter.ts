@@ -74,14 +74,15 @@ export class ErrorPresenter {
 
   /**
    * Records the error and notifies. Resolves once the side effects are done; the notification's
-   * action runs whenever the user picks it.
+   * action runs whenever the user picks it. Called for what the user did (a command, a panel's
+   * button), so a settings problem is stated again in full, as its start-up warning was.
    */
   async present(error: unknown, options: PresentOptions = {}): Promise<void> {
     const apiError = await this.record(error, options);
     if (apiError.kind === 'cancelled') return;
-    if (this.settings.alreadyShown(apiError)) {
-      // One message per bad setting, not one per request: a brief reminder instead of another notification.
-      vscode.window.setStatusBarMessage(`$(warning) ${vscode.l10n.t('Inference: not sent, see "{0}"', this.settings.settingOf(apiError) ?? 'inference')}`, 8000);
+    const problem = this.settings.problemOf(apiError);
+    if (problem) {
+      this.settings.tell(problem);
       return;
     }
     const env = options.env ?? this.environments.active().name;
@@ -113,7 +114,7 @@ export class ErrorPresenter {
   }
 
   /** Runs an action of an error's view; `error` is what the view was built from (its request id). */
-  async run(actionId: ErrorActionId, error: { kind: string; requestId?: string }, options: Pick<PresentOptions, 'retry'> = {}): Promise<void> {
+  async run(actionId: ErrorActionId, error: { kind: string; message?: string; requestId?: string }, options: Pick<PresentOptions, 'retry'> = {}): Promise<void> {
     switch (actionId) {
       case 'setApiKey':
         await vscode.commands.executeCommand('inference.setApiKey');
@@ -131,7 +132,8 @@ export class ErrorPresenter {
         this.log.show(true);
         return;
       case 'openSettings':
-        await vscode.commands.executeCommand('workbench.action.openSettings', error.kind === 'imageFolder' ? 'inference.images.folder' : 'inference.environments');
+        await vscode.commands.executeCommand('workbench.action.openSettings', this.settings.problemOf(error)?.setting
+          ?? (error.kind === 'imageFolder' ? 'inference.images.folder' : 'inference.environments'));
         return;
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');

@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import type { Services } from './services';
 import { readSetting } from './config';
 import { formatCredits } from '../core/credits';
+import { markdownLiteral } from '../core/markdownText';
 import { Disposable } from './disposable';
 import { describeAge } from './format';
 
@@ -67,9 +68,10 @@ export class AccountStatusBar extends Disposable {
           : vscode.l10n.t('Credit balance in {0}: {1} credits', env.label, formatCredits(balance)),
     };
 
-    const tooltip = new vscode.MarkdownString(undefined, true);
+    // Trusted for its one command link, so nothing from outside goes in unescaped (and no theme icons: see markdownLiteral).
+    const tooltip = new vscode.MarkdownString();
     tooltip.isTrusted = { enabledCommands: ['inference.showUsage'] };
-    tooltip.appendMarkdown(`**${vscode.l10n.t('Inference: {0}', env.label)}**\n\n`);
+    tooltip.appendMarkdown(`**${vscode.l10n.t('Inference: {0}', markdownLiteral(env.label))}**\n\n`);
     const balanceText = balance === undefined ? vscode.l10n.t('unknown until the first request')
       : [
         vscode.l10n.t('{0} credits', formatCredits(balance)),
@@ -83,9 +85,9 @@ export class AccountStatusBar extends Disposable {
     const rows: Array<[string, string]> = [
       [vscode.l10n.t('Balance'), balanceText],
       [vscode.l10n.t('Today'), `${todayText} ([${vscode.l10n.t('details')}](command:inference.showUsage))`],
-      [vscode.l10n.t('Model'), model ?? vscode.l10n.t('none chosen')],
+      [vscode.l10n.t('Model'), model ? markdownLiteral(model) : vscode.l10n.t('none chosen')],
       [vscode.l10n.t('Rate limit'), snapshot.rateLimitRequests === undefined ? vscode.l10n.t('unknown') : vscode.l10n.t('{0} requests/min', snapshot.rateLimitRequests)],
-      [vscode.l10n.t('Last request'), snapshot.lastRequestId ? `\`${snapshot.lastRequestId}\`${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : vscode.l10n.t('none yet')],
+      [vscode.l10n.t('Last request'), snapshot.lastRequestId ? `${markdownLiteral(snapshot.lastRequestId)}${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : vscode.l10n.t('none yet')],
     ];
     tooltip.appendMarkdown(rows.map(([name, value]) => `${name}: ${value}`).join('  \n'));
     tooltip.appendMarkdown(`\n\n${vscode.l10n.t('Click for environment, key, model and logs.')}`);

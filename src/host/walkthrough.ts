@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import type { Registered } from './disposable';
 import type { Services } from './services';
 
 export const WALKTHROUGH_ID = 'gettingStarted';
@@ -17,7 +18,7 @@ export async function openWalkthrough(context: vscode.ExtensionContext): Promise
  * (a key is stored, a model is chosen), not on a command having been run, so a cancelled input does
  * not tick a step and a setup made before opening the walkthrough shows as done.
  */
-export function registerWalkthrough(services: Services): vscode.Disposable {
+export function registerWalkthrough(services: Services): Registered {
   const update = async () => {
     const env = services.environments.active();
     const configured = Boolean(env.baseUrl);

@@ -1,15 +1,7 @@
 import * as l10n from '@vscode/l10n';
+import { NUMBER_PARAMS, type NumberParamName } from '../core/chat/numberParams';
 import type { ChatEnvironmentView, ChatParams, ConversationHeader } from '../core/chatProtocol';
 import { actionButton, el } from './dom';
-
-type NumericParam = 'temperature' | 'top_p' | 'max_tokens';
-
-/** Built when the header is, not at module load: the bundle is configured after the modules are loaded. */
-const numericParams = (): { key: NumericParam; label: string; step: string; min: string; max?: string }[] => [
-  { key: 'temperature', label: l10n.t('Temperature'), step: '0.1', min: '0', max: '2' },
-  { key: 'top_p', label: l10n.t('Top P'), step: '0.05', min: '0', max: '1' },
-  { key: 'max_tokens', label: l10n.t('Max tokens'), step: '1', min: '1' },
-];
 
 /**
  * Conversation title, conversation-level actions, and the per-conversation parameter overrides.
@@ -22,16 +14,18 @@ export class ConversationHeaderView {
   private readonly systemPrompt: HTMLTextAreaElement;
   private readonly serviceParameters: HTMLTextAreaElement;
   private readonly paramError: HTMLElement;
-  private readonly numeric = new Map<NumericParam, HTMLInputElement>();
+  private readonly numeric = new Map<NumberParamName, HTMLInputElement>();
 
   constructor(onApply: (params: ChatParams) => void) {
     this.title = el('h1', { className: 'conversation-title', text: l10n.t('New chat') });
     this.systemPrompt = el('textarea', { className: 'param-system', attrs: { rows: '3', 'aria-label': l10n.t('System prompt for this conversation') } });
     const fields: HTMLElement[] = [el('label', { text: l10n.t('System prompt') }, [this.systemPrompt])];
-    for (const spec of numericParams()) {
-      const input = el('input', { attrs: { type: 'number', step: spec.step, min: spec.min, ...(spec.max ? { max: spec.max } : {}), 'aria-label': spec.label } });
-      this.numeric.set(spec.key, input);
-      fields.push(el('label', { text: spec.label }, [input]));
+    for (const param of NUMBER_PARAMS) {
+      // Labels are translated now, not at module load: the bundle is configured after the modules are loaded.
+      const label = param.label();
+      const input = el('input', { attrs: { type: 'number', step: String(param.step), min: String(param.min), max: String(param.max), 'aria-label': label } });
+      this.numeric.set(param.wire, input);
+      fields.push(el('label', { text: label }, [input]));
     }
     this.serviceParameters = el('textarea', {
       className: 'param-service', attrs: { rows: '2', spellcheck: 'false', 'aria-label': l10n.t('Service parameters for this conversation, a JSON object') },

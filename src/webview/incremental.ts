@@ -2,6 +2,7 @@ import type { MarkdownIt, Token } from 'markdown-it';
 import { completeLineCount, lineOffsets, loosen, openTokensAlone, splitTail, splitTokens, tightness, topLevelBlocks, type Block } from './blocks';
 import { enterFence, growFence, type FenceMode } from './incrementalFence';
 import { renderTokens } from './markdown';
+import type { RenderOp } from './renderOp';
 
 /**
  * The DOM-free half of the streaming renderer: turns a growing answer into render operations whose
@@ -15,25 +16,6 @@ import { renderTokens } from './markdown';
  * twice the open part's bytes, whatever the model's speed); in between, new text is appended as
  * text. Concatenating the committed HTML gives exactly the one-shot render of the final text.
  */
-
-export type ContainerKind = 'list' | 'table' | 'fence';
-
-export type RenderOp =
-  /**
-   * Final HTML, appended to the open container's slot (rows of a table, lines of a fence) or the
-   * answer; with the tokens it was rendered from (not for highlighted code), which can be shown
-   * before the HTML is sanitised.
-   */
-  | { op: 'append'; html: string; tokens?: Token[] }
-  /** A container whose children follow: `prefix + children + suffix` is its final HTML. */
-  | { op: 'open'; kind: ContainerKind; prefix: string; suffix: string }
-  | { op: 'close' }
-  /** Drop the open container and what it holds: its text goes back to be rendered again. */
-  | { op: 'discard' }
-  /** The provisional rendering of the open part: `tokens` or `text` in the slot (or the answer), `after` behind the container. */
-  | { op: 'tail'; tokens?: Token[]; text?: string; after?: Token[] }
-  /** More provisional text, appended to the last text of the provisional rendering. */
-  | { op: 'tailText'; text: string };
 
 interface ListMode { kind: 'list'; type: string; marker: string; tight: boolean | undefined; committed: string }
 interface TableMode { kind: 'table'; head: string; committed: string }

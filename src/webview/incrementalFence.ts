@@ -1,5 +1,5 @@
 import type { MarkdownIt, Token } from 'markdown-it';
-import type { RenderOp } from './incremental';
+import type { RenderOp } from './renderOp';
 import { fenceLanguage, highlightChunk, renderTokens } from './markdown';
 
 /**

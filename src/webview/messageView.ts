@@ -53,7 +53,7 @@ export class MessageElement {
     this.meta = el('span', { className: 'message-meta' });
     const header = el('div', { className: 'message-header' }, [
       codicon(assistant ? 'sparkle' : 'account'),
-      el('span', { className: 'message-role', text: assistant ? 'Assistant' : 'You' }),
+      el('span', { className: 'message-role', text: assistant ? l10n.t('Assistant') : l10n.t('You') }),
       this.meta,
     ]);
     this.body = el('div', { className: 'message-body' });

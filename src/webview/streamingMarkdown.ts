@@ -2,9 +2,10 @@ import type { MarkdownIt } from 'markdown-it';
 import { decorateCodeBlocks } from './codeBlocks';
 import { el } from './dom';
 import { whenIdle, type FrameScheduler, type FrameTask } from './frames';
-import { IncrementalMarkdown, type ContainerKind, type RenderOp } from './incremental';
+import { IncrementalMarkdown } from './incremental';
 import { appendCodeLines, closeFence, GROWING_FENCE } from './growingFence';
 import { PendingSanitiser, tokensToFragment } from './pendingSanitiser';
+import type { ContainerKind, RenderOp } from './renderOp';
 import { lastTextHolder } from './provisionalText';
 import { sanitizeRowsToFragment, sanitizeShellToFragment, sanitizeToFragment } from './sanitize';
 

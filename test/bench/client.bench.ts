@@ -4,7 +4,7 @@ import { createParser } from 'eventsource-parser';
 import { Agent, request } from 'undici';
 import { InferenceClient } from '../../src/core/client';
 import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
-import { longAnswer, modelTokens } from './corpus';
+import { longAnswer, modelTokens } from '../shared/answerCorpus';
 
 /**
  * Benchmark: the client's streaming path (InferenceClient.streamChat, as the chat uses it) against

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chatProtocol';
 import { RESULTS_DIR } from '../harness/paths';
 import { arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
-import { batchedAppends, longAnswer, longFence, longList, longTable } from './corpus';
+import { batchedAppends, longAnswer, longFence, longList, longTable } from '../shared/answerCorpus';
 import { summariseCalls, summariseProfile, type CpuProfile } from './profileSummary';
 import { traceRun } from './renderTrace';
 import { openWebviewPage, type CpuTime, type PageDocument, type PageWindow } from './webviewPage';

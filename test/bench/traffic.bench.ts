@@ -9,9 +9,9 @@
  * "seq":…,"text":…}`), and protocol 1 (every append carried the conversation and message ids, one
  * append per 24 ms window, and the end of the answer re-sent the whole text twice).
  */
-import { AppendBatcher, DEFAULT_APPEND_PACING, type Append, type AppendPacing, type Timer } from '../../src/core/chat/appendBatcher';
-import { appendMessage, hostMessage } from '../../src/core/chatProtocol';
-import { longAnswer } from './corpus';
+import { AppendBatcher, DEFAULT_APPEND_PACING, type AppendPacing, type Timer } from '../../src/core/chat/appendBatcher';
+import { appendMessage, hostMessage, type AppendMessage } from '../../src/core/chatProtocol';
+import { longAnswer } from '../shared/answerCorpus';
 
 const SMOKE = process.env.INFERENCE_BENCH_SMOKE === '1';
 
@@ -51,7 +51,7 @@ interface Variant {
   name: string;
   pacing: AppendPacing;
   /** Bytes of one append as that protocol sent it. */
-  appendBytes(append: Append): number;
+  appendBytes(append: AppendMessage): number;
   /** Bytes of the end of the answer (status, meta), given the final text. */
   endBytes(text: string): number;
 }

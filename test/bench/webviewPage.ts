@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { findChromium, provision } from '../harness/provision';
 import { chatHtml } from '../../src/core/chat/webviewHtml';
 import { CHAT_PROTOCOL_VERSION, type HostToWebview, type SnapshotMessage } from '../../src/core/chatProtocol';
 
@@ -14,7 +15,6 @@ import { CHAT_PROTOCOL_VERSION, type HostToWebview, type SnapshotMessage } from 
  */
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const SERVED: Record<string, { file: string; type: string }> = {
   // INFERENCE_BENCH_WEBVIEW_BUNDLE: a bundle built from another commit, for before/after figures.
@@ -99,11 +99,12 @@ export async function openWebviewPage(options: WebviewPageOptions = {}): Promise
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await provision({ chromium: true });
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-webview-'));
   let context: BrowserContext | undefined;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
+      executablePath: findChromium(),
       headless: true,
       viewport: { width: 900, height: 800 },
       args: [

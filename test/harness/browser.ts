@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { registerCleanup } from './processes';
-import { findChromium } from './provision';
+import { findChromium, provision } from './provision';
 import { waitFor } from './wait';
 
 export interface Browser {
@@ -25,6 +25,7 @@ const CHROMIUM_ARGS = [
 
 /** Debian's Chromium, headless, with a fresh profile that is removed on close. */
 export async function launchBrowser(viewport = { width: 1400, height: 900 }): Promise<Browser> {
+  await provision({ chromium: true });
   const executablePath = findChromium();
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inference-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {

@@ -7,7 +7,7 @@ import { codeServerArgs, startCodeServer } from './codeServer';
 import { apiKeyEnvironment, emulatorSettings } from './extensionSetup';
 import { pathWithProjectNode, projectNode, REPO_ROOT } from './paths';
 import { registerCleanup, stopAll, stoppingOnSignal } from './processes';
-import { ensureCodeServer, ProvisionError } from './provision';
+import { ensureCodeServer, provision, ProvisionError } from './provision';
 import { writeScratchWorkspace } from './supportExtension';
 import { seconds } from './wait';
 
@@ -41,6 +41,8 @@ function run(what: string, command: string, args: string[], cwd = REPO_ROOT): vo
 
 async function main(): Promise<void> {
   const started = Date.now();
+  // First, so that a machine that cannot run the demo says so before anything is built.
+  await provision({ codeServer: true });
   if (process.env.INFERENCE_DEMO_SKIP_PACKAGE !== '1') {
     step('building and packaging the extension (npm run package)…');
     run('npm run package', 'npm', ['run', 'package']);

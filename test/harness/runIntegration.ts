@@ -6,7 +6,7 @@ import { startCodeServer, withUserSettings } from './codeServer';
 import { runExtensionTests } from './extensionTests';
 import { OUT_DIR, RESULTS_DIR } from './paths';
 import { stopAll } from './processes';
-import { findChromium, ProvisionError } from './provision';
+import { EVERYTHING, provision, ProvisionError } from './provision';
 import { startRecordingServer, writeHostileWorkspace } from './recordingServer';
 import { pruneStaleOutputs } from './staleOutputs';
 import { writeDevelopmentExtensions, writeScratchWorkspace } from './supportExtension';
@@ -23,7 +23,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   pruneStaleOutputs();
   removeMatrixParts();
-  findChromium(); // Fail in one line before starting anything when Chromium is missing.
+  await provision(EVERYTHING); // Fails in one line before anything starts when something cannot be installed.
   const server = await startCodeServer({
     logFile: path.join(RESULTS_DIR, 'integration', 'code-server.log'),
     echoPrefix: process.env.INFERENCE_TEST_VERBOSE ? '[code-server]' : undefined,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathWithProjectNode, REPO_ROOT, RESULTS_DIR } from './paths';
+import { PROVISION_FAILED, type ProvisionNeeds } from './provision';
 import { pruneStaleOutputs } from './staleOutputs';
 import { seconds } from './wait';
 
@@ -20,6 +21,8 @@ interface Tier {
   args: string[];
   timeoutMs: number;
   env?: Record<string, string>;
+  /** What it needs installed (Chromium, code-server): provisioned once, before it starts. */
+  needs?: ProvisionNeeds;
 }
 
 type Stage = Tier[];
@@ -31,16 +34,56 @@ const STAGES: Stage[] = [
   [{ name: 'lint', command: 'npm', args: ['run', '--silent', 'lint'], timeoutMs: 5 * MINUTE }],
   [{ name: 'types', command: 'npm', args: ['run', '--silent', 'typecheck'], timeoutMs: 5 * MINUTE }],
   [{ name: 'unit', command: 'mocha', args: ['--config', 'test/unit/.mocharc.json'], timeoutMs: 5 * MINUTE }],
-  // The first run also provisions code-server into the cache (~3 min); the second tier to ask waits for it.
+  // They start once provisioning (which began with lint) has finished, so they never install side by side.
   [
-    { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json'], timeoutMs: 14 * MINUTE },
-    { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE },
+    { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json'], timeoutMs: 14 * MINUTE, needs: { chromium: true, codeServer: true } },
+    { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE, needs: { chromium: true, codeServer: true } },
   ],
   // Every benchmark in its smoke mode (seconds): keeps `npm run bench` from rotting; asserts no target.
-  [{ name: 'bench', command: 'node', args: ['out/test/bench/runAll.js'], timeoutMs: 3 * MINUTE, env: { INFERENCE_BENCH_SMOKE: '1' } }],
+  [{ name: 'bench', command: 'node', args: ['out/test/bench/runAll.js'], timeoutMs: 3 * MINUTE, env: { INFERENCE_BENCH_SMOKE: '1' }, needs: { chromium: true } }],
 ];
 
 const running = new Set<ReturnType<typeof spawn>>();
+
+/**
+ * Provisions what the selected tiers need, in one child process started before the first tier, so
+ * that it overlaps lint, types and unit (which need nothing installed). Its `[provision]` lines are
+ * printed as they come, everything else (apt-get, npm) goes to test-results/provision.log. Resolves
+ * to the one-line reason when it failed.
+ */
+function startProvisioning(needs: ProvisionNeeds): Promise<string | undefined> {
+  const names = [needs.chromium && 'chromium', needs.codeServer && 'code-server'].filter((name): name is string => !!name);
+  if (names.length === 0) return Promise.resolve(undefined);
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const logFile = path.join(RESULTS_DIR, 'provision.log');
+  const log = fs.createWriteStream(logFile);
+  return new Promise((resolve) => {
+    const child = spawn('node', ['out/test/harness/provision.js', ...names], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PATH: pathWithProjectNode() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    let failure: string | undefined;
+    let pending = '';
+    const onData = (chunk: Buffer): void => {
+      log.write(chunk);
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.startsWith(PROVISION_FAILED)) failure = line.slice(PROVISION_FAILED.length);
+        else if (line.startsWith('[provision]')) console.log(line);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', (code) => {
+      running.delete(child);
+      log.end();
+      resolve(code === 0 ? undefined : failure ?? `provisioning exited ${code}; see ${path.relative(REPO_ROOT, logFile)}`);
+    });
+  });
+}
 
 /**
  * Runs one tier. Its output goes to the terminal as it comes when `live`; otherwise into
@@ -96,13 +139,29 @@ async function main(): Promise<void> {
     .filter((stage) => stage.length > 0);
   const tiers = stages.flat();
   const started = Date.now();
+  const provisioning = startProvisioning({
+    chromium: tiers.some((tier) => tier.needs?.chromium),
+    codeServer: tiers.some((tier) => tier.needs?.codeServer),
+  });
+  let provisioned = false;
+  void provisioning.then(() => (provisioned = true));
+  let provisioningFailure: string | undefined;
   const results: { name: string; code: number; time: string }[] = [];
   for (const stage of stages) {
     if (process.exitCode === 130) break;
     const others = stage.slice(1).map((tier) => tier.name);
     console.log(`\n[test] ── ${stage[0].name}${others.length ? ` (alongside: ${others.join(', ')})` : ''} ─────────────────────────────`);
+    if (stage.some((tier) => tier.needs)) {
+      if (!provisioned) console.log('[test] waiting for provisioning to finish (its output: test-results/provision.log)…');
+      provisioningFailure = await provisioning;
+      if (provisioningFailure) console.error(`[test] provisioning failed: ${provisioningFailure}`);
+    }
     await Promise.all(stage.map(async (tier, index) => {
       const tierStarted = Date.now();
+      if (tier.needs && provisioningFailure) {
+        results.push({ name: tier.name, code: 1, time: 'not run: provisioning failed' });
+        return;
+      }
       const code = await runTier(tier, index === 0);
       results.push({ name: tier.name, code, time: seconds(tierStarted) });
       console.log(`[test] ${tier.name} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(tierStarted)}`);

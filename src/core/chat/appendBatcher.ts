@@ -1,18 +1,4 @@
-/**
- * Coalesces streamed text into few `append` messages. Each message costs a postMessage, a wrapper
- * and a render, so appends are sized by text, not by tokens: the first text of an answer goes at
- * once (time to first token is what users feel), later text waits until `flushChars` characters
- * gathered or `maxWaitMs` passed since the oldest of them. A fast model (~1,000 tokens/s) fills an
- * append about every 60 ms; a slow one (~20-50 tokens/s) sends four a second instead of one per
- * token. Waiting longer would shrink the wrapper further (test/bench/traffic.bench.ts) but makes a
- * slow answer visibly jerky; 250 ms is the compromise.
- */
-export interface Append {
-  seq: number;
-  text: string;
-  /** The model's thinking rather than its answer. */
-  reasoning?: true;
-}
+import type { AppendMessage } from '../chatProtocol';
 
 export interface Timer {
   set(callback: () => void, ms: number): unknown;
@@ -33,6 +19,15 @@ export interface AppendPacing {
 
 export const DEFAULT_APPEND_PACING: AppendPacing = { maxWaitMs: 250, flushChars: 256 };
 
+/**
+ * Coalesces streamed text into few `append` messages. Each message costs a postMessage, a wrapper
+ * and a render, so appends are sized by text, not by tokens: the first text of an answer goes at
+ * once (time to first token is what users feel), later text waits until `flushChars` characters
+ * gathered or `maxWaitMs` passed since the oldest of them. A fast model (~1,000 tokens/s) fills an
+ * append about every 60 ms; a slow one (~20-50 tokens/s) sends four a second instead of one per
+ * token. Waiting longer would shrink the wrapper further (test/bench/traffic.bench.ts) but makes a
+ * slow answer visibly jerky; 250 ms is the compromise.
+ */
 export class AppendBatcher {
   private pending = '';
   private pendingIsReasoning = false;
@@ -41,7 +36,7 @@ export class AppendBatcher {
   private readonly pacing: AppendPacing;
 
   constructor(
-    private readonly emit: (append: Append) => void,
+    private readonly emit: (append: AppendMessage) => void,
     pacing: Partial<AppendPacing> = {},
     private readonly timer: Timer = realTimer,
   ) {

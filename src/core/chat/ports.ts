@@ -20,7 +20,6 @@ export interface ChatView {
   post(message: HostToWebview): void;
 }
 
-
 export interface ConversationSaver {
   /** Saves now (a finished turn, a rename). */
   save(conversation: Conversation): Promise<void>;
@@ -36,8 +35,6 @@ export interface ChatEnvironment {
   selectedModel?: string;
 }
 
-/** A balance and when the service reported it (epoch ms). */
-
 /** What the engine tells the host about a failure, so that it can log it and apply its side effects. */
 export interface FailureContext {
   env: string;
@@ -47,6 +44,11 @@ export interface FailureContext {
 
 export interface ChatBackend {
   environment(): ChatEnvironment;
+  /**
+   * Why no chat request may go to the environment now (a settings problem, in the words of its
+   * warning), or undefined: an answer states it before anything else, the missing model included.
+   */
+  refusal(env: string): string | undefined;
   /**
    * The chat parameters from the settings for answers by `model` (a conversation's overrides win):
    * service parameters of the environment and of the model are merged in.

@@ -2,6 +2,7 @@ import type { AnswerMeta, AnswerStatus, ChatParams } from '../chatProtocol';
 import type { Usage } from '../types';
 import type { ErrorFacts } from '../errorView';
 import type { Attachment, Conversation, ConversationMessage } from './conversation';
+import { readNumberParams, type NumberParamValues } from './numberParams';
 import { asServiceParameters } from './params';
 
 /**
@@ -62,7 +63,11 @@ export interface StoredConversation {
   id: string;
   title: string;
   model?: string;
-  params: { systemPrompt?: string; temperature?: number; top_p?: number; max_tokens?: number; service_parameters?: Record<string, unknown> };
+  /**
+   * The number parameters follow chat/numberParams.ts's table, unlike the other fields: a new one is an
+   * optional field, which older files lack and older readers drop, so the format's version stays.
+   */
+  params: NumberParamValues & { systemPrompt?: string; service_parameters?: Record<string, unknown> };
   createdAt: number;
   updatedAt: number;
   messages: StoredMessage[];
@@ -116,7 +121,7 @@ function pick<T extends object>(source: Json, keys: readonly string[], test: (va
 
 function readParams(raw: unknown): ChatParams {
   if (!isObject(raw)) return {};
-  const params: ChatParams = { ...pick<ChatParams>(raw, ['temperature', 'top_p', 'max_tokens'], num), ...pick<ChatParams>(raw, ['systemPrompt'], str) };
+  const params: ChatParams = { ...readNumberParams(raw), ...pick<ChatParams>(raw, ['systemPrompt'], str) };
   const serviceParameters = asServiceParameters(raw.service_parameters);
   if (serviceParameters) params.service_parameters = serviceParameters;
   return params;

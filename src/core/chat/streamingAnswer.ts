@@ -7,6 +7,7 @@ import { answerSpend } from '../usage/answerSpend';
 import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, newId, requestMessages, type Conversation, type ConversationMessage } from './conversation';
+import { NUMBER_PARAMS } from './numberParams';
 import type { ChatBackend, ChatEnvironment, ChatView, ConversationSaver } from './ports';
 
 /** How a streamed answer reaches the view and the disk; the engine provides it. */
@@ -103,13 +104,14 @@ export class StreamingAnswer {
   }
 
   private request(): ChatRequest {
+    // The settings first: with them refused, picking a model would not help (and its list cannot be had).
+    const refusal = this.backend.refusal(this.env.name);
+    if (refusal !== undefined) throw new ApiError('notConfigured', refusal);
     const model = this.message.meta?.model;
     if (!model) throw new ApiError('modelNotFound', l10n.t('No chat model is selected for this environment. Pick one to start chatting.'));
     const params = effectiveParams(this.conversation, this.backend.chatDefaults(model));
     const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, this.conversation.messages.length - 1) };
-    if (params.temperature !== undefined) request.temperature = params.temperature;
-    if (params.top_p !== undefined) request.top_p = params.top_p;
-    if (params.max_tokens !== undefined) request.max_tokens = params.max_tokens;
+    for (const { wire } of NUMBER_PARAMS) if (params[wire] !== undefined) request[wire] = params[wire];
     if (params.service_parameters) request.service_parameters = params.service_parameters;
     return request;
   }

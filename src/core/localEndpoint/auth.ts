@@ -41,10 +41,11 @@ export function presentedToken(headers: IncomingHttpHeaders): string | undefined
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
- * Whether a Host header names this machine's loopback. A page on another site whose DNS name was
- * rebound to 127.0.0.1 still sends its own name, so it is refused here.
+ * Whether a request's Host header is one of the loopback names this server answers under (a port
+ * aside). A page on another site whose DNS name was rebound to 127.0.0.1 still sends its own name,
+ * so it is refused here. Not the base-URL question of loopback.ts: this is an exact list of names.
  */
-export function isLoopbackHost(host: string | undefined): boolean {
+export function isLoopbackHostHeader(host: string | undefined): boolean {
   if (!host) return false;
   const match = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
   if (!match) return false;

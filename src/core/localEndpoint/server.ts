@@ -7,7 +7,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleAnthropicModels, handleMessages } from './anthropic';
-import { isLoopbackHost, presentedToken, tokenMatches } from './auth';
+import { isLoopbackHostHeader, presentedToken, tokenMatches } from './auth';
 import type { Exchange, Forward, RequestSummary } from './exchange';
 import { handleModel } from './models';
 import { handleChatCompletions, handleModels } from './passthrough';
@@ -154,7 +154,7 @@ export class LocalEndpointServer {
 
   /** Host, origin, route, token, method: refused in that order, before anything reaches the service. */
   #admit(req: IncomingMessage, found: Route | undefined): asserts found is Route {
-    if (!isLoopbackHost(req.headers.host)) {
+    if (!isLoopbackHostHeader(req.headers.host)) {
       throw new EndpointError(403, 'host_not_allowed', 'The local endpoint answers only under 127.0.0.1, localhost or [::1].');
     }
     if (req.headers.origin !== undefined) {

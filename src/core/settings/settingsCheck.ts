@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { NUMBER_PARAMS, type NumberParam } from '../chat/numberParams';
 import { checkBaseUrl } from './baseUrl';
 
 /** What a bad setting stops: every request, only chat, only images, or nothing (display only). */
@@ -113,9 +114,8 @@ export const NUMBER_RULES: Readonly<Record<string, NumberRule>> = {
   'inference.timeouts.connectSeconds': { min: 1, max: 600, unit: 'seconds', blocks: 'all' },
   'inference.timeouts.responseSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
   'inference.timeouts.idleSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
-  'inference.chat.temperature': { min: 0, max: 2, nullable: true, blocks: 'chat' },
-  'inference.chat.topP': { min: 0, max: 1, nullable: true, blocks: 'chat' },
-  'inference.chat.maxTokens': { min: 1, max: 1_000_000, integer: true, nullable: true, unit: 'tokens', blocks: 'chat' },
+  // The chat parameters' defaults: null sends none (the model's default).
+  ...Object.fromEntries(NUMBER_PARAMS.map(({ setting, min, max, integer, unit }: NumberParam): [string, NumberRule] => [setting, { min, max, integer, unit, nullable: true, blocks: 'chat' }])),
 };
 
 export function checkNumberSetting(id: string, value: unknown): SettingProblem | undefined {

@@ -145,11 +145,21 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
   };
 }
 
+/**
+ * Where a spreadsheet may start a cell inside a field's text: its start, and after a separator
+ * (`,` or `;`, depending on the locale), a TAB (a paste splits on it) or a line break.
+ */
+const FORMULA_AT_CELL_START = /(?<=^|[,;\t\r\n])[=+\-@\t\r]/g;
+
+/**
+ * One CSV field. Every text is quoted (so no separator, quote or line break in it splits the row) and,
+ * as OWASP's CSV-injection guidance recommends, every place where a spreadsheet could start a cell
+ * with `= + - @` (or TAB, CR) gets a `'` before it, so no part of a request or model id the service
+ * sent becomes a formula. Numbers are ours and stay bare.
+ */
 function csvField(value: string | number): string {
-  const text = String(value);
-  // Quote anything a spreadsheet would split or misread; a leading = + - @ would start a formula.
-  const guarded = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
-  return /[",\n\r]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+  if (typeof value === 'number') return String(value);
+  return `"${value.replace(FORMULA_AT_CELL_START, "'$&").replace(/"/g, '""')}"`;
 }
 
 export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id'] as const;
@@ -165,7 +175,7 @@ export function usageCsvRow(e: UsageEntry): string {
  * order recorded (which is time order), so that only the text is held, never the entries.
  */
 export async function usageCsvStreamed(entries: AsyncIterable<UsageEntry>): Promise<string> {
-  const lines = [CSV_HEADER.join(',')];
+  const lines = [CSV_HEADER.map(csvField).join(',')];
   for await (const entry of entries) lines.push(usageCsvRow(entry));
   return lines.join('\r\n') + '\r\n';
 }

@@ -13,6 +13,7 @@ export function createChatBackend(services: Services): ChatBackend {
       const selectedModel = services.models.selectedChatModel(env.name);
       return { name: env.name, label: env.label, ...(selectedModel && { selectedModel }) };
     },
+    refusal: (env) => services.settings.blocking('chat', env)?.message,
     chatDefaults: (model) => chatDefaults(services.environments.active().name, model),
     openStream: (env, request, signal) => openChatStream(services, env, request, signal),
     balance: (env) => services.account.get(env).balanceCredits,

@@ -1,4 +1,5 @@
 import type { ChatParams } from '../../core/chatProtocol';
+import { NUMBER_PARAMS } from '../../core/chat/numberParams';
 import { asServiceParameters, mergeServiceParameters, sanitizeParams } from '../../core/chat/params';
 import { readSetting } from '../config';
 
@@ -11,9 +12,7 @@ function serviceParametersFor(byKey: Record<string, unknown>, key: string | unde
 export function chatDefaults(env: string, model?: string): ChatParams {
   return sanitizeParams({
     systemPrompt: readSetting('inference.chat.systemPrompt'),
-    temperature: readSetting('inference.chat.temperature'),
-    top_p: readSetting('inference.chat.topP'),
-    max_tokens: readSetting('inference.chat.maxTokens'),
+    ...Object.fromEntries(NUMBER_PARAMS.map((param) => [param.wire, readSetting(param.setting)])),
     service_parameters: mergeServiceParameters(
       serviceParametersFor(readSetting('inference.serviceParameters.byEnvironment'), env),
       serviceParametersFor(readSetting('inference.serviceParameters.byModel'), model),

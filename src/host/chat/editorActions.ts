@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { AttachmentKind } from '../../core/chatProtocol';
+import type { Registered } from '../disposable';
 import type { ChatPanel } from './chatPanel';
 import { captureContext, type EditorTracker } from './editorContext';
 
@@ -17,7 +18,7 @@ export const STARTERS = {
  * same path as the panel's own attach buttons, and for the starters put a question in the composer.
  * Nothing is sent: the user still presses Send.
  */
-export function registerEditorActions(editors: EditorTracker, chatFor: ChatForEditor): vscode.Disposable {
+export function registerEditorActions(editors: EditorTracker, chatFor: ChatForEditor): Registered {
   const attach = (kind: AttachmentKind, preserveFocus: boolean, composerText?: string) => () => {
     // Capture first: revealing the panel takes the active editor away.
     const attachment = captureContext(editors.editor(), kind);

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { createConversation, type Conversation } from '../../core/chat/conversation';
 import { parseChatWebviewState } from '../../core/chatMessageValidation';
 import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequestMessage, type ChatRequests } from '../../core/chatProtocol';
-import { Disposable } from '../disposable';
+import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
 import { ChatPanel, CHAT_VIEW_TYPE, CHAT_WEBVIEW_OPTIONS } from './chatPanel';
 import { registerEditorActions } from './editorActions';
@@ -120,6 +120,6 @@ export class ChatFeature extends Disposable {
   }
 }
 
-export function registerChat(services: Services): ChatFeature {
+export function registerChat(services: Services): Registered<Pick<ChatFeature, 'testApi'>> {
   return new ChatFeature(services);
 }

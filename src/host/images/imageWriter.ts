@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import vscode = require('vscode');
+import { CASE_INSENSITIVE, ContainmentError, createFileInside, walkLocalFolder } from '../../core/images/containedWrite';
 import { isPathInside } from '../../core/images/containment';
 import { candidateFileNames, sidecarName } from '../../core/images/fileNames';
 
@@ -16,12 +15,6 @@ export interface WrittenImage {
   sidecar: vscode.Uri;
 }
 
-export class ContainmentError extends Error {
-  override readonly name = 'ContainmentError';
-}
-
-const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'darwin';
-
 function isInside(root: vscode.Uri, candidate: vscode.Uri): boolean {
   if (root.scheme !== candidate.scheme || root.authority !== candidate.authority) return false;
   return root.scheme === 'file'
@@ -29,46 +22,12 @@ function isInside(root: vscode.Uri, candidate: vscode.Uri): boolean {
     : isPathInside(root.path, candidate.path);
 }
 
-function errorCode(error: unknown): unknown {
-  return (error as { code?: unknown } | null)?.code;
-}
-
-/**
- * Walks the target folder one segment at a time, refusing any existing segment that resolves
- * (through a symbolic link) outside the root: `mkdir -p` would follow such a link and write elsewhere.
- * With `create`, missing segments are made; without, the walk stops at the first missing one.
- */
-async function walkLocalFolder(target: SaveTarget, create: boolean): Promise<void> {
-  const root = await fs.realpath(target.root.fsPath);
-  const relative = path.relative(target.root.fsPath, target.folder.fsPath);
-  let current = target.root.fsPath;
-  for (const segment of relative.split(path.sep).filter(Boolean)) {
-    current = path.join(current, segment);
-    try {
-      if (create) await fs.mkdir(current);
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-    }
-    let resolved: string;
-    try {
-      resolved = await fs.realpath(current);
-    } catch (error) {
-      if (!create && errorCode(error) === 'ENOENT') return;
-      throw error;
-    }
-    if (!isPathInside(root, resolved, CASE_INSENSITIVE)) {
-      throw new ContainmentError(vscode.l10n.t('The image folder "{0}" leads outside the workspace folder (to "{1}"), so nothing is saved there.', current, resolved));
-    }
-    if (!(await fs.stat(resolved)).isDirectory()) throw new ContainmentError(vscode.l10n.t('"{0}" exists and is not a folder.', current));
-  }
-}
-
 /** Checks, before anything is requested, that the target cannot lead outside its root. */
 export async function checkTarget(target: SaveTarget): Promise<string | undefined> {
   if (!isInside(target.root, target.folder)) return vscode.l10n.t('"{0}" is not inside "{1}".', target.folder.toString(true), target.root.toString(true));
   if (target.folder.scheme !== 'file') return undefined;
   try {
-    await walkLocalFolder(target, false);
+    await walkLocalFolder(target.root.fsPath, target.folder.fsPath, false);
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -76,20 +35,12 @@ export async function checkTarget(target: SaveTarget): Promise<string | undefine
 }
 
 /**
- * Creates a file only when nothing exists at that name. On disk this is O_CREAT|O_EXCL, atomic even
- * against another writer, and it does not follow a symbolic link planted at the name. Other file
- * systems (virtual workspaces) offer no exclusive create through the API: stat, then write.
+ * Creates a file only when nothing exists at that name. On disk: exclusively, and only where it stays
+ * inside the root (createFileInside). Other file systems (virtual workspaces) offer no exclusive
+ * create through the API: stat, then write.
  */
-async function createExclusive(uri: vscode.Uri, bytes: Uint8Array): Promise<boolean> {
-  if (uri.scheme === 'file') {
-    try {
-      await fs.writeFile(uri.fsPath, bytes, { flag: 'wx' });
-      return true;
-    } catch (error) {
-      if (errorCode(error) === 'EEXIST') return false;
-      throw error;
-    }
-  }
+async function createExclusive(target: SaveTarget, uri: vscode.Uri, bytes: Uint8Array): Promise<boolean> {
+  if (uri.scheme === 'file') return createFileInside(target.root.fsPath, uri.fsPath, bytes);
   if (await exists(uri)) return false;
   await vscode.workspace.fs.writeFile(uri, bytes);
   return true;
@@ -121,7 +72,7 @@ export async function writeImageWithSidecar(
   sidecarFor: (imageName: string) => Uint8Array,
 ): Promise<WrittenImage> {
   if (!isInside(target.root, target.folder)) throw new ContainmentError(vscode.l10n.t('"{0}" is not inside "{1}".', target.folder.toString(true), target.root.toString(true)));
-  if (target.folder.scheme === 'file') await walkLocalFolder(target, true);
+  if (target.folder.scheme === 'file') await walkLocalFolder(target.root.fsPath, target.folder.fsPath, true);
   else await vscode.workspace.fs.createDirectory(target.folder);
 
   const names = candidateFileNames(baseName, extension, () => randomBytes(4).toString('hex'));
@@ -132,8 +83,8 @@ export async function writeImageWithSidecar(
     if (!isInside(target.folder, image) || !isInside(target.folder, sidecar)) throw new ContainmentError(vscode.l10n.t('The file name "{0}" is not a plain name.', name));
     // A sidecar left from a deleted image keeps its name taken, so the pair stays together.
     if (await exists(sidecar)) continue;
-    if (!(await createExclusive(image, bytes))) continue;
-    if (await createExclusive(sidecar, sidecarFor(name))) return { image, sidecar };
+    if (!(await createExclusive(target, image, bytes))) continue;
+    if (await createExclusive(target, sidecar, sidecarFor(name))) return { image, sidecar };
     // Another writer took the sidecar name between the check and the create: give the name up.
     await removeOwnFile(image);
   }

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
+import type { Registered } from '../disposable';
 import type { Services } from '../services';
 import { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';
 import { ImageHistory } from './imageHistory';
@@ -84,7 +85,7 @@ async function runCommand(services: Services, history: ImageHistory, ask: typeof
 }
 
 /** The image commands; the returned outcome lets tests see what a palette run did. */
-export function registerImages(services: Services): vscode.Disposable {
+export function registerImages(services: Services): Registered {
   const history = new ImageHistory(services.context.globalState);
   return vscode.Disposable.from(
     vscode.commands.registerCommand('inference.generateImage', () => runCommand(services, history, askForInputs)),

@@ -1,12 +1,10 @@
 import vscode = require('vscode');
+import { readNumberParams } from '../../core/chat/numberParams';
 import { ApiError } from '../../core/errors';
 import { toChatMessages } from '../../core/languageModels/messages';
 import { estimateRequestTokens } from '../../core/languageModels/tokenEstimate';
 import type { ChatRequest, ChatStreamEvent, ChatTool } from '../../core/types';
 import { toNeutralMessage } from './messageParts';
-
-/** Sampling options a caller may pass in `modelOptions`, with the type each must have. */
-const MODEL_OPTIONS = { temperature: 'number', top_p: 'number', max_tokens: 'number' } as const;
 
 /**
  * The service's request for a VS Code language model request: messages in the common chat format,
@@ -27,7 +25,8 @@ export function buildChatRequest(
   const request: ChatRequest = {
     model: model.id,
     messages: toChatMessages(messages.map(toNeutralMessage), { toolsAsText: !toolsOn }),
-    ...sampling(options.modelOptions),
+    // A caller's `modelOptions` may set the chat's number parameters, each in the range the settings have.
+    ...readNumberParams(options.modelOptions),
   };
   if (toolsOn && offered.length > 0) {
     request.tools = offered.map(toChatTool);
@@ -47,6 +46,7 @@ export function reportEvent(event: ChatStreamEvent, progress: vscode.Progress<vs
       progress.report(new vscode.LanguageModelTextPart(event.text));
       return;
     case 'toolCall':
+      // The core client lets out only calls to tools this request offered, with no prototype keys in their input.
       progress.report(new vscode.LanguageModelToolCallPart(event.call.id, event.call.name, event.call.input));
       return;
     case 'end':
@@ -59,13 +59,4 @@ export function reportEvent(event: ChatStreamEvent, progress: vscode.Progress<vs
 
 function toChatTool(tool: vscode.LanguageModelChatTool): ChatTool {
   return { type: 'function', function: { name: tool.name, description: tool.description, ...(tool.inputSchema && { parameters: tool.inputSchema }) } };
-}
-
-function sampling(modelOptions: { readonly [name: string]: unknown } | undefined): Partial<ChatRequest> {
-  const picked: Record<string, number> = {};
-  for (const [name, type] of Object.entries(MODEL_OPTIONS)) {
-    const value = modelOptions?.[name];
-    if (typeof value === type && Number.isFinite(value)) picked[name] = value as number;
-  }
-  return picked;
 }

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { readSetting } from '../config';
+import type { Registered } from '../disposable';
 import type { Services } from '../services';
 import { InferenceChatModelProvider, VENDOR } from './provider';
 
@@ -8,8 +9,8 @@ import { InferenceChatModelProvider, VENDOR } from './provider';
  * has the language model provider API (VS Code 1.104+). Hosts without it (some web builds) simply get
  * no provider: this never fails activation.
  */
-export function registerLanguageModels(services: Services): { disposable: vscode.Disposable; provider?: InferenceChatModelProvider } {
-  const none = { disposable: new vscode.Disposable(() => undefined) };
+export function registerLanguageModels(services: Services): Registered<{ provider: InferenceChatModelProvider | undefined }> {
+  const none = Object.assign(new vscode.Disposable(() => undefined), { provider: undefined });
   if (!readSetting('inference.languageModels.enabled')) {
     services.log.info('Language models: not offered to VS Code\'s chat ("inference.languageModels.enabled" is off).');
     return none;
@@ -21,7 +22,7 @@ export function registerLanguageModels(services: Services): { disposable: vscode
   }
   const provider = new InferenceChatModelProvider(services);
   try {
-    return { disposable: vscode.Disposable.from(lm.registerLanguageModelChatProvider(VENDOR, provider), provider), provider };
+    return Object.assign(vscode.Disposable.from(lm.registerLanguageModelChatProvider(VENDOR, provider), provider), { provider });
   } catch (error) {
     provider.dispose();
     services.log.warn(`Language models: could not register the provider: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import type { Registered } from '../disposable';
 import type { Services } from '../services';
 import { LocalEndpointController } from './controller';
 import { LocalEndpointStatusItem } from './statusItem';
@@ -33,7 +34,7 @@ async function showMenu(services: Services, controller: LocalEndpointController)
 }
 
 /** Start / Stop Local Endpoint, its status-bar item and menu. Off until started; stopped with the window. */
-export function registerLocalEndpoint(services: Services): { controller: LocalEndpointController; statusItem: LocalEndpointStatusItem; disposable: vscode.Disposable } {
+export function registerLocalEndpoint(services: Services): Registered<{ controller: LocalEndpointController; statusItem: LocalEndpointStatusItem }> {
   const controller = new LocalEndpointController(services);
   const statusItem = new LocalEndpointStatusItem(controller, services.environments);
   const disposable = vscode.Disposable.from(
@@ -56,5 +57,5 @@ export function registerLocalEndpoint(services: Services): { controller: LocalEn
     }),
     vscode.commands.registerCommand('inference.localEndpointMenu', () => showMenu(services, controller)),
   );
-  return { controller, statusItem, disposable };
+  return Object.assign(disposable, { controller, statusItem });
 }

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { markdownLiteral } from '../../core/markdownText';
 import { Disposable } from '../disposable';
 import type { Environments } from '../environments';
 import type { LocalEndpointController } from './controller';
@@ -26,14 +27,15 @@ export class LocalEndpointStatusItem extends Disposable {
     const env = this.environments.active();
     this.#item.text = `$(plug) :${state.port} · ${state.served}`;
     this.#item.accessibilityInformation = { label: vscode.l10n.t('Local endpoint on port {0}, {1} requests answered', state.port, state.served) };
-    const tooltip = new vscode.MarkdownString(undefined, true);
+    // The request id comes from the service and the label from the settings: escaped, and no theme icons (see markdownLiteral).
+    const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${vscode.l10n.t('Inference: Local Endpoint')}**\n\n`);
     tooltip.appendMarkdown([
       vscode.l10n.t('OpenAI-protocol base URL: {0}', `\`${state.origin}/v1\``),
       vscode.l10n.t('Anthropic-protocol base URL: {0}', `\`${state.origin}\``),
-      vscode.l10n.t('Forwards to: {0}', env.label),
+      vscode.l10n.t('Forwards to: {0}', markdownLiteral(env.label)),
       vscode.l10n.t('Requests answered: {0}', state.served),
-      vscode.l10n.t('Last request: {0}', state.lastRequestId ? `\`${state.lastRequestId}\`` : vscode.l10n.t('none yet')),
+      vscode.l10n.t('Last request: {0}', state.lastRequestId ? markdownLiteral(state.lastRequestId) : vscode.l10n.t('none yet')),
     ].join('  \n'));
     tooltip.appendMarkdown(`\n\n${vscode.l10n.t('Click to copy the base URL, stop the endpoint or open the logs.')}`);
     this.#item.tooltip = tooltip;

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { webviewHtml } from '../../core/chat/webviewHtml';
 import { buildUsageReport, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
 import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
-import { Disposable } from '../disposable';
+import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
 
 export const USAGE_VIEW_TYPE = 'inference.usage';
@@ -106,7 +106,7 @@ export async function exportUsageCsv(services: Services): Promise<vscode.TextDoc
   return document;
 }
 
-export function registerUsage(services: Services): vscode.Disposable {
+export function registerUsage(services: Services): Registered {
   return vscode.Disposable.from(
     vscode.commands.registerCommand('inference.showUsage', async () => {
       await UsagePanel.show(services);

@@ -52,6 +52,7 @@ describe('Bad settings: one message naming the setting, nothing sent', () => {
       const config = vscode.workspace.getConfiguration();
       const before = config.inspect(bad.setting)?.globalValue;
       const shownBefore = services().settings.notices.length;
+      const toldBefore = services().settings.told.length;
       await config.update(bad.setting, bad.value(emulator()), vscode.ConfigurationTarget.Global);
       try {
         for (let attempt = 0; attempt < 3; attempt++) {
@@ -67,6 +68,8 @@ describe('Bad settings: one message naming the setting, nothing sent', () => {
         assert.equal(shown.length, 1, `exactly one message: ${JSON.stringify(shown)}`);
         assert.match(shown[0], bad.message);
         assert.ok(shown[0].includes(`"${bad.setting}"`), 'the message names the setting');
+        // Each refusal the user is shown (issue 27, item 9) says the same sentence again, not a reminder.
+        assert.deepEqual(services().settings.told.slice(toldBefore), [shown[0], shown[0], shown[0]]);
         // VS Code's background refresh of the language models' list (`type=chat`) may still be on its way from the last good settings.
         assert.equal(emulator().requests.filter((r) => !r.path.includes('type=chat')).length, 0, 'nothing was sent');
       } finally {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { formatCredits } from '../../../src/core/credits';
+import { markdownLiteral } from '../../../src/core/markdownText';
 import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { LANGUAGE_MODELS } from '../tags';
@@ -84,7 +85,7 @@ describe(`Language model provider: models and answers through vscode.lm (real ex
     assert.deepEqual(record?.chat?.messages, [{ role: 'user', content: 'Say something' }]);
     assert.equal(services().account.get('production').lastRequestId, record?.id);
     assert.equal(services().account.get('production').balanceCredits !== undefined, true);
-    await waitFor('status bar shows the request id', () => fixture().api.statusBar.snapshot().tooltip.includes(record?.id ?? '???') || undefined, { timeoutMs: 3000, intervalMs: 20 });
+    await waitFor('status bar shows the request id', () => fixture().api.statusBar.snapshot().tooltip.includes(markdownLiteral(record?.id ?? '???')) || undefined, { timeoutMs: 3000, intervalMs: 20 });
   });
 
   it('records each answer\'s spend in the usage ledger from the settled balance, and shows that balance in the status bar', async () => {

@@ -70,6 +70,15 @@ describe(`Language model provider: tool calls and errors (real extension host, e
     assert.equal(causeKind(result.error), 'malformedResponse');
   });
 
+  it('passes on no call to a tool the request did not offer (issue 27, item 6)', async () => {
+    emulator().scriptReply('production', { text: 'Running it. ', toolCalls: [{ name: 'run_in_terminal', arguments: '{"command":"ls"}' }] });
+    const result = await collect(await model('emu-chat-large'), [vscode.LanguageModelChatMessage.User('weather?')], { tools: [WEATHER] });
+    assert.equal(result.text, 'Running it. ');
+    assert.deepEqual(result.toolCalls, []);
+    assert.ok(result.error instanceof vscode.LanguageModelError, String(result.error));
+    assert.match(result.error.message, /"run_in_terminal", which this request did not offer/);
+  });
+
   it('remembers a model whose service refuses tools (400 naming them) and then sends it no tools', async () => {
     const chat = await model('emu-chat-small');
     assert.equal(toolCalling(chat), true);

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import * as vscode from 'vscode';
+import { markdownLiteral } from '../../../src/core/markdownText';
 import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { rawRequest } from '../../unit/emulator/helpers';
@@ -133,7 +134,7 @@ describe('Local endpoint in the real extension host: official openai and Anthrop
     const requestId = emulator().requests.at(-1)?.id ?? '';
     const snapshot = await waitFor('the status item showing the last request', () => {
       const s = api().localEndpointStatus.snapshot();
-      return s.tooltip.includes(requestId) ? s : undefined;
+      return s.tooltip.includes(markdownLiteral(requestId)) ? s : undefined;
     }, { timeoutMs: 3000, intervalMs: 20 });
     assert.equal(snapshot.visible, true);
     assert.equal(snapshot.text, `$(plug) :${new URL(endpoint.origin).port} · ${before + 1}`);

@@ -265,6 +265,17 @@ describe('chat engine', () => {
     assert.equal(patches(answer().id).at(-1)?.error?.actions[0].label, 'Pick Model');
   });
 
+  // Issue 27, item 9: the card said "No chat model is selected" where the settings were the reason.
+  it('states a settings problem before the missing model, with Open Settings, without asking the service', async () => {
+    backend.env = { name: 'lan', label: 'lan' };
+    backend.settingsProblem = 'Setting "inference.environments": the base URL of "lan" ("http://lan.example/api/v1") uses plain http to another machine. Nothing is sent to "lan" until it is fixed.';
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(backend.requests.length, 0);
+    assert.deepEqual([answer().error?.kind, answer().error?.message], ['notConfigured', backend.settingsProblem]);
+    assert.equal(patches(answer().id).at(-1)?.error?.actions[0]?.label, 'Open Settings');
+  });
+
   it('uses the conversation\'s own model and parameters over the environment\'s', async () => {
     backend.defaults = { systemPrompt: 'Be brief', temperature: 0.9 };
     await engine.setModel('m-own');

@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppendBatcher, type Append, type Timer } from '../../../src/core/chat/appendBatcher';
+import { AppendBatcher, type Timer } from '../../../src/core/chat/appendBatcher';
 import { createConversation, effectiveParams, requestMessages, titleFrom, type Conversation } from '../../../src/core/chat/conversation';
 import { conversationView } from '../../../src/core/chat/conversationView';
 import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
 import { parseConversation, serializeConversation, STORED_CONVERSATION_VERSION } from '../../../src/core/chat/serialization';
+import type { AppendMessage } from '../../../src/core/chatProtocol';
 
 function manualTimer(): Timer & { fire(): void; pending: number } {
   let callbacks: (() => void)[] = [];
@@ -32,7 +33,7 @@ function sample(): Conversation {
 describe('chat append batcher', () => {
   it('sends the first text at once, then coalesces until enough text or the longest wait, with consecutive seq numbers', () => {
     const timer = manualTimer();
-    const sent: Append[] = [];
+    const sent: AppendMessage[] = [];
     const batcher = new AppendBatcher((a) => sent.push(a), { maxWaitMs: 200, flushChars: 8 }, timer);
     batcher.push('Hi');
     assert.deepEqual(sent, [{ seq: 1, text: 'Hi' }], 'the first text is not held back');
@@ -53,7 +54,7 @@ describe('chat append batcher', () => {
 
   it('sends pending answer text before thinking text (and back), each append of one kind', () => {
     const timer = manualTimer();
-    const sent: Append[] = [];
+    const sent: AppendMessage[] = [];
     const batcher = new AppendBatcher((a) => sent.push(a), { flushChars: 100 }, timer);
     batcher.push('think', true);
     batcher.push('ing', true);
@@ -65,7 +66,7 @@ describe('chat append batcher', () => {
 
   it('drops pending text on discard (the snapshot carries it) without reusing seq numbers', () => {
     const timer = manualTimer();
-    const sent: Append[] = [];
+    const sent: AppendMessage[] = [];
     const batcher = new AppendBatcher((a) => sent.push(a), {}, timer);
     batcher.push('x');
     batcher.push('lost-to-snapshot');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { openTokensAlone, splitTail } from '../../../src/webview/blocks';
 import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/markdown';
-import { longAnswer, streamDeltas } from '../../bench/corpus';
+import { longAnswer, streamDeltas } from '../../shared/answerCorpus';
 import { seededRandom } from '../../shared/seededRandom';
 import { countingParsedChars, TRICKY_MARKDOWN } from './trickyMarkdown';
 

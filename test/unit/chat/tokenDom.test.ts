@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createMarkdown, escapeHtml, renderTokens } from '../../../src/webview/markdown';
 import { buildFromTokens, type NodeSink } from '../../../src/webview/tokenDom';
-import { longAnswer, longFence, longList, longTable } from '../../bench/corpus';
+import { longAnswer, longFence, longList, longTable } from '../../shared/answerCorpus';
 import { TRICKY_MARKDOWN } from './trickyMarkdown';
 
 const md = createMarkdown();

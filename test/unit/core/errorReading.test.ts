@@ -35,8 +35,8 @@ describe('errors read no more into a status than the contract says', () => {
     assert.match(proxy.message, /The service said: 404 Not Found/);
     assert.deepEqual(actionsForError(proxy.kind).map((action) => action.id), ['openSettings', 'openLogs']);
     const { origin } = emulator().environments.production;
-    const withoutVersion = await failure(client('production', { baseUrl: `${origin}/api` }).chat({ model: chatModel(), messages: HELLO }));
-    assert.equal(withoutVersion.kind, 'notFound', 'JSON about a missing endpoint is not an unknown model');
+    const elsewhereJson = await failure(client('production', { baseUrl: `${origin}/elsewhere/api/v1` }).chat({ model: chatModel(), messages: HELLO }));
+    assert.equal(elsewhereJson.kind, 'notFound', 'JSON about a missing endpoint is not an unknown model');
     emulator().injectFault('production', { fault: 'html-404', path: '/images/generations' });
     assert.equal((await failure(client().generateImage({ model: 'auto', prompt: 'x' }))).kind, 'notFound');
   });

@@ -1,5 +1,6 @@
 /** Tool calls and reasoning text in the core: stream parsing, assembly by index, and the client against the emulator. */
 import assert from 'node:assert/strict';
+import { chatResultFromJson } from '../../../src/core/chatCompletion';
 import { parseChatEventStream } from '../../../src/core/chatStream';
 import { ApiError } from '../../../src/core/errors';
 import { ToolCallAssembler } from '../../../src/core/toolCalls';
@@ -15,6 +16,8 @@ async function* bytes(...pieces: string[]): AsyncGenerator<Uint8Array> {
 const data = (delta: Record<string, unknown>, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const callPiece = (index: number, fn: Record<string, unknown>, id?: string) => data({ tool_calls: [{ index, ...(id && { id, type: 'function' }), function: fn }] });
 const calls = (events: ChatStreamEvent[]): CompletedToolCall[] => events.flatMap((e) => (e.type === 'toolCall' ? [e.call] : []));
+/** Streams the pieces as an answer to a request that offered these tools. */
+const parse = (offeredTools: readonly string[], ...pieces: string[]) => drain(parseChatEventStream(bytes(...pieces), META, { offeredTools }));
 
 const WEATHER = {
   type: 'function' as const,
@@ -24,7 +27,7 @@ const WEATHER = {
 describe('core: tool calls and reasoning', () => {
   describe('parseChatEventStream', () => {
     it('assembles two interleaved tool calls by index and emits them only at the finish reason', async () => {
-      const outcome = await drain(parseChatEventStream(bytes(
+      const outcome = await parse(['get_weather', 'get_time'],
         callPiece(0, { name: 'get_weather', arguments: '' }, 'call_a'),
         callPiece(1, { name: 'get_time', arguments: '{"tz"' }, 'call_b'),
         callPiece(0, { arguments: '{"ci' }),
@@ -32,7 +35,7 @@ describe('core: tool calls and reasoning', () => {
         callPiece(0, { arguments: 'ty":"Oslo"}' }),
         data({}, 'tool_calls'),
         'data: [DONE]\n\n',
-      ), META));
+      );
       assert.equal(outcome.error, undefined);
       assert.deepEqual(calls(outcome.events), [
         { id: 'call_a', name: 'get_weather', arguments: '{"city":"Oslo"}', input: { city: 'Oslo' } },
@@ -43,22 +46,79 @@ describe('core: tool calls and reasoning', () => {
     });
 
     it('flushes tool calls of a stream that ends without a finish reason', async () => {
-      const outcome = await drain(parseChatEventStream(bytes(callPiece(0, { name: 'ls', arguments: '{}' }, 'c1'), 'data: [DONE]\n\n'), META));
+      const outcome = await parse(['ls'], callPiece(0, { name: 'ls', arguments: '{}' }, 'c1'), 'data: [DONE]\n\n');
       assert.deepEqual(calls(outcome.events).map((c) => c.name), ['ls']);
     });
 
     it('turns malformed arguments into a clear malformedResponse after the text that preceded them, with no call', async () => {
-      const outcome = await drain(parseChatEventStream(bytes(
+      const outcome = await parse(['get_weather'],
         data({ content: 'Let me look.' }),
         callPiece(0, { name: 'get_weather', arguments: '{"city": Oslo' }, 'c1'),
         data({}, 'tool_calls'),
         'data: [DONE]\n\n',
-      ), META));
+      );
       assert.equal(outcome.text, 'Let me look.');
       assert.deepEqual(calls(outcome.events), []);
       assert.ok(outcome.error instanceof ApiError);
       assert.equal(outcome.error.kind, 'malformedResponse');
       assert.match(outcome.error.message, /get_weather.*not valid JSON/);
+    });
+
+    // Issue 27, item 6: the language-model provider passes every call on as a LanguageModelToolCallPart.
+    describe('only calls to tools the request offered, with no prototype keys', () => {
+      const refusedWith = (outcome: Awaited<ReturnType<typeof parse>>, pattern: RegExp) => {
+        assert.deepEqual(calls(outcome.events), [], 'no call comes out');
+        assert.ok(outcome.error instanceof ApiError && outcome.error.kind === 'malformedResponse', String(outcome.error));
+        assert.match(outcome.error.message, pattern);
+      };
+      const oneCall = (fn: Record<string, unknown>) => [callPiece(0, fn, 'c1'), data({}, 'tool_calls'), 'data: [DONE]\n\n'];
+
+      it('refuses any call when the request offered no tools, after the text before it', async () => {
+        const outcome = await parse([], data({ content: 'Sure.' }), ...oneCall({ name: 'run_in_terminal', arguments: '{"command":"rm -rf ~"}' }));
+        assert.equal(outcome.text, 'Sure.');
+        refusedWith(outcome, /"run_in_terminal", which this request did not offer/);
+      });
+
+      it('checks the whole name of a call whose name is split across chunks', async () => {
+        const split = [
+          callPiece(0, { name: 'run_in', arguments: '' }, 'c1'),
+          callPiece(0, { name: '_terminal', arguments: '{}' }),
+          data({}, 'tool_calls'),
+          'data: [DONE]\n\n',
+        ];
+        refusedWith(await parse(['run_in', 'read_file'], ...split), /"run_in_terminal", which this request did not offer/);
+        assert.deepEqual(calls((await parse(['run_in_terminal'], ...split)).events).map((c) => c.name), ['run_in_terminal'], 'an offered name split in two is fine');
+      });
+
+      it('refuses a call to another tool even when the answer also calls an offered one', async () => {
+        const outcome = await parse(['get_weather'],
+          callPiece(0, { name: 'get_weather', arguments: '{}' }, 'c1'),
+          callPiece(1, { name: 'delete_files', arguments: '{}' }, 'c2'),
+          data({}, 'tool_calls'),
+        );
+        refusedWith(outcome, /"delete_files"/);
+      });
+
+      it('refuses arguments with an own __proto__, constructor or prototype key at any depth', async () => {
+        for (const [args, key] of [
+          ['{"__proto__":{"isAdmin":true}}', '__proto__'],
+          ['{"city":"Oslo","options":{"constructor":{"prototype":{"polluted":1}}}}', 'constructor'],
+          ['{"list":[1,{"deep":[{"prototype":{}}]}]}', 'prototype'],
+        ]) {
+          refusedWith(await parse(['get_weather'], ...oneCall({ name: 'get_weather', arguments: args })), new RegExp(`"get_weather" with the key "${key}"`));
+        }
+        const object = await parse(['get_weather'], ...oneCall({ name: 'get_weather', arguments: { nested: JSON.parse('{"__proto__":{"x":1}}') as object } }));
+        refusedWith(object, /"__proto__"/);
+        const fine = await parse(['get_weather'], ...oneCall({ name: 'get_weather', arguments: '{"city":"Oslo","proto":"x","constructors":["a"]}' }));
+        assert.deepEqual(calls(fine.events)[0]?.input, { city: 'Oslo', proto: 'x', constructors: ['a'] });
+      });
+
+      it('applies the same rules to a non-streamed completion', () => {
+        const body = (name: string, args: string) => ({ choices: [{ message: { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name, arguments: args } }] }, finish_reason: 'tool_calls' }] });
+        assert.throws(() => chatResultFromJson(body('get_weather', '{}'), META, []), /did not offer/);
+        assert.throws(() => chatResultFromJson(body('get_weather', '{"__proto__":{}}'), META, ['get_weather']), /"__proto__"/);
+        assert.deepEqual(chatResultFromJson(body('get_weather', '{"city":"Oslo"}'), META, ['get_weather']).toolCalls?.map((c) => c.input), [{ city: 'Oslo' }]);
+      });
     });
 
     it('carries reasoning_content and reasoning as their own events, apart from the answer', async () => {
@@ -75,7 +135,7 @@ describe('core: tool calls and reasoning', () => {
 
   describe('ToolCallAssembler', () => {
     it('continues the last call for pieces without an index and starts a new one for a new id', () => {
-      const assembler = new ToolCallAssembler();
+      const assembler = new ToolCallAssembler(['a', 'b', 'now']);
       assembler.add([{ id: 'x', function: { name: 'a', arguments: '{"n":' } }]);
       assembler.add([{ function: { arguments: '1}' } }]);
       assembler.add([{ id: 'y', function: { name: 'b', arguments: { already: 'object' } } }]);
@@ -84,16 +144,16 @@ describe('core: tool calls and reasoning', () => {
     });
 
     it('refuses arguments that parse to something other than an object, and a call without a name', () => {
-      const array = new ToolCallAssembler();
+      const array = new ToolCallAssembler(['a', 'b', 'now']);
       array.add([{ index: 0, id: 'x', function: { name: 'a', arguments: '[1]' } }]);
       assert.throws(() => array.finish(META), /not a JSON object/);
-      const nameless = new ToolCallAssembler();
+      const nameless = new ToolCallAssembler(['a', 'b', 'now']);
       nameless.add([{ index: 0, id: 'x', function: { arguments: '{}' } }]);
       assert.throws(() => nameless.finish(META), /without a tool name/);
     });
 
     it('reads empty arguments as an empty object', () => {
-      const assembler = new ToolCallAssembler();
+      const assembler = new ToolCallAssembler(['a', 'b', 'now']);
       assembler.add([{ index: 0, id: 'x', function: { name: 'now', arguments: '' } }]);
       assert.deepEqual(assembler.finish(META)[0].input, {});
     });
@@ -143,6 +203,14 @@ describe('core: tool calls and reasoning', () => {
       assert.equal(outcome.text, 'Checking.');
       assert.deepEqual(calls(outcome.events), []);
       assert.ok(outcome.error instanceof ApiError && outcome.error.kind === 'malformedResponse');
+    });
+
+    it('refuses a scripted call when the request offered no tools', async () => {
+      emulator().scriptReply('production', { text: 'Running it.', toolCalls: [{ name: 'run_in_terminal', arguments: '{"command":"ls"}' }] });
+      const outcome = await drain(client().streamChat({ model: model(), messages: [{ role: 'user', content: 'hi' }] }));
+      assert.equal(outcome.text, 'Running it.');
+      assert.deepEqual(calls(outcome.events), []);
+      assert.ok(outcome.error instanceof ApiError && /did not offer/.test(outcome.error.message), String(outcome.error));
     });
 
     it('carries the emulator\'s scripted reasoning as reasoning events, not answer text', async () => {

@@ -119,6 +119,11 @@ export class FakeBackend implements ChatBackend {
   environment(): ChatEnvironment {
     return this.env;
   }
+  /** A settings problem that refuses chat to every environment (none by default). */
+  settingsProblem: string | undefined;
+  refusal(): string | undefined {
+    return this.settingsProblem;
+  }
   openBillingWindow(env: string): Promise<BillingWindow> {
     return this.billing.open(env);
   }

@@ -1,6 +1,6 @@
 /** The small pure parts of the local endpoint: token, loopback Host, log lines, the reused client. */
 import assert from 'node:assert/strict';
-import { createEndpointToken, isLoopbackHost, presentedToken, tokenMatches } from '../../../src/core/localEndpoint/auth';
+import { createEndpointToken, isLoopbackHostHeader, presentedToken, tokenMatches } from '../../../src/core/localEndpoint/auth';
 import { describeRequest } from '../../../src/core/localEndpoint/exchange';
 import { ReusedValue } from '../../../src/core/localEndpoint/reusedValue';
 
@@ -32,9 +32,9 @@ describe('local endpoint: token and host checks', () => {
   });
 
   it('accepts loopback Host names only', () => {
-    for (const host of ['127.0.0.1', '127.0.0.1:8080', 'localhost', 'LOCALHOST:1', 'localhost.:9', '[::1]', '[::1]:443']) assert.equal(isLoopbackHost(host), true, host);
+    for (const host of ['127.0.0.1', '127.0.0.1:8080', 'localhost', 'LOCALHOST:1', 'localhost.:9', '[::1]', '[::1]:443']) assert.equal(isLoopbackHostHeader(host), true, host);
     for (const host of [undefined, '', 'evil.example', 'evil.example:8080', '127.0.0.1.nip.io', 'localhost.evil.example', '10.0.0.1', '[::2]', '127.0.0.1:80:80', 'sub.localhost']) {
-      assert.equal(isLoopbackHost(host), false, String(host));
+      assert.equal(isLoopbackHostHeader(host), false, String(host));
     }
   });
 });

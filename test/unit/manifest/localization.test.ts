@@ -81,9 +81,16 @@ describe('localization', () => {
 
   it('the webviews show no literal text: labels, buttons, placeholders and announcements go through l10n.t', () => {
     // Element text, accessible names, placeholders, action-button titles and live announcements: a
-    // quoted literal that starts like a sentence, or any template.
-    const literalUi = /(?:\btext:\s*|'aria-label':\s*|\bplaceholder(?::\s*| = )|\.title = |textContent = |announce(?:Now)?\(|actionButton\('\w+', '[\w -]+', |this\.(?:button|radio)\('\w+', (?:'[\w-]+', )?)(?:['"][A-Z(]|`)/;
+    // quoted literal that starts like a sentence, or a template (unless it only punctuates an
+    // interpolated, already translated text), also as a branch of a condition.
+    const literalUi = new RegExp(String.raw`(?:\btext:\s*|'aria-label':\s*|\bplaceholder(?::\s*| = )|\.title = |textContent = |announce(?:Now)?\(|actionButton\('\w+', '[\w -]+', |this\.(?:button|radio)\('\w+', (?:'[\w-]+', )?)`
+      + String.raw`(?:[^,;{}]*?[?:]\s*)?(?:['"][A-Z(]|\x60(?!\$\{[^}]*\}\W*\x60))`);
     assert.deepEqual(linesMatching('src/webview', literalUi), []);
+    for (const branch of ["text: assistant ? 'Assistant' : l10n.t('You')", "text: assistant ? l10n.t('Assistant') : 'You'", 'text: done ? `${n} done` : l10n.t(\'Busy\')']) {
+      assert.match(branch, literalUi, 'a literal in a condition\'s branch is caught too');
+    }
+    assert.doesNotMatch("text: assistant ? l10n.t('Assistant') : l10n.t('You')", literalUi);
+    assert.doesNotMatch('textContent = long ? `${text.slice(0, 9)}…` : text', literalUi);
   });
 
   it('the core builds no literal user-facing text: its messages go through l10n.t of @vscode/l10n', () => {

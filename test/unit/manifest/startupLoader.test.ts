@@ -52,6 +52,25 @@ describe('start-up loader: runs main.js through a code cache in global storage',
     assert.equal(deactivated, 'deactivated one');
   });
 
+  it('a thrown error names the bundle\'s own line and column, with the cache and without', () => {
+    // Minified: the throw is far along line 1, where the loader's wrapper would shift the column.
+    const bundle = `${'/* padding */ '.repeat(8)}exports.activate = () => { try { null.boom(); } catch (e) { return { marker: e.stack.split('\\n')[1] }; } };
+exports.deactivate = () => { try { undefined.bang(); } catch (e) { return e.stack.split('\\n')[1]; } };
+`;
+    fs.writeFileSync(path.join(dir, 'main.js'), bundle);
+    const at = (needle: string) => {
+      const line = bundle.split('\n').findIndex((text) => text.includes(needle));
+      // V8 points at the property that could not be read.
+      return `main.js:${line + 1}:${bundle.split('\n')[line].indexOf(needle) + 1})`;
+    };
+    for (const window of ['first start, compiled from source', 'second start, from the code cache']) {
+      const { api, deactivated } = start();
+      assert.ok(api.marker.endsWith(at('boom')), `${window}: ${api.marker} should end with ${at('boom')}`);
+      assert.ok(String(deactivated).endsWith(at('bang')), `${window}: ${String(deactivated)} should end with ${at('bang')}`);
+    }
+    assert.equal(cacheFiles().length, 1, 'the second start had a cache to use');
+  });
+
   it('writes the cache after the first activation, and a later start uses it without rewriting it', () => {
     fs.writeFileSync(path.join(dir, 'main.js'), standInBundle('one'));
     start();

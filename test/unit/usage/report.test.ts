@@ -76,7 +76,7 @@ describe('usage report', () => {
     assert.deepEqual(report.topRequests.map((r) => r.requestId), [entries[0].requestId]);
     assert.deepEqual(report.environments, [{ environment: 'production', credits: 1.5, requests: 1 }]);
     const csv = (await usageCsvStreamed(recorded(entries))).split('\r\n');
-    assert.ok(csv.some((row) => row.endsWith(',chat,chat-a,,overlapped-chat')), 'an empty credits field in the CSV');
+    assert.ok(csv.some((row) => row.endsWith(',"chat","chat-a","","overlapped-chat"')), 'an empty credits field in the CSV');
   });
 
   it('lists the most expensive requests first and totals each environment', () => {
@@ -106,23 +106,74 @@ async function* recorded(entries: UsageEntry[]): AsyncGenerator<UsageEntry> {
   yield* entries;
 }
 
+/** RFC 4180 rows of a CSV text (quoted fields may hold separators, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') field += text[++i];
+      else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') { row.push(field); field = ''; }
+    else if (char === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
+    else field += char;
+  }
+  return rows;
+}
+
+/** A spreadsheet starts a formula at a cell that begins with one of these (OWASP's list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 describe('usage CSV', () => {
   it('has a header and one row per entry, in the order recorded, with CRLF line ends', async () => {
     const csv = await usageCsvStreamed(recorded([entry(local(11, 21, 8), 1.25, { requestId: 'a', kind: 'image', model: 'img-1' }), entry(local(11, 22, 8), 0.2, { requestId: 'b' })]));
     const lines = csv.split('\r\n');
-    assert.equal(lines[0], 'time,date,environment,kind,model,credits,request_id');
-    assert.equal(lines[1], `${new Date(local(11, 21, 8)).toISOString()},2026-11-21,production,image,img-1,1.25,a`);
-    assert.equal(lines[2], `${new Date(local(11, 22, 8)).toISOString()},2026-11-22,production,chat,chat-a,0.2,b`);
+    assert.equal(lines[0], '"time","date","environment","kind","model","credits","request_id"');
+    assert.equal(lines[1], `"${new Date(local(11, 21, 8)).toISOString()}","2026-11-21","production","image","img-1",1.25,"a"`);
+    assert.equal(lines[2], `"${new Date(local(11, 22, 8)).toISOString()}","2026-11-22","production","chat","chat-a",0.2,"b"`);
     assert.equal(lines[3], '');
     assert.equal(lines.length, 4);
   });
 
-  it('quotes separators and disarms values a spreadsheet would run as a formula', async () => {
-    const csv = await usageCsvStreamed(recorded([entry(local(11, 22), 1, { model: 'a,"b"', environment: '=HYPERLINK("x")', requestId: '+1' })]));
-    const row = csv.split('\r\n')[1];
-    assert.ok(row.includes(`,"'=HYPERLINK(""x"")",`), row);
-    assert.ok(row.includes(',"a,""b""",'), row);
-    assert.ok(row.endsWith(",'+1"), row);
+  // Issue 27, item 4: a formula could start after a separator the first-character check never saw.
+  const hostile = [
+    { requestId: 'req;=1+1', model: 'chat\t=HYPERLINK("http://x")', environment: '=cmd|\' /C calc\'!A0' },
+    { requestId: '+1', model: 'a,"b"', environment: 'x\n@SUM(1)' },
+    { requestId: 'r,-2+3', model: '\t-1', environment: 'production' },
+  ];
+  let csv = '';
+  before(async () => {
+    csv = await usageCsvStreamed(recorded(hostile.map((fields, i) => entry(local(11, 22, 8 + i), 1, fields))));
+  });
+
+  it('quotes every text field, so that a separator, quote or line break inside one stays in it', () => {
+    const rows = parseCsv(csv);
+    assert.equal(rows.length, 4);
+    assert.deepEqual(rows.slice(1).map((row) => [row[2], row[4], row[6]]), [
+      ["'=cmd|' /C calc'!A0", "chat\t'=HYPERLINK(\"http://x\")", "req;'=1+1"],
+      ['x\n\'@SUM(1)', 'a,"b"', "'+1"],
+      ['production', "'\t'-1", "r,'-2+3"],
+    ]);
+  });
+
+  it('leaves no cell that a spreadsheet could read as a formula, whichever separator it splits on', () => {
+    // Split as a spreadsheet might: by this locale's separator (with or without honouring the quotes),
+    // or as a paste does, by TAB and line breaks.
+    const splits: Array<[string, (text: string) => string[]]> = [
+      ['RFC 4180', (text) => parseCsv(text).flat()],
+      ...[',', ';', '\t', '\n', '\r'].map((separator): [string, (text: string) => string[]] => [JSON.stringify(separator), (text) => text.split(separator)]),
+    ];
+    for (const [name, split] of splits) {
+      for (const cell of split(csv)) {
+        const content = cell.replace(/^"/, '');
+        assert.doesNotMatch(content, FORMULA_START, `split by ${name}: ${JSON.stringify(cell)}`);
+      }
+    }
   });
 });
 

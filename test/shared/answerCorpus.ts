@@ -1,11 +1,11 @@
 /**
  * A deterministic, realistic long answer: prose with inline markup and links, headings, tight and
  * loose lists, quotes, tables and fenced code in several languages, the way models write; plus the
- * stream of deltas a host would send for it.
+ * stream of deltas a host would send for it. Shared by the renderer's unit tests and the benchmarks.
  */
 
 import { AppendBatcher, type Timer } from '../../src/core/chat/appendBatcher';
-import { seededRandom } from '../shared/seededRandom';
+import { seededRandom } from './seededRandom';
 
 const WORDS = ('the a request stream token model answer credit balance render frame block parse tail commit ' +
   'markdown sanitize highlight webview host protocol message delta snapshot function value error retry ' +

@@ -1,0 +1,25 @@
+import type { Token } from 'markdown-it';
+
+/**
+ * What the DOM-free streaming renderer (incremental.ts, incrementalFence.ts) asks the DOM side
+ * (streamingMarkdown.ts) to do; its own module so that the renderer's two halves share it without
+ * importing each other.
+ */
+export type ContainerKind = 'list' | 'table' | 'fence';
+
+export type RenderOp =
+  /**
+   * Final HTML, appended to the open container's slot (rows of a table, lines of a fence) or the
+   * answer; with the tokens it was rendered from (not for highlighted code), which can be shown
+   * before the HTML is sanitised.
+   */
+  | { op: 'append'; html: string; tokens?: Token[] }
+  /** A container whose children follow: `prefix + children + suffix` is its final HTML. */
+  | { op: 'open'; kind: ContainerKind; prefix: string; suffix: string }
+  | { op: 'close' }
+  /** Drop the open container and what it holds: its text goes back to be rendered again. */
+  | { op: 'discard' }
+  /** The provisional rendering of the open part: `tokens` or `text` in the slot (or the answer), `after` behind the container. */
+  | { op: 'tail'; tokens?: Token[]; text?: string; after?: Token[] }
+  /** More provisional text, appended to the last text of the provisional rendering. */
+  | { op: 'tailText'; text: string };
