@@ -202,20 +202,27 @@ export class HistoryStore {
    * when that found one out of date (`verified` resolves to whether it did).
    */
   async list(): Promise<ConversationSummary[]> {
-    await this.writing;
-    let names: string[];
-    try {
-      names = await this.fs.readdir(this.options.dir);
-    } catch {
-      return [];
-    }
-    const { summaries, index } = await this.index.list(names);
+    const listed = await this.fromIndex();
+    if (!listed) return [];
+    const { summaries, index, names } = listed;
     this.verifying = this.index.verify(index, names).catch((error: unknown) => {
       this.error('Could not check the history index', error);
       return false;
     });
     void this.verifying.then((changed) => changed && this.options.onChange?.());
     return summaries;
+  }
+
+  /** The listing from the index, without the check (undefined: no history folder yet). */
+  private async fromIndex() {
+    await this.writing;
+    let names: string[];
+    try {
+      names = await this.fs.readdir(this.options.dir);
+    } catch {
+      return undefined;
+    }
+    return { ...(await this.index.list(names)), names };
   }
 
   /** Whether the check the last listing started found entries out of date. */
@@ -225,10 +232,11 @@ export class HistoryStore {
 
   /**
    * Conversations whose text contains `query`, newest first (the index's order), as they are found;
-   * each log is read as stored (no recovery, nothing kept). Stops when `signal` aborts.
+   * each log is read as stored (no recovery, nothing kept). Stops when `signal` aborts. It starts no
+   * check of the index (listing does): its stat calls would compete with the search's reads.
    */
   async *search(query: string, signal?: AbortSignal): AsyncGenerator<SearchHit> {
-    const logs = (await this.list()).map((s) => ({ id: s.id, title: s.title, updatedAt: s.updatedAt, read: () => this.fs.readBytes(logFile(this.options.dir, s.id)) }));
+    const logs = ((await this.fromIndex())?.summaries ?? []).map((s) => ({ id: s.id, title: s.title, updatedAt: s.updatedAt, read: () => this.fs.readBytes(logFile(this.options.dir, s.id)) }));
     yield* searchHistory(logs, query, { ...(signal && { signal }) });
   }
 
