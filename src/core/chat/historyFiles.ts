@@ -117,7 +117,8 @@ export class HistoryStore {
     const listed = summary(conversation);
     return this.enqueue(async () => {
       await write();
-      await this.index.noteSaved(listed, expectedBytes);
+      // The log is saved: an index that could not follow is only out of date, and the check corrects it.
+      await this.index.noteSaved(listed, expectedBytes).catch(() => undefined);
       this.options.onChange?.();
     }, 'save', conversation.id);
   }
@@ -255,7 +256,7 @@ export class HistoryStore {
       const names = await this.fs.readdir(this.options.dir).catch(() => [] as string[]);
       for (const name of names) if (parseJournalName(name)?.id === id) await this.fs.rm(path.join(this.options.dir, name));
       await this.fs.rm(logFile(this.options.dir, id));
-      await this.index.noteRemoved(id);
+      await this.index.noteRemoved(id).catch(() => undefined);
       this.options.onChange?.();
     }, 'delete', id);
   }

@@ -140,6 +140,30 @@ describe('chat history index (listing without reading the conversations)', () =>
     assert.equal(after.length, 4);
   });
 
+  it('a failing index write does not fail the save, and the next listing is right', async () => {
+    const store = open();
+    const [first] = await saved(store, 2);
+    await store.list();
+    await store.verified;
+    const errors: string[] = [];
+    const fullDisk: HistoryFileSystem = {
+      ...nodeFileSystem,
+      appendFile: async (file, data) => {
+        if (path.basename(file) === INDEX) throw new Error('disk full');
+        await nodeFileSystem.appendFile(file, data);
+      },
+    };
+    const failing = new HistoryStore({ dir, timer: manualTimer(), pid: 4242, isAlive: () => true, fs: fullDisk, onError: (m) => errors.push(m) });
+    const loaded = (await failing.load(first.id))!;
+    loaded.title = 'renamed while the index could not be written';
+    await failing.save(loaded);
+    assert.deepEqual(errors, [], 'the conversation was saved');
+    const reopened = open();
+    await reopened.list();
+    assert.equal(await reopened.verified, true);
+    assert.equal((await reopened.list()).find((s) => s.id === first.id)?.title, 'renamed while the index could not be written');
+  });
+
   it('an index that disagrees with its files is never trusted over them', async () => {
     const store = open();
     const kept = await saved(store, 3);
