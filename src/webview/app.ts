@@ -27,6 +27,9 @@ import { LiveRegion } from './liveRegion';
 import { createMarkdown } from './markdown';
 import { MessageElement } from './messageView';
 
+/** How long a revealed message (a search result) stays outlined. */
+const REVEAL_HIGHLIGHT_MS = 2000;
+
 export class ChatApp {
   private readonly frames = new FrameScheduler();
   private readonly md = createMarkdown();
@@ -100,6 +103,8 @@ export class ChatApp {
         return this.applyEnvironment(message.environment);
       case 'focusComposer':
         return this.composer.focus();
+      case 'revealMessage':
+        return this.reveal(message.messageId);
       case 'fillComposer':
         this.composer.setAttachments(message.attachments);
         if (message.text !== undefined) {
@@ -109,6 +114,16 @@ export class ChatApp {
         if (message.focus) this.composer.focus();
         return;
     }
+  }
+
+  /** Shows a message (a search result): the list stops following the bottom and scrolls it into view. */
+  private reveal(messageId: string): void {
+    const element = this.messages.get(messageId);
+    if (!element) return;
+    this.bottom.release();
+    requestAnimationFrame(() => element.root.scrollIntoView({ block: 'start' }));
+    element.root.classList.add('revealed');
+    setTimeout(() => element.root.classList.remove('revealed'), REVEAL_HIGHLIGHT_MS);
   }
 
   private append(append: AppendMessage): void {

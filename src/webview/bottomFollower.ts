@@ -44,6 +44,11 @@ export class BottomFollower {
     requestAnimationFrame(() => this.scrollToBottom());
   }
 
+  /** Stops following: something else decides where the list is (a message was revealed). */
+  release(): void {
+    this.setFollowing(false);
+  }
+
   private scrollToBottom(): void {
     if (!this.following) return;
     this.list.scrollTop = this.list.scrollHeight;

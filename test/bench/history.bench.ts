@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import { createConversation, type Conversation, type ConversationMessage } from '../../src/core/chat/conversation';
 import { HistoryStore, nodeFileSystem, type HistoryFileSystem } from '../../src/core/chat/historyFiles';
 import { serializeConversation } from '../../src/core/chat/serialization';
 import { RESULTS_DIR } from '../harness/paths';
 import { stats } from './benchReport';
+import { heapUsed } from './heap';
 import { manualTimer } from '../shared/manualTimer';
 import { seededRandom } from '../shared/seededRandom';
 
@@ -112,14 +111,6 @@ async function streamOnce(variant: Variant, model: Model, base: Conversation, an
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
-function heapUsed(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
 }
 
 /**

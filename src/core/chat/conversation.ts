@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole } from '../chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatMessage } from '../types';
+import { roundCredits } from '../usage/report';
 import { mergeServiceParameters } from './params';
 
 /**
@@ -45,11 +46,17 @@ export interface Conversation {
   messages: ConversationMessage[];
 }
 
+/** What the history lists of a conversation without opening it (kept in the history index, historyIndex.ts). */
 export interface ConversationSummary {
   id: string;
   title: string;
+  createdAt: number;
   updatedAt: number;
   messageCount: number;
+  /** The conversation's own model, else the model of its last answer. */
+  model?: string;
+  /** Measured spend of its answers, in credits. */
+  credits: number;
 }
 
 // Stored with the conversation and compared to decide whether to title it from the first question:
@@ -109,5 +116,20 @@ export function effectiveParams(conversation: Conversation, defaults: ChatParams
 }
 
 export function summary(conversation: Conversation): ConversationSummary {
-  return { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt, messageCount: conversation.messages.length };
+  let credits = 0;
+  let answerModel: string | undefined;
+  for (const message of conversation.messages) {
+    credits += message.meta?.creditsSpent ?? 0;
+    answerModel = message.meta?.model ?? answerModel;
+  }
+  const model = conversation.model ?? answerModel;
+  return {
+    id: conversation.id,
+    title: conversation.title,
+    createdAt: conversation.createdAt,
+    updatedAt: conversation.updatedAt,
+    messageCount: conversation.messages.length,
+    ...(model !== undefined && { model }),
+    credits: roundCredits(credits),
+  };
 }

@@ -5,17 +5,23 @@ import * as path from 'node:path';
  * The names of a history folder's files, made and recognised in one place (see historyLog.ts for what
  * they hold): `<id>.json` a conversation's log, `<id>.<pid>.stream` the journal of an answer that
  * process `pid` is streaming, `<id>.json.<pid>.tmp` a log being rewritten. The pid in a name tells a
- * live window's file from a crashed one's.
+ * live window's file from a crashed one's. `history.index` is the summaries' index (historyIndex.ts),
+ * rewritten through `history.index.<pid>.tmp`.
  */
 
 const LOG = /^([\w-]+)\.json$/;
 const JOURNAL = /^([\w-]+)\.(\d+)\.stream$/;
-const TEMP = /^[\w-]+\.json\.(\d+)\.tmp$/;
+const TEMP = /^[\w-]+\.(?:json|index)\.(\d+)\.tmp$/;
+const INDEX = 'history.index';
 
 /** The log of a conversation; an id that could reach outside the folder is refused. */
 export function logFile(dir: string, id: string): string {
   if (!/^[\w-]+$/.test(id)) throw new Error(l10n.t('Invalid conversation id "{0}"', id));
   return path.join(dir, `${id}.json`);
+}
+
+export function indexFile(dir: string): string {
+  return path.join(dir, INDEX);
 }
 
 export function journalFile(dir: string, id: string, pid: number): string {

@@ -1,8 +1,10 @@
 import * as path from 'node:path';
 import { realTimer, type Timer } from './appendBatcher';
 import { summary, type Conversation, type ConversationSummary } from './conversation';
-import { logFile, logId, parseJournalName, tempFilePid } from './historyFileNames';
+import { logFile, parseJournalName, tempFilePid } from './historyFileNames';
 import { nodeFileSystem, processIsAlive, type HistoryFileSystem } from './historyFileSystem';
+import { HistoryIndexFile } from './historyIndexFile';
+import { searchHistory, type SearchHit } from './historySearch';
 import { replayLog, type LogProblem } from './historyLog';
 import { HistoryWriter } from './historyWriter';
 
@@ -46,6 +48,9 @@ export class HistoryStore {
   private readonly isAlive: (pid: number) => boolean;
   private readonly timer: Timer;
   private readonly writer: HistoryWriter;
+  private readonly index: HistoryIndexFile;
+  /** The check of the index against every log that the last listing started. */
+  private verifying: Promise<boolean> = Promise.resolve(false);
   private readonly deleted = new Set<string>();
   private readonly timers = new Map<string, { handle: unknown; conversation: Conversation }>();
   private writing: Promise<void>;
@@ -56,6 +61,17 @@ export class HistoryStore {
     this.isAlive = options.isAlive ?? processIsAlive;
     this.timer = options.timer ?? realTimer;
     this.writer = new HistoryWriter(this.fs, options.dir, this.pid);
+    this.index = new HistoryIndexFile({
+      fs: this.fs,
+      dir: options.dir,
+      pid: this.pid,
+      // Listing reads a conversation without keeping what a later save would need: nothing grows with the history.
+      readSummary: async (id, names) => {
+        const conversation = await this.read(id, names, { track: false }).catch(() => undefined);
+        return conversation && summary(conversation);
+      },
+      enqueue: (task) => this.enqueue(task, 'index', 'history index'),
+    });
     this.writing = this.start();
   }
 
@@ -74,7 +90,7 @@ export class HistoryStore {
     // Before this store wrote anything, a journal with its own pid is a dead process's (pid reused).
     const crashed = names.map((name) => ({ name, journal: parseJournalName(name) })).filter(({ journal }) => journal && (journal.pid === this.pid || !this.isAlive(journal.pid)));
     for (const id of new Set(crashed.map(({ journal }) => journal!.id))) {
-      const recovered = await this.read(id, names).catch((error: unknown) => this.error(`Could not recover chat ${id}`, error));
+      const recovered = await this.read(id, names, { track: false }).catch((error: unknown) => this.error(`Could not recover chat ${id}`, error));
       // A journal without a conversation (deleted meanwhile) has nothing to belong to.
       if (!recovered) for (const { name, journal } of crashed) if (journal!.id === id) await this.fs.rm(path.join(this.options.dir, name)).catch(() => undefined);
     }
@@ -97,8 +113,12 @@ export class HistoryStore {
     this.cancelTimer(conversation.id);
     if (this.deleted.has(conversation.id)) return this.writing;
     const write = this.writer.planSave(conversation);
+    const expectedBytes = this.writer.expectedBytes(conversation.id);
+    const listed = summary(conversation);
     return this.enqueue(async () => {
       await write();
+      // The log is saved: an index that could not follow is only out of date, and the check corrects it.
+      await this.index.noteSaved(listed, expectedBytes).catch(() => undefined);
       this.options.onChange?.();
     }, 'save', conversation.id);
   }
@@ -134,7 +154,7 @@ export class HistoryStore {
    * Reads a conversation with its journals. A journal of a dead process is a crash: the answer is
    * recovered (marked interrupted by the parser) and folded into the log. A damaged log is moved aside.
    */
-  private async read(id: string, names?: string[], retried = false): Promise<Conversation | undefined> {
+  private async read(id: string, names?: string[], { retried = false, track = true } = {}): Promise<Conversation | undefined> {
     const file = logFile(this.options.dir, id);
     let text: string;
     try {
@@ -150,11 +170,11 @@ export class HistoryStore {
     const { conversation, problems } = replayLog(text, bodies);
     if (problems.length && !(await this.moveAside(file, id, conversation !== undefined, problems))) {
       // Another window moved it first (and reported it): read what it left.
-      return retried ? undefined : this.read(id, undefined, true);
+      return retried ? undefined : this.read(id, undefined, { retried: true, track });
     }
     if (conversation && (problems.length || crashed.length)) {
       await this.writer.planRewrite(conversation)();
-    } else if (conversation) {
+    } else if (conversation && track) {
       this.writer.adopt(id, conversation, text);
     }
     for (const { name } of crashed) await this.fs.rm(path.join(this.options.dir, name));
@@ -177,17 +197,55 @@ export class HistoryStore {
     return true;
   }
 
+  /**
+   * Every conversation's summary, newest first, from the index (historyIndex.ts): only the logs it
+   * lacks are read. Then, in the background, every log is compared with its entry; `onChange` tells
+   * when that found one out of date (`verified` resolves to whether it did).
+   */
   async list(): Promise<ConversationSummary[]> {
+    const listed = await this.fromIndex();
+    if (!listed) return [];
+    const { summaries, index, names } = listed;
+    this.verifying = this.index.verify(index, names).catch((error: unknown) => {
+      this.error('Could not check the history index', error);
+      return false;
+    });
+    void this.verifying.then((changed) => changed && this.options.onChange?.());
+    return summaries;
+  }
+
+  /** The listing from the index, without the check (undefined: no history folder yet). */
+  private async fromIndex() {
     await this.writing;
     let names: string[];
     try {
       names = await this.fs.readdir(this.options.dir);
     } catch {
-      return [];
+      return undefined;
     }
-    const ids = names.map(logId).filter((id): id is string => id !== undefined);
-    const loaded = await Promise.all(ids.map((id) => this.read(id, names).catch(() => undefined)));
-    return loaded.filter((c): c is Conversation => c !== undefined).map(summary).sort((a, b) => b.updatedAt - a.updatedAt);
+    return { ...(await this.index.list(names)), names };
+  }
+
+  /** Whether the check the last listing started found entries out of date. */
+  get verified(): Promise<boolean> {
+    return this.verifying;
+  }
+
+  /**
+   * Conversations whose text contains `query`, newest first (the index's order), as they are found;
+   * each log is read as stored (no recovery, nothing kept). Stops when `signal` aborts. It starts no
+   * check of the index (listing does): its stat calls would compete with the search's reads.
+   */
+  async *search(query: string, signal?: AbortSignal): AsyncGenerator<SearchHit> {
+    const logs = ((await this.fromIndex())?.summaries ?? []).map((s) => ({ id: s.id, title: s.title, updatedAt: s.updatedAt, read: () => this.fs.readBytes(logFile(this.options.dir, s.id)) }));
+    yield* searchHistory(logs, query, { ...(signal && { signal }) });
+  }
+
+  /** Forgets what this process knew of a conversation no longer open (memory stays bounded by what is open). */
+  release(id: string): void {
+    void this.writing.then(() => {
+      if (!this.timers.has(id) && !this.writer.activeJournal(id)) this.writer.forget(id);
+    });
   }
 
   async delete(id: string): Promise<void> {
@@ -198,6 +256,7 @@ export class HistoryStore {
       const names = await this.fs.readdir(this.options.dir).catch(() => [] as string[]);
       for (const name of names) if (parseJournalName(name)?.id === id) await this.fs.rm(path.join(this.options.dir, name));
       await this.fs.rm(logFile(this.options.dir, id));
+      await this.index.noteRemoved(id).catch(() => undefined);
       this.options.onChange?.();
     }, 'delete', id);
   }

@@ -80,6 +80,12 @@ export class HistoryWriter {
     this.tracked.set(id, { state: writtenState(conversation), logBytes: Buffer.byteLength(text), unterminated: !text.endsWith('\n') });
   }
 
+  /** The size the log will have once the writes planned so far have landed, if this process knows it. */
+  expectedBytes(id: string): number | undefined {
+    const tracked = this.tracked.get(id);
+    return tracked?.state ? tracked.logBytes : undefined;
+  }
+
   /** The journal this process is writing for the conversation, if any: not a crash's leftover. */
   activeJournal(id: string): string | undefined {
     return this.tracked.get(id)?.journal?.file;

@@ -48,7 +48,8 @@ export interface UsageReport {
   unmeasured: number;
 }
 
-const DAY_MS = 86_400_000;
+/** The days the usage view shows, ending today. */
+export const REPORT_DAYS = 30;
 
 /** Credits are decimals: sums are rounded to the micro-credit, as the spend itself is. */
 export function roundCredits(value: number): number {
@@ -77,7 +78,7 @@ export function lastDays(now: number, count: number): string[] {
 }
 
 /** Start of the local day `count - 1` days before `now`: entries at or after it fall in the window. */
-function windowStart(now: number, count: number): number {
+export function windowStart(now: number, count: number): number {
   const today = new Date(now);
   return new Date(today.getFullYear(), today.getMonth(), today.getDate() - (count - 1)).getTime();
 }
@@ -113,7 +114,7 @@ export function stackDays(entries: readonly MeasuredEntry[], now: number, count:
 
 /** The usage view's content for the `days` days ending today; `top` most expensive requests. */
 export function buildUsageReport(entries: readonly UsageEntry[], now: number, options: { days?: number; top?: number } = {}): UsageReport {
-  const days = options.days ?? 30;
+  const days = options.days ?? REPORT_DAYS;
   const start = windowStart(now, days);
   const all = entries.filter((e) => e.at >= start && e.at <= now);
   const inWindow = all.filter(isMeasured);
@@ -144,12 +145,6 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
   };
 }
 
-/** Entries older than `keepDays` before `now` are dropped when the ledger is compacted. */
-export function retained(entries: readonly UsageEntry[], now: number, keepDays: number): UsageEntry[] {
-  const oldest = now - keepDays * DAY_MS;
-  return entries.filter((e) => e.at >= oldest);
-}
-
 /**
  * Where a spreadsheet may start a cell inside a field's text: its start, and after a separator
  * (`,` or `;`, depending on the locale), a TAB (a paste splits on it) or a line break.
@@ -169,11 +164,18 @@ function csvField(value: string | number): string {
 
 export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id'] as const;
 
-/** Every entry, oldest first, as CSV (RFC 4180, CRLF line ends; ISO 8601 UTC time plus the local day). */
-export function usageCsv(entries: readonly UsageEntry[]): string {
-  const rows = [...entries].sort((a, b) => a.at - b.at).map((e) =>
-    // An empty credits field: billed, but the cost could not be measured.
-    [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId].map(csvField).join(','),
-  );
-  return [CSV_HEADER.map(csvField).join(','), ...rows].join('\r\n') + '\r\n';
+/** One entry as a CSV row, without its line end (ISO 8601 UTC time plus the local day). */
+export function usageCsvRow(e: UsageEntry): string {
+  // An empty credits field: billed, but the cost could not be measured.
+  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId].map(csvField).join(',');
+}
+
+/**
+ * Entries as CSV (RFC 4180, CRLF line ends), in the order they arrive: the ledger file streamed, in the
+ * order recorded (which is time order), so that only the text is held, never the entries.
+ */
+export async function usageCsvStreamed(entries: AsyncIterable<UsageEntry>): Promise<string> {
+  const lines = [CSV_HEADER.map(csvField).join(',')];
+  for await (const entry of entries) lines.push(usageCsvRow(entry));
+  return lines.join('\r\n') + '\r\n';
 }

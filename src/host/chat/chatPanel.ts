@@ -32,6 +32,8 @@ export class ChatPanel extends Disposable implements ChatView {
   private isReady = false;
   /** What an editor action put in the composer, kept until the webview is ready to take it. */
   private composerUpdate: { attachments: AttachmentView[]; text?: string; focus: boolean } | undefined;
+  /** A message to scroll to (a search result), kept until the webview has shown the snapshot. */
+  private pendingReveal: string | undefined;
   private readonly onDisposeEmitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this.onDisposeEmitter.event;
 
@@ -99,6 +101,18 @@ export class ChatPanel extends Disposable implements ChatView {
     this.flushComposerUpdate();
   }
 
+  /** Scrolls the panel to a message once its webview shows the conversation. */
+  revealMessage(messageId: string): void {
+    this.pendingReveal = messageId;
+    this.flushReveal();
+  }
+
+  private flushReveal(): void {
+    if (!this.pendingReveal || !this.ready) return;
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'revealMessage', messageId: this.pendingReveal });
+    this.pendingReveal = undefined;
+  }
+
   private flushComposerUpdate(): void {
     if (!this.composerUpdate || !this.ready) return;
     this.post({ v: CHAT_PROTOCOL_VERSION, type: 'fillComposer', ...this.composerUpdate });
@@ -115,6 +129,7 @@ export class ChatPanel extends Disposable implements ChatView {
       this.isReady = true;
       this.sendSnapshot();
       this.flushComposerUpdate();
+      this.flushReveal();
       return;
     }
     void this.handle(this, message).then(

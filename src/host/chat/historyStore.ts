@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import type { Conversation, ConversationSummary } from '../../core/chat/conversation';
 import { HistoryStore, type DamagedHistory } from '../../core/chat/historyFiles';
+import type { SearchHit } from '../../core/chat/historySearch';
 
 export { STREAMING_SAVE_INTERVAL_MS } from '../../core/chat/historyFiles';
 
@@ -37,8 +38,19 @@ export class ChatHistoryStore implements vscode.Disposable {
     return this.store.load(id);
   }
 
+  /** From the history index: no conversation is read (core/chat/historyIndex.ts). */
   list(): Promise<ConversationSummary[]> {
     return this.store.list();
+  }
+
+  /** Conversations whose text contains `query`, newest first, as they are found; stops when `signal` aborts. */
+  search(query: string, signal: AbortSignal): AsyncGenerator<SearchHit> {
+    return this.store.search(query, signal);
+  }
+
+  /** A conversation was closed: what this window kept to append to its log can go. */
+  release(id: string): void {
+    this.store.release(id);
   }
 
   delete(id: string): Promise<void> {

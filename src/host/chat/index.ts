@@ -8,6 +8,7 @@ import { ChatPanel, CHAT_VIEW_TYPE, CHAT_WEBVIEW_OPTIONS } from './chatPanel';
 import { registerEditorActions } from './editorActions';
 import { EditorTracker } from './editorContext';
 import { ChatHistoryStore } from './historyStore';
+import { searchChatHistory } from './historySearchPick';
 import { pickConversation } from './pickers';
 import { createRequestHandler } from './requestHandlers';
 
@@ -40,7 +41,11 @@ export class ChatFeature extends Disposable {
     const handler = createRequestHandler(services, store, editors, deleteConversation);
     const track = (panel: ChatPanel) => {
       this.panels.add(panel);
-      panel.onDidDispose(() => this.panels.delete(panel));
+      panel.onDidDispose(() => {
+        this.panels.delete(panel);
+        // Memory follows what is open: a closed conversation leaves nothing behind in the store.
+        if (![...this.panels].some((p) => p.conversation.id === panel.conversation.id)) store.release(panel.conversation.id);
+      });
       return panel;
     };
     const open = (conversation: Conversation, column: vscode.ViewColumn = vscode.ViewColumn.Active, preserveFocus = false) => {
@@ -65,14 +70,25 @@ export class ChatFeature extends Disposable {
       else open(createConversation());
     }));
     this.register(vscode.commands.registerCommand('inference.newChat', () => open(createConversation())));
-    this.register(vscode.commands.registerCommand('inference.chatHistory', async () => {
-      const id = await pickConversation(store, deleteConversation);
-      if (!id) return;
+    const openSaved = async (id: string): Promise<ChatPanel> => {
       const shown = [...this.panels].find((p) => p.conversation.id === id);
-      if (shown) return shown.panel.reveal();
+      if (shown) {
+        shown.panel.reveal();
+        return shown;
+      }
       const conversation = await store.load(id);
       if (!conversation) throw new Error(vscode.l10n.t('That conversation could not be read.'));
-      open(conversation);
+      return open(conversation);
+    };
+    this.register(vscode.commands.registerCommand('inference.chatHistory', async () => {
+      const id = await pickConversation(store, deleteConversation);
+      if (id) await openSaved(id);
+    }));
+    this.register(vscode.commands.registerCommand('inference.searchChatHistory', async () => {
+      const choice = await searchChatHistory(store);
+      if (!choice) return;
+      const panel = await openSaved(choice.id);
+      if (choice.messageId) panel.revealMessage(choice.messageId);
     }));
     // Editor actions use the newest panel, or open one beside the editor.
     this.register(registerEditorActions(editors, (preserveFocus) => {

@@ -42,13 +42,15 @@ export async function pickConversation(store: ChatHistoryStore, onDelete: (id: s
     quickPick.items = summaries.map((s) => ({
       id: s.id,
       label: s.title,
-      description: vscode.l10n.t('{0} messages', s.messageCount),
+      description: [vscode.l10n.t('{0} messages', s.messageCount), s.model].filter(Boolean).join(' · '),
       detail: new Date(s.updatedAt).toLocaleString(),
       buttons: [remove],
     }));
     if (!summaries.length) quickPick.placeholder = vscode.l10n.t('No saved conversations yet');
     quickPick.busy = false;
   };
+  // The index is checked against the files after each listing: a correction redraws the list.
+  const changed = store.onDidChange(() => void load());
   try {
     return await new Promise<string | undefined>((resolve) => {
       quickPick.onDidAccept(() => {
@@ -64,6 +66,7 @@ export async function pickConversation(store: ChatHistoryStore, onDelete: (id: s
       void load();
     });
   } finally {
+    changed.dispose();
     quickPick.dispose();
   }
 }

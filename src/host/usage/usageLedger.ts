@@ -2,20 +2,28 @@ import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { parseLedger, serializeEntry, toUsageEntry, type Clock, type UsageEntry, type UsageRecord, type UsageRecorder } from '../../core/usage/ledger';
-import { retained, spendToday } from '../../core/usage/report';
+import { serializeEntry, toUsageEntry, type Clock, type UsageEntry, type UsageRecord, type UsageRecorder } from '../../core/usage/ledger';
+import { compactLedger, oldestLedgerEntry, readLedgerSince, streamLedger } from '../../core/usage/ledgerFile';
+import { spendToday, windowStart } from '../../core/usage/report';
 import { Disposable } from '../disposable';
 
-/** Entries older than this are dropped when the ledger is loaded; the view shows 30 days, the CSV the rest. */
+/** Entries older than this are dropped; the view shows 30 days, the CSV the rest. */
 const KEEP_DAYS = 400;
+/** The file is compacted once its oldest entry is this many days past the retention: about once a month. */
+const COMPACT_AFTER_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 /**
  * The ledger on disk: `usage/ledger.jsonl` in the extension's global storage, one JSON line per
- * request. Recording is an append (other windows append to the same file); the view re-reads it.
+ * request. Recording is an append (other windows append to the same file). What is read is what is
+ * shown: today at start-up (the status bar), the days the usage view draws when it opens, the whole
+ * file only for the CSV export, streamed (core/usage/ledgerFile.ts).
  */
 export class UsageLedger extends Disposable implements UsageRecorder {
   readonly #file: string;
   #entries: UsageEntry[] = [];
+  /** The days `#entries` covers, ending today. */
+  #days = 1;
   /** Recorded here but not yet appended to the file: a read must not lose them. */
   readonly #unwritten = new Set<UsageEntry>();
   /** Appends, reads and compaction run one after another. */
@@ -29,10 +37,12 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     // Disposal waits for the records still being appended.
     this.register({ dispose: () => this.#queue });
     this.#file = path.join(storage.fsPath, 'usage', 'ledger.jsonl');
-    this.loaded = this.reload().then(() => this.compact());
+    this.loaded = this.reload(1).then(() => undefined);
+    // After start-up, and off its path: checking the file's age reads its first line only.
+    void this.loaded.then(() => this.compactIfDue());
   }
 
-  /** What this window knows (its own records and what was on disk when last read). */
+  /** What this window knows of the days last read (its own records and what was on disk then). */
   entries(): readonly UsageEntry[] {
     return this.#entries;
   }
@@ -61,29 +71,35 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     this.record({ ...record, credits: null });
   }
 
-  /** Re-reads the file, so that spend recorded by other windows shows too. */
-  async reload(): Promise<readonly UsageEntry[]> {
+  /**
+   * Re-reads the last `days` days ending today (by default those last read), so that spend recorded
+   * by other windows shows too. Only those days are read, from the end of the file.
+   */
+  async reload(days = this.#days): Promise<readonly UsageEntry[]> {
     await this.#enqueue('read', async () => {
-      let stored: UsageEntry[] = [];
-      try {
-        stored = parseLedger(await fs.readFile(this.#file, 'utf8'));
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
-      }
+      const stored = await readLedgerSince(this.#file, windowStart(this.clock(), days));
       this.#entries = [...stored, ...this.#unwritten];
+      this.#days = days;
     });
     this.#onDidChange.fire();
     return this.#entries;
   }
 
-  private async compact(): Promise<void> {
-    const kept = retained(this.#entries, this.clock(), KEEP_DAYS);
-    if (kept.length === this.#entries.length) return;
-    this.#entries = kept;
+  /** Every entry in the file, in the order recorded, read as it is consumed; then those not yet written. */
+  async *all(): AsyncGenerator<UsageEntry> {
+    await this.#queue;
+    const unwritten = [...this.#unwritten];
+    yield* streamLedger(this.#file);
+    yield* unwritten;
+  }
+
+  /** Drops entries past the retention, streaming the file, once its oldest is well past it. */
+  private async compactIfDue(): Promise<void> {
     await this.#enqueue('compacted', async () => {
-      const temporary = `${this.#file}.${process.pid}.tmp`;
-      await fs.writeFile(temporary, kept.map(serializeEntry).join(''), 'utf8');
-      await fs.rename(temporary, this.#file);
+      const oldest = await oldestLedgerEntry(this.#file);
+      const keepSince = this.clock() - KEEP_DAYS * DAY_MS;
+      if (oldest === undefined || oldest >= keepSince - COMPACT_AFTER_DAYS * DAY_MS) return;
+      await compactLedger(this.#file, keepSince, process.pid);
     });
   }
 

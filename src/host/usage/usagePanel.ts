@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { webviewHtml } from '../../core/chat/webviewHtml';
-import { buildUsageReport, usageCsv } from '../../core/usage/report';
+import { buildUsageReport, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
 import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
 import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
@@ -56,7 +56,7 @@ export class UsagePanel extends Disposable {
 
   /** Posts a fresh report; `reread` first reads what other windows recorded. */
   async refresh(reread: boolean): Promise<void> {
-    if (reread) await this.services.usage.reload();
+    if (reread) await this.services.usage.reload(REPORT_DAYS);
     if (!this.#ready) return;
     const report = buildUsageReport(this.services.usage.entries(), this.services.usage.clock());
     const message: UsageHostMessage = { v: USAGE_PROTOCOL_VERSION, type: 'report', report };
@@ -99,10 +99,9 @@ export class UsagePanel extends Disposable {
   }
 }
 
-/** The whole ledger (not just the 30 days shown) as CSV in a new untitled document, for the user to save or paste. */
+/** The whole ledger (not just the 30 days shown, streamed from the file) as CSV in a new untitled document, for the user to save or paste. */
 export async function exportUsageCsv(services: Services): Promise<vscode.TextDocument> {
-  const entries = await services.usage.reload();
-  const document = await vscode.workspace.openTextDocument({ content: usageCsv(entries) });
+  const document = await vscode.workspace.openTextDocument({ content: await usageCsvStreamed(services.usage.all()) });
   await vscode.window.showTextDocument(document, { preview: false });
   return document;
 }

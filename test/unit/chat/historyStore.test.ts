@@ -18,7 +18,7 @@ describe('chat history store (append-only log and streaming journal)', () => {
   const open = (options: Partial<HistoryStoreOptions> = {}) => new HistoryStore({
     dir, timer, pid: 4242, isAlive: (pid) => pid === 4242 || LIVE_PIDS.has(pid), onDamaged: (d) => damaged.push(d), ...options,
   });
-  const files = () => fs.readdirSync(dir).filter((name) => name !== 'damaged').sort();
+  const files = () => fs.readdirSync(dir).filter((name) => name !== 'damaged' && name !== 'history.index').sort();
 
   function conversationWithQuestion(text = 'Question?'): Conversation {
     const conversation = createConversation(1);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parseLedger, parseUsageEntry, serializeEntry, toUsageEntry, type UsageEntry, type UsageRecord } from '../../../src/core/usage/ledger';
-import { buildUsageReport, dayKey, lastDays, retained, spendToday, usageCsv } from '../../../src/core/usage/report';
+import { buildUsageReport, dayKey, lastDays, spendToday, usageCsvStreamed } from '../../../src/core/usage/report';
 import { parseUsageWebviewMessage } from '../../../src/core/usage/protocol';
 
 /** Local wall-clock time, so that days are the same calendar days whatever the machine's time zone. */
@@ -62,7 +62,7 @@ describe('usage report', () => {
     assert.equal(report.unmeasured, 0);
   });
 
-  it('leaves requests without a measured cost out of every sum and list, and counts them', () => {
+  it('leaves requests without a measured cost out of every sum and list, and counts them', async () => {
     const entries = [
       entry(local(11, 21, 10), 1.5, { model: 'chat-a' }),
       entry(local(11, 22, 8), 0, { model: 'chat-a', credits: null, requestId: 'overlapped-chat' }),
@@ -75,7 +75,7 @@ describe('usage report', () => {
     assert.deepEqual(report.byKind.days.find((d) => d.date === '2026-11-22'), { date: '2026-11-22', total: 0, parts: {} });
     assert.deepEqual(report.topRequests.map((r) => r.requestId), [entries[0].requestId]);
     assert.deepEqual(report.environments, [{ environment: 'production', credits: 1.5, requests: 1 }]);
-    const csv = usageCsv(entries).split('\r\n');
+    const csv = (await usageCsvStreamed(recorded(entries))).split('\r\n');
     assert.ok(csv.some((row) => row.endsWith(',"chat","chat-a","","overlapped-chat"')), 'an empty credits field in the CSV');
   });
 
@@ -100,11 +100,11 @@ describe('usage report', () => {
     assert.deepEqual(spendToday(entries, local(11, 21, 23, 59, )), { credits: 1, unmeasured: 0 });
   });
 
-  it('drops entries older than the retention when compacting', () => {
-    const entries = [entry(NOW - 401 * 86_400_000, 1), entry(NOW - 10 * 86_400_000, 2)];
-    assert.deepEqual(retained(entries, NOW, 400).map((e) => e.credits), [2]);
-  });
 });
+
+async function* recorded(entries: UsageEntry[]): AsyncGenerator<UsageEntry> {
+  yield* entries;
+}
 
 /** RFC 4180 rows of a CSV text (quoted fields may hold separators, quotes and line breaks). */
 function parseCsv(text: string): string[][] {
@@ -130,8 +130,8 @@ function parseCsv(text: string): string[][] {
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 describe('usage CSV', () => {
-  it('has a header and one row per entry, oldest first, with CRLF line ends', () => {
-    const csv = usageCsv([entry(local(11, 22, 8), 0.2, { requestId: 'b' }), entry(local(11, 21, 8), 1.25, { requestId: 'a', kind: 'image', model: 'img-1' })]);
+  it('has a header and one row per entry, in the order recorded, with CRLF line ends', async () => {
+    const csv = await usageCsvStreamed(recorded([entry(local(11, 21, 8), 1.25, { requestId: 'a', kind: 'image', model: 'img-1' }), entry(local(11, 22, 8), 0.2, { requestId: 'b' })]));
     const lines = csv.split('\r\n');
     assert.equal(lines[0], '"time","date","environment","kind","model","credits","request_id"');
     assert.equal(lines[1], `"${new Date(local(11, 21, 8)).toISOString()}","2026-11-21","production","image","img-1",1.25,"a"`);
@@ -146,7 +146,10 @@ describe('usage CSV', () => {
     { requestId: '+1', model: 'a,"b"', environment: 'x\n@SUM(1)' },
     { requestId: 'r,-2+3', model: '\t-1', environment: 'production' },
   ];
-  const csv = usageCsv(hostile.map((fields, i) => entry(local(11, 22, 8 + i), 1, fields)));
+  let csv = '';
+  before(async () => {
+    csv = await usageCsvStreamed(recorded(hostile.map((fields, i) => entry(local(11, 22, 8 + i), 1, fields))));
+  });
 
   it('quotes every text field, so that a separator, quote or line break inside one stays in it', () => {
     const rows = parseCsv(csv);
