@@ -7,7 +7,8 @@ import { offeredToolNames } from './toolCalls';
 import { ApiError, type Endpoint } from './errors';
 import { decodeImageItem } from './imageData';
 import { capStream, resolveLimits, tooLarge, type ResponseLimits } from './limits';
-import { keySecrets, redactSecrets } from './redact';
+import { keySecrets, redactErrorText, redactSecrets, usableSecrets } from './redact';
+import { redactRelayedBody } from './relayRedaction';
 import { ERROR_BODY_LIMIT, readBodyStart, readImageResult, readJsonBody, type BodyReading } from './responseBodies';
 import { describeErrorBody, errorFromResponse } from './responseErrors';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
@@ -159,7 +160,7 @@ export class InferenceClient {
       const text = this.#redact(await readBodyStart(response.body, ERROR_BODY_LIMIT).catch(() => ''));
       const location = responseHeader(response.headers, 'location');
       const retryAfterSeconds = parseRetryAfter(response.headers);
-      throw errorFromResponse(endpoint, meta, describeErrorBody(text, responseHeader(response.headers, 'content-type')), {
+      throw errorFromResponse(endpoint, meta, describeErrorBody(text, responseHeader(response.headers, 'content-type'), (decoded) => this.#redact(decoded)), {
         ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
         ...(location && { location }),
         baseUrl: this.baseUrl,
@@ -170,19 +171,21 @@ export class InferenceClient {
 
   /**
    * Relays one request with the key added, for the local endpoint: answers with any status instead of
-   * throwing, keeps only the headers a client may see, and passes a success body on as it arrives. An
-   * error body is read (capped) and has the key removed, since the service may echo what it was sent.
+   * throwing, and keeps only the headers a client may see. The service may echo what it was sent, so
+   * nothing of the response leaves with the key in it: header values are redacted, an error body is
+   * read (capped) and redacted after decoding, and a success body loses every form of the key as it
+   * passes (relayRedaction.ts).
    */
   async forward(forwarded: ForwardRequest, options: RequestOptions = {}): Promise<ForwardedResponse> {
     const { meta, response } = await this.#request(forwarded.endpoint, forwarded.method, forwarded.path, forwarded.body, options.signal, forwarded.accept);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       const text = Array.isArray(value) ? value[0] : value;
-      if (text !== undefined && RELAYED_HEADER.test(name)) headers[name] = text;
+      if (text !== undefined && RELAYED_HEADER.test(name)) headers[name] = this.#redact(text);
     }
     const { status } = response;
     if (status < 300) {
-      return { meta, status, headers, body: response.body, discard: () => response.body.cancel() };
+      return { meta, status, headers, body: redactRelayedBody(response.body, usableSecrets(this.#secrets)), discard: () => response.body.cancel() };
     }
     let text: string;
     try {
@@ -190,7 +193,7 @@ export class InferenceClient {
     } catch (error) {
       throw errorFromTransport(error, options.signal, meta);
     }
-    const body = Buffer.from(this.#redact(text), 'utf8');
+    const body = Buffer.from(redactErrorText(text, this.#secrets), 'utf8');
     return { meta, status, headers, body: [body], discard: () => undefined };
   }
 

@@ -1,5 +1,6 @@
 /** The Anthropic Messages protocol, translated to and from the service's chat completions. */
 import { createParser } from 'eventsource-parser';
+import { redactSecrets } from '../redact';
 import { describeErrorBody } from '../responseErrors';
 import type { ForwardedResponse } from '../types';
 import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModelList, completionToMessage } from './anthropicResponse';
@@ -11,7 +12,8 @@ import { EndpointError, parseJson, readAll, readRequestBody, sendJson, write } f
 /** The service's error, in Anthropic's shape, with its status and Retry-After kept. */
 export async function sendServiceError(exchange: Exchange, upstream: ForwardedResponse): Promise<void> {
   const text = (await readAll(upstream.body, exchange.maxTranslatedBytes)).toString('utf8');
-  const { message, code } = describeErrorBody(text, upstream.headers['content-type']);
+  // The forward removed the key; what is decoded here is checked again for anything like a credential.
+  const { message, code } = describeErrorBody(text, upstream.headers['content-type'], (decoded) => redactSecrets(decoded));
   const detail = message ?? `The service answered HTTP ${upstream.status}.`;
   exchange.summary.status = upstream.status;
   sendJson(exchange.res, upstream.status, anthropicErrorBody(upstream.status, code ? `${detail} (${code})` : detail), metadataHeaders(upstream, 'anthropic'));
@@ -91,7 +93,7 @@ async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, m
       }
       if (event.event === 'error' || (isRecord(chunk) && chunk.error !== undefined)) {
         done = true;
-        const { message } = describeErrorBody(JSON.stringify(isRecord(chunk) ? chunk : { error: chunk }), 'application/json');
+        const { message } = describeErrorBody(JSON.stringify(isRecord(chunk) ? chunk : { error: chunk }), 'application/json', (decoded) => redactSecrets(decoded));
         out += translator.error('api_error', `The service reported an error during the answer: ${message ?? 'unknown error'}`);
         return;
       }
