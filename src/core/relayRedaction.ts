@@ -18,12 +18,70 @@ const KEPT_BYTES = 64 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
-/** Byte sequences that send a read down the slow path: escapes that could spell a key, or an error event. */
-const ESCAPE_MARKERS = ['%', '\\u', '\\U', '\\\\', '\\/'].map((marker) => Buffer.from(marker, 'latin1'));
-const ERROR_MARKERS = ['"error"', 'event:error', 'event: error'].map((marker) => Buffer.from(marker, 'latin1'));
+const PERCENT = 0x25;
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const ERROR_WORD = Buffer.from('"error"', 'latin1');
+const EVENT_FIELD = Buffer.from('event:', 'latin1');
 
-function holdsAny(bytes: Buffer, markers: readonly Buffer[]): boolean {
-  return markers.some((marker) => bytes.includes(marker));
+function isHexDigit(byte: number): boolean {
+  return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
+}
+
+function holdsAt(bytes: Uint8Array, at: number, word: Uint8Array): boolean {
+  if (at + word.length > bytes.length) return false;
+  for (let j = 0; j < word.length; j++) if (bytes[at + j] !== word[j]) return false;
+  return true;
+}
+
+/**
+ * One pass over whole lines, in plain JavaScript (Buffer.includes costs a native call per marker,
+ * several times this whole loop on a 1 KB read): whether they hold an escape that could spell a key,
+ * and whether they may hold an error event (a `"error"` outside a JSON string, or any `event:` line).
+ * Every index is checked before it is read: a read past a typed array's end is V8's slow path.
+ */
+function inspect(bytes: Uint8Array): { escapes: boolean; errorLike: boolean } {
+  let escapes = false;
+  let errorLike = holdsAt(bytes, 0, EVENT_FIELD);
+  const last = bytes.length - 1;
+  for (let i = 0; i < last && !(escapes && errorLike); i++) {
+    const byte = bytes[i];
+    if (byte === BACKSLASH) {
+      const next = bytes[i + 1];
+      if (next === 0x75 || next === 0x55 || next === BACKSLASH || next === 0x2f) escapes = true;
+      i++; // the escaped character: an escaped quote starts no "error"
+    } else if (byte === PERCENT) {
+      if (i + 2 <= last && isHexDigit(bytes[i + 1]) && isHexDigit(bytes[i + 2])) escapes = true;
+    } else if (byte === QUOTE) {
+      if (bytes[i + 1] === 0x65 && holdsAt(bytes, i, ERROR_WORD)) errorLike = true;
+    } else if (byte === LF || byte === CR) {
+      if (bytes[i + 1] === 0x65 && holdsAt(bytes, i + 1, EVENT_FIELD)) errorLike = true;
+    }
+  }
+  return { escapes, errorLike };
+}
+
+/** A fixed byte string searched for with Horspool's skips: a read is crossed in about length / needle steps. */
+class BytePattern {
+  readonly #needle: Uint8Array;
+  readonly #shift = new Uint32Array(256);
+
+  constructor(needle: Uint8Array) {
+    this.#needle = needle;
+    this.#shift.fill(needle.length);
+    for (let i = 0; i < needle.length - 1; i++) this.#shift[needle[i]] = needle.length - 1 - i;
+  }
+
+  foundIn(bytes: Uint8Array): boolean {
+    const needle = this.#needle;
+    const last = needle.length - 1;
+    for (let at = 0; at + last < bytes.length; at += this.#shift[bytes[at + last]]) {
+      let j = last;
+      while (j >= 0 && bytes[at + j] === needle[j]) j--;
+      if (j < 0) return true;
+    }
+    return false;
+  }
 }
 
 /** The offset after the last line end, or 0; a CR at the very end may be half a CRLF and waits. */
@@ -47,7 +105,8 @@ function isErrorData(json: string): boolean {
 /** One relayed body's redaction, fed read by read. */
 export class RelayRedactor {
   readonly #secrets: readonly string[];
-  readonly #secretBytes: readonly Buffer[];
+  /** One per secret that contains no other (the key's part after its prefix is in the key). */
+  readonly #patterns: readonly BytePattern[];
   readonly #latin1Secrets: readonly string[];
   #held: Buffer = Buffer.alloc(0);
   /** Inside an SSE event named `error`, until its blank line. */
@@ -56,8 +115,10 @@ export class RelayRedactor {
   /** `secrets` as `usableSecrets` returns them. */
   constructor(secrets: readonly string[]) {
     this.#secrets = secrets;
-    this.#secretBytes = secrets.map((secret) => Buffer.from(secret, 'utf8'));
-    this.#latin1Secrets = this.#secretBytes.map((secret) => secret.toString('latin1'));
+    const bytes = secrets.map((secret) => Buffer.from(secret, 'utf8'));
+    this.#latin1Secrets = bytes.map((secret) => secret.toString('latin1'));
+    this.#patterns = bytes.filter((secret, i) => !bytes.some((other, j) => j !== i && other.length < secret.length && secret.includes(other)))
+      .map((secret) => new BytePattern(secret));
   }
 
   /** What can be passed on after this read (possibly nothing, while a line is unfinished). */
@@ -84,8 +145,9 @@ export class RelayRedactor {
 
   /** Whole lines: unchanged unless they hold a key, an escape that could spell one, or an error event. */
   #complete(bytes: Buffer): Buffer {
-    const errorLike = this.#inErrorEvent || holdsAny(bytes, ERROR_MARKERS);
-    if (!errorLike && !holdsAny(bytes, this.#secretBytes) && !holdsAny(bytes, ESCAPE_MARKERS)) return bytes;
+    const found = inspect(bytes);
+    const errorLike = this.#inErrorEvent || found.errorLike;
+    if (!errorLike && !found.escapes && !this.#patterns.some((pattern) => pattern.foundIn(bytes))) return bytes;
     const text = bytes.toString('utf8');
     const redacted = errorLike ? this.#redactLines(text) : redactKey(text, this.#secrets);
     return redacted === text ? bytes : Buffer.from(redacted, 'utf8');
