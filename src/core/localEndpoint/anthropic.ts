@@ -32,7 +32,7 @@ export async function handleMessages(exchange: Exchange): Promise<void> {
   const body = parseJson(await readRequestBody(exchange.req, exchange.maxRequestBytes), 'The request body');
   let translated: ReturnType<typeof anthropicToChat>;
   try {
-    translated = anthropicToChat(body);
+    translated = anthropicToChat(body, exchange.maxTokens);
   } catch (error) {
     if (error instanceof TranslationError) throw new EndpointError(400, 'untranslatable_request', error.message);
     throw error;
