@@ -6,6 +6,7 @@ import { parseChatEventStream } from './chatStream';
 import { offeredToolNames } from './toolCalls';
 import { ApiError, type Endpoint } from './errors';
 import { decodeImageItem } from './imageData';
+import { readModelEntries } from './modelEntries';
 import { capStream, resolveLimits, tooLarge, type ResponseLimits } from './limits';
 import { keySecrets, redactErrorText, redactSecrets, usableSecrets } from './redact';
 import { redactRelayedBody } from './relayRedaction';
@@ -16,7 +17,7 @@ import { resolveTimeouts, responseHeader, type Timeouts, type Transport, type Tr
 import { errorFromTransport } from './transportErrors';
 import { createUndiciTransport } from './undiciTransport';
 import type {
-  ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
+  ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, ModelList, ModelType, RequestOptions, ResponseMeta,
 } from './types';
 
 export interface ClientOptions {
@@ -34,6 +35,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Called with the metadata of every response, success or error (balance, request id, ...). */
   onResponse?: (meta: ResponseMeta, endpoint: Endpoint) => void;
+  /** Called with a sentence for the log when a response was usable only in part (a model entry skipped). */
+  onWarning?: (text: string) => void;
 }
 
 /** Response headers a forwarded response keeps: the body's type and the service's own metadata. */
@@ -56,6 +59,7 @@ export class InferenceClient {
   readonly #secrets: readonly string[];
   readonly #userAgent: string;
   readonly #onResponse: ClientOptions['onResponse'];
+  readonly #onWarning: ClientOptions['onWarning'];
 
   constructor(options: ClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
@@ -69,6 +73,7 @@ export class InferenceClient {
     this.#transport = options.transport ?? createUndiciTransport({ timeouts });
     this.#userAgent = options.userAgent ?? 'inference-client';
     this.#onResponse = options.onResponse;
+    this.#onWarning = options.onWarning;
   }
 
   async listModels(options: { type?: ModelType } & RequestOptions = {}): Promise<ModelList> {
@@ -79,7 +84,8 @@ export class InferenceClient {
     if (!Array.isArray(data)) {
       throw new ApiError('malformedResponse', l10n.t('The model list has no "data" array: the service answered with an unexpected catalog shape.'), { meta, status: meta.status });
     }
-    const models = data.filter((item): item is Model => typeof (item as Model | null)?.id === 'string');
+    const { models, skipped } = readModelEntries(data);
+    for (const sentence of skipped) this.#onWarning?.(this.#redact(sentence));
     return { models, meta };
   }
 

@@ -2,7 +2,8 @@
 import { createParser } from 'eventsource-parser';
 import { redactSecrets } from '../redact';
 import { describeErrorBody } from '../responseErrors';
-import type { ForwardedResponse } from '../types';
+import { readModelEntries } from '../modelEntries';
+import type { ForwardedResponse, Model } from '../types';
 import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModelList, completionToMessage } from './anthropicResponse';
 import { anthropicToChat, TranslationError } from './anthropicRequest';
 import { forwardFor, metadataHeaders, type Exchange } from './exchange';
@@ -120,9 +121,18 @@ async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, m
   res.end();
 }
 
+/** The usable entries of the service's chat model list; the others are skipped and named in the request's log line. */
+export async function readModelList(exchange: Exchange, upstream: ForwardedResponse): Promise<Model[]> {
+  const list = await readUpstreamJson(exchange, upstream);
+  const { models, skipped } = readModelEntries(isRecord(list) && Array.isArray(list.data) ? list.data : []);
+  if (skipped.length > 0) exchange.summary.notes = [...(exchange.summary.notes ?? []), ...skipped];
+  return models;
+}
+
 export async function handleAnthropicModels(exchange: Exchange): Promise<void> {
   const upstream = await forwardFor(exchange, { endpoint: 'models', method: 'GET', path: '/models?type=chat&format=openai', accept: 'application/json' });
   if (upstream.status >= 300) return sendServiceError(exchange, upstream);
+  const models = await readModelList(exchange, upstream);
   exchange.summary.status = 200;
-  sendJson(exchange.res, 200, anthropicModelList(await readUpstreamJson(exchange, upstream)), metadataHeaders(upstream, 'anthropic'));
+  sendJson(exchange.res, 200, anthropicModelList(models), metadataHeaders(upstream, 'anthropic'));
 }
