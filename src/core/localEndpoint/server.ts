@@ -55,6 +55,15 @@ function route(req: IncomingMessage, pathname: string): Route | undefined {
   }
 }
 
+/** The request target's path; undefined when it is no URL at all (`http://[`), which is answered 400, not dropped. */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? '/', 'http://local.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A path segment's model id; a malformed %-escape is the client's mistake, answered 400 like any other. */
 function decodeModelId(segment: string): string {
   try {
@@ -130,10 +139,10 @@ export class LocalEndpointServer {
     req.on('error', () => undefined);
     res.on('error', () => undefined);
     const started = performance.now();
-    const pathname = new URL(req.url ?? '/', 'http://local.invalid').pathname;
-    const found = route(req, pathname);
+    const pathname = pathOf(req.url);
+    const found = pathname === undefined ? undefined : route(req, pathname);
     const protocol: Protocol = found?.protocol ?? (req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai');
-    const summary: RequestSummary = { method: req.method ?? '', path: pathname, protocol, status: 0, stream: false, durationMs: 0, cancelled: false };
+    const summary: RequestSummary = { method: req.method ?? '', path: pathname ?? '(not a URL path)', protocol, status: 0, stream: false, durationMs: 0, cancelled: false };
     const controller = new AbortController();
     this.#inFlight.add(controller);
     const admission = { authenticated: false };
@@ -147,6 +156,7 @@ export class LocalEndpointServer {
       this.#report(summary, admission.authenticated);
     });
     try {
+      if (pathname === undefined) throw new EndpointError(400, 'invalid_path', 'The request target is not a URL path.');
       this.#admit(req, found, admission);
       if (found.method === 'POST' && this.#options.openBillingWindow) {
         const billing = await this.#options.openBillingWindow();

@@ -33,7 +33,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 describe('local endpoint: edges', () => {
   const fixture = useLocalEndpoint();
 
-  it('answers a malformed %-escape in /v1/models/{id} with 400 in the client\'s protocol, not a dropped connection', async () => {
+  it('answers a malformed %-escape in /v1/models/{id}, or a target that is no URL, with 400 in the client\'s protocol, not a dropped connection', async () => {
     const { origin, token } = await fixture().start();
     const openai = await rawRequest(`${origin}/v1/models/%E0%A4%A`, { headers: bearer(token) });
     assert.equal(openai.status, 400, openai.error);
@@ -41,6 +41,9 @@ describe('local endpoint: edges', () => {
     const anthropic = await rawRequest(`${origin}/v1/models/bad%ZZ`, { headers: { 'x-api-key': token, 'anthropic-version': ANTHROPIC } });
     assert.equal(anthropic.status, 400, anthropic.error);
     assert.deepEqual((JSON.parse(anthropic.text) as { type: string; error: { type: string } }).error.type, 'invalid_request_error');
+    // A request target that is no URL at all.
+    const notAPath = await connect(origin, 'GET http://[ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    assert.match(await within(notAPath.closed, 2000, 'an answer'), /^HTTP\/1\.1 400 .*"code":"invalid_path"/s);
     assert.equal(fixture().emulator.requests.length, 0);
   });
 
