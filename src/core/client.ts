@@ -6,8 +6,10 @@ import { parseChatEventStream } from './chatStream';
 import { offeredToolNames } from './toolCalls';
 import { ApiError, type Endpoint } from './errors';
 import { decodeImageItem } from './imageData';
+import { readModelEntries } from './modelEntries';
 import { capStream, resolveLimits, tooLarge, type ResponseLimits } from './limits';
-import { keySecrets, redactSecrets } from './redact';
+import { keySecrets, redactErrorText, redactSecrets, usableSecrets } from './redact';
+import { redactRelayedBody } from './relayRedaction';
 import { ERROR_BODY_LIMIT, readBodyStart, readImageResult, readJsonBody, type BodyReading } from './responseBodies';
 import { describeErrorBody, errorFromResponse } from './responseErrors';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
@@ -15,7 +17,7 @@ import { resolveTimeouts, responseHeader, type Timeouts, type Transport, type Tr
 import { errorFromTransport } from './transportErrors';
 import { createUndiciTransport } from './undiciTransport';
 import type {
-  ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, Model, ModelList, ModelType, RequestOptions, ResponseMeta,
+  ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, ModelList, ModelType, RequestOptions, ResponseMeta,
 } from './types';
 
 export interface ClientOptions {
@@ -33,6 +35,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Called with the metadata of every response, success or error (balance, request id, ...). */
   onResponse?: (meta: ResponseMeta, endpoint: Endpoint) => void;
+  /** Called with a sentence for the log when a response was usable only in part (a model entry skipped). */
+  onWarning?: (text: string) => void;
 }
 
 /** Response headers a forwarded response keeps: the body's type and the service's own metadata. */
@@ -55,6 +59,7 @@ export class InferenceClient {
   readonly #secrets: readonly string[];
   readonly #userAgent: string;
   readonly #onResponse: ClientOptions['onResponse'];
+  readonly #onWarning: ClientOptions['onWarning'];
 
   constructor(options: ClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
@@ -68,6 +73,7 @@ export class InferenceClient {
     this.#transport = options.transport ?? createUndiciTransport({ timeouts });
     this.#userAgent = options.userAgent ?? 'inference-client';
     this.#onResponse = options.onResponse;
+    this.#onWarning = options.onWarning;
   }
 
   async listModels(options: { type?: ModelType } & RequestOptions = {}): Promise<ModelList> {
@@ -78,7 +84,8 @@ export class InferenceClient {
     if (!Array.isArray(data)) {
       throw new ApiError('malformedResponse', l10n.t('The model list has no "data" array: the service answered with an unexpected catalog shape.'), { meta, status: meta.status });
     }
-    const models = data.filter((item): item is Model => typeof (item as Model | null)?.id === 'string');
+    const { models, skipped } = readModelEntries(data);
+    for (const sentence of skipped) this.#onWarning?.(this.#redact(sentence));
     return { models, meta };
   }
 
@@ -159,7 +166,7 @@ export class InferenceClient {
       const text = this.#redact(await readBodyStart(response.body, ERROR_BODY_LIMIT).catch(() => ''));
       const location = responseHeader(response.headers, 'location');
       const retryAfterSeconds = parseRetryAfter(response.headers);
-      throw errorFromResponse(endpoint, meta, describeErrorBody(text, responseHeader(response.headers, 'content-type')), {
+      throw errorFromResponse(endpoint, meta, describeErrorBody(text, responseHeader(response.headers, 'content-type'), (decoded) => this.#redact(decoded)), {
         ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
         ...(location && { location }),
         baseUrl: this.baseUrl,
@@ -170,19 +177,21 @@ export class InferenceClient {
 
   /**
    * Relays one request with the key added, for the local endpoint: answers with any status instead of
-   * throwing, keeps only the headers a client may see, and passes a success body on as it arrives. An
-   * error body is read (capped) and has the key removed, since the service may echo what it was sent.
+   * throwing, and keeps only the headers a client may see. The service may echo what it was sent, so
+   * nothing of the response leaves with the key in it: header values are redacted, an error body is
+   * read (capped) and redacted after decoding, and a success body loses every form of the key as it
+   * passes (relayRedaction.ts).
    */
   async forward(forwarded: ForwardRequest, options: RequestOptions = {}): Promise<ForwardedResponse> {
     const { meta, response } = await this.#request(forwarded.endpoint, forwarded.method, forwarded.path, forwarded.body, options.signal, forwarded.accept);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       const text = Array.isArray(value) ? value[0] : value;
-      if (text !== undefined && RELAYED_HEADER.test(name)) headers[name] = text;
+      if (text !== undefined && RELAYED_HEADER.test(name)) headers[name] = this.#redact(text);
     }
     const { status } = response;
     if (status < 300) {
-      return { meta, status, headers, body: response.body, discard: () => response.body.cancel() };
+      return { meta, status, headers, body: redactRelayedBody(response.body, usableSecrets(this.#secrets)), discard: () => response.body.cancel() };
     }
     let text: string;
     try {
@@ -190,7 +199,7 @@ export class InferenceClient {
     } catch (error) {
       throw errorFromTransport(error, options.signal, meta);
     }
-    const body = Buffer.from(this.#redact(text), 'utf8');
+    const body = Buffer.from(redactErrorText(text, this.#secrets), 'utf8');
     return { meta, status, headers, body: [body], discard: () => undefined };
   }
 

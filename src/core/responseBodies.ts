@@ -61,7 +61,7 @@ export async function readJsonBody(response: TransportResponse, { meta, signal, 
     if (parsed === null || typeof parsed !== 'object') throw new TypeError('not an object');
     return parsed;
   } catch {
-    const { message } = describeErrorBody(redact(text.slice(0, ERROR_BODY_LIMIT)), responseHeader(response.headers, 'content-type'));
+    const { message } = describeErrorBody(redact(text.slice(0, ERROR_BODY_LIMIT)), responseHeader(response.headers, 'content-type'), redact);
     throw new ApiError('malformedResponse', message ? l10n.t('The service answered with something that is not the expected JSON: {0}', message) : l10n.t('The service answered with something that is not the expected JSON.'), { meta, status: meta.status });
   }
 }

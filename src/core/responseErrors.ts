@@ -28,8 +28,18 @@ export interface ErrorBody {
 /**
  * Pulls a human-readable message out of an error body of unknown shape: the common
  * `{error:{message,code}}`, `{error:"..."}`, `{message}`, `{detail}`, an HTML page's title, or plain text.
+ * `redact` runs on what was decoded (a JSON string's escapes can spell a key that the raw text hides).
  */
-export function describeErrorBody(body: string, contentType = ''): ErrorBody {
+export function describeErrorBody(body: string, contentType = '', redact: (text: string) => string = (text) => text): ErrorBody {
+  const found = readErrorBody(body, contentType);
+  return {
+    ...(found.message !== undefined && { message: clip(redact(found.message)) }),
+    ...(found.code !== undefined && { code: redact(found.code) }),
+    ...(found.json && { json: true as const }),
+  };
+}
+
+function readErrorBody(body: string, contentType: string): ErrorBody {
   const text = body.trim();
   if (!text) return {};
   if (contentType.includes('json') || text.startsWith('{')) {
@@ -42,11 +52,11 @@ export function describeErrorBody(body: string, contentType = ''): ErrorBody {
           const inner = error as Record<string, unknown>;
           const message = stringField(inner.message) ?? stringField(inner.detail);
           const code = stringField(inner.code) ?? stringField(inner.type);
-          return { ...(message && { message: clip(message) }), ...(code && { code }), json: true };
+          return { ...(message && { message }), ...(code && { code }), json: true };
         }
         const message = stringField(error) ?? stringField(record.message) ?? stringField(record.detail);
         const code = stringField(record.code);
-        return { ...(message && { message: clip(message) }), ...(code && { code }), json: true };
+        return { ...(message && { message }), ...(code && { code }), json: true };
       }
     } catch {
       // Not JSON after all: fall through to the text handling.
@@ -55,9 +65,9 @@ export function describeErrorBody(body: string, contentType = ''): ErrorBody {
   if (contentType.includes('html') || /^<(!doctype|html)/i.test(text)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
     const stripped = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ')).trim();
-    return stripped ? { message: clip(stripped) } : {};
+    return stripped ? { message: stripped } : {};
   }
-  return { message: clip(text) };
+  return { message: text };
 }
 
 const SCOPE_WORDS = /\bscopes?\b/i;

@@ -152,9 +152,9 @@ export interface ForwardRequest {
 export interface ForwardedResponse {
   meta: ResponseMeta;
   status: number;
-  /** content-type, retry-after, x-request-id, x-service-*, x-ratelimit-*: nothing else reaches the caller. */
+  /** content-type, retry-after, x-request-id, x-service-*, x-ratelimit-*, each value redacted: nothing else reaches the caller. */
   headers: Record<string, string>;
-  /** A success body as it arrives; an error body read whole (capped) with the key removed. */
+  /** A success body as it arrives, every form of the key removed; an error body read whole (capped) and redacted after decoding. */
   body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
   /** Stops reading a success body and closes its connection. */
   discard(): void;

@@ -102,6 +102,7 @@ export class ApiAccess extends Disposable {
       ...(settings.timeouts && { timeouts: settings.timeouts }),
       userAgent: `inference-client-vscode/${vscode.version}`,
       onResponse: (meta, endpoint) => this.#onResponse(env.name, endpoint, meta),
+      onWarning: (text) => this.log.warn(`${env.name}: ${text}`),
     });
   }
 

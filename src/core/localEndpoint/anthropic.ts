@@ -1,7 +1,9 @@
 /** The Anthropic Messages protocol, translated to and from the service's chat completions. */
 import { createParser } from 'eventsource-parser';
+import { redactSecrets } from '../redact';
 import { describeErrorBody } from '../responseErrors';
-import type { ForwardedResponse } from '../types';
+import { readModelEntries } from '../modelEntries';
+import type { ForwardedResponse, Model } from '../types';
 import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModelList, completionToMessage } from './anthropicResponse';
 import { anthropicToChat, TranslationError } from './anthropicRequest';
 import { forwardFor, metadataHeaders, type Exchange } from './exchange';
@@ -11,7 +13,8 @@ import { EndpointError, parseJson, readAll, readRequestBody, sendJson, write } f
 /** The service's error, in Anthropic's shape, with its status and Retry-After kept. */
 export async function sendServiceError(exchange: Exchange, upstream: ForwardedResponse): Promise<void> {
   const text = (await readAll(upstream.body, exchange.maxTranslatedBytes)).toString('utf8');
-  const { message, code } = describeErrorBody(text, upstream.headers['content-type']);
+  // The forward removed the key; what is decoded here is checked again for anything like a credential.
+  const { message, code } = describeErrorBody(text, upstream.headers['content-type'], (decoded) => redactSecrets(decoded));
   const detail = message ?? `The service answered HTTP ${upstream.status}.`;
   exchange.summary.status = upstream.status;
   sendJson(exchange.res, upstream.status, anthropicErrorBody(upstream.status, code ? `${detail} (${code})` : detail), metadataHeaders(upstream, 'anthropic'));
@@ -30,7 +33,7 @@ export async function handleMessages(exchange: Exchange): Promise<void> {
   const body = parseJson(await readRequestBody(exchange.req, exchange.maxRequestBytes), 'The request body');
   let translated: ReturnType<typeof anthropicToChat>;
   try {
-    translated = anthropicToChat(body);
+    translated = anthropicToChat(body, exchange.maxTokens);
   } catch (error) {
     if (error instanceof TranslationError) throw new EndpointError(400, 'untranslatable_request', error.message);
     throw error;
@@ -91,7 +94,7 @@ async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, m
       }
       if (event.event === 'error' || (isRecord(chunk) && chunk.error !== undefined)) {
         done = true;
-        const { message } = describeErrorBody(JSON.stringify(isRecord(chunk) ? chunk : { error: chunk }), 'application/json');
+        const { message } = describeErrorBody(JSON.stringify(isRecord(chunk) ? chunk : { error: chunk }), 'application/json', (decoded) => redactSecrets(decoded));
         out += translator.error('api_error', `The service reported an error during the answer: ${message ?? 'unknown error'}`);
         return;
       }
@@ -118,9 +121,18 @@ async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, m
   res.end();
 }
 
+/** The usable entries of the service's chat model list; the others are skipped and named in the request's log line. */
+export async function readModelList(exchange: Exchange, upstream: ForwardedResponse): Promise<Model[]> {
+  const list = await readUpstreamJson(exchange, upstream);
+  const { models, skipped } = readModelEntries(isRecord(list) && Array.isArray(list.data) ? list.data : []);
+  if (skipped.length > 0) exchange.summary.notes = [...(exchange.summary.notes ?? []), ...skipped];
+  return models;
+}
+
 export async function handleAnthropicModels(exchange: Exchange): Promise<void> {
   const upstream = await forwardFor(exchange, { endpoint: 'models', method: 'GET', path: '/models?type=chat&format=openai', accept: 'application/json' });
   if (upstream.status >= 300) return sendServiceError(exchange, upstream);
+  const models = await readModelList(exchange, upstream);
   exchange.summary.status = 200;
-  sendJson(exchange.res, 200, anthropicModelList(await readUpstreamJson(exchange, upstream)), metadataHeaders(upstream, 'anthropic'));
+  sendJson(exchange.res, 200, anthropicModelList(models), metadataHeaders(upstream, 'anthropic'));
 }

@@ -4,6 +4,7 @@
  * message rather than dropped silently, except sampling hints that only tune (top_k, metadata).
  */
 import { isRecord, type Json } from './json';
+import { DEFAULT_ENDPOINT_LIMITS } from './limits';
 
 /** A request the translation cannot carry: answered 400 in the Anthropic error shape. */
 export class TranslationError extends Error {
@@ -123,13 +124,25 @@ export interface TranslatedRequest {
   stream: boolean;
 }
 
-/** Anthropic Messages body (already parsed JSON) → the common chat-completions body. */
-export function anthropicToChat(body: unknown): TranslatedRequest {
+/**
+ * What is wrong with a token limit, in either protocol (undefined: nothing; absent or null is allowed,
+ * and Anthropic's required field is checked by its caller): a whole number from 1 to `max`.
+ */
+export function tokenLimitProblem(field: string, value: unknown, max: number): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max) return undefined;
+  return `"${field}" must be a whole number from 1 to ${max} at the local endpoint.`;
+}
+
+/** Anthropic Messages body (already parsed JSON) → the common chat-completions body; `maxTokens` bounds `max_tokens`. */
+export function anthropicToChat(body: unknown, maxTokensLimit = DEFAULT_ENDPOINT_LIMITS.maxTokens): TranslatedRequest {
   if (!isRecord(body)) fail('The request body must be a JSON object.');
   if (typeof body.model !== 'string' || body.model === '') fail('"model" is required: use an id from GET /v1/models.');
   if (!Array.isArray(body.messages) || body.messages.length === 0) fail('"messages" must be a non-empty array.');
   const maxTokens = body.max_tokens;
   if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) fail('"max_tokens" is required and must be a positive integer.');
+  const tooMany = tokenLimitProblem('max_tokens', maxTokens, maxTokensLimit);
+  if (tooMany) fail(tooMany);
 
   const messages: Json[] = [];
   if (body.system !== undefined && body.system !== null) {

@@ -3,6 +3,7 @@
  * a stream, the model list and the error shape. Pure: the server feeds it parsed JSON and writes the text.
  */
 import { randomBytes } from 'node:crypto';
+import type { Model } from '../types';
 import { isRecord, type Json } from './json';
 
 export function anthropicId(prefix: 'msg' | 'toolu'): string {
@@ -168,16 +169,14 @@ export class AnthropicStreamTranslator {
   }
 }
 
-/** GET /v1/models in the Anthropic shape, from the common model list. */
-export function anthropicModelList(list: unknown): Json {
-  const data = isRecord(list) && Array.isArray(list.data) ? list.data : [];
-  const models = data.filter((m): m is Json => isRecord(m) && typeof m.id === 'string').map((m) => ({
-    type: 'model',
-    id: m.id,
-    display_name: m.id,
-    created_at: new Date((typeof m.created === 'number' ? m.created : 0) * 1000).toISOString(),
-  }));
-  return { data: models, has_more: false, first_id: models[0]?.id ?? null, last_id: models.at(-1)?.id ?? null };
+/** GET /v1/models in the Anthropic shape, from the usable entries of the common model list (readModelEntries). */
+export function anthropicModelList(models: readonly Model[]): Json {
+  const data = models.map(anthropicModel);
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+export function anthropicModel(model: Model): { type: 'model'; id: string; display_name: string; created_at: string } {
+  return { type: 'model', id: model.id, display_name: model.id, created_at: new Date((model.created ?? 0) * 1000).toISOString() };
 }
 
 /** Anthropic's error type for an HTTP status; the status itself is kept on the response. */

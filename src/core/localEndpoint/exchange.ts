@@ -1,6 +1,7 @@
 /** What a protocol handler gets for one request, and what the endpoint reports about it afterwards. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isApiError } from '../errors';
+import { escapeControlCharacters } from '../logText';
 import type { ForwardedResponse, ForwardRequest } from '../types';
 import { EndpointError, type Protocol } from './respond';
 
@@ -21,6 +22,8 @@ export interface RequestSummary {
   modelId?: string;
   /** Why the endpoint refused or failed the request, in words. */
   problem?: string;
+  /** What else the log line says (refusals not logged; model entries skipped). */
+  notes?: string[];
 }
 
 export interface Exchange {
@@ -33,6 +36,8 @@ export interface Exchange {
   summary: RequestSummary;
   maxRequestBytes: number;
   maxTranslatedBytes: number;
+  /** The largest `max_tokens` relayed (EndpointLimits.maxTokens). */
+  maxTokens: number;
 }
 
 /** Forwards, recording the service's request id and model; a failure before any answer becomes an EndpointError. */
@@ -70,13 +75,17 @@ export function metadataHeaders(upstream: ForwardedResponse, protocol: Protocol)
   return headers;
 }
 
-/** One log line per request: method, path, protocol, outcome. Never the token, the key or a body. */
+/**
+ * One log line per request: method, path, protocol, outcome. Never the token, the key or a body; and
+ * one line only: what came from the client or the service cannot break it into a forged second one.
+ */
 export function describeRequest(s: RequestSummary): string {
   const outcome = s.cancelled ? 'cancelled by the client' : `HTTP ${s.status}`;
-  return [
+  return escapeControlCharacters([
     `local endpoint: ${s.method} ${s.path} (${s.protocol}${s.stream ? ', stream' : ''}) → ${outcome} in ${Math.round(s.durationMs)} ms`,
     s.requestId && `request ${s.requestId}`,
     s.modelId && `model ${s.modelId}`,
     s.problem,
-  ].filter(Boolean).join(', ');
+    ...(s.notes ?? []),
+  ].filter(Boolean).join(', '));
 }

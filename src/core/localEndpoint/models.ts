@@ -1,8 +1,7 @@
 /** GET /v1/models/{id} in both protocols: the service has no such path, so it is looked up in the chat model list. */
-import { anthropicModelList } from './anthropicResponse';
-import { readUpstreamJson, sendServiceError } from './anthropic';
+import { anthropicModel } from './anthropicResponse';
+import { readModelList, sendServiceError } from './anthropic';
 import { forwardFor, metadataHeaders, type Exchange } from './exchange';
-import { isRecord } from './json';
 import { relay } from './passthrough';
 import { EndpointError, sendJson } from './respond';
 
@@ -11,10 +10,9 @@ export async function handleModel(exchange: Exchange, id: string): Promise<void>
   if (upstream.status >= 300) {
     return exchange.protocol === 'anthropic' ? sendServiceError(exchange, upstream) : relay(exchange, upstream, false);
   }
-  const list = await readUpstreamJson(exchange, upstream);
-  const model = isRecord(list) && Array.isArray(list.data) ? list.data.find((m: unknown) => isRecord(m) && m.id === id) : undefined;
+  const model = (await readModelList(exchange, upstream)).find((m) => m.id === id);
   if (!model) throw new EndpointError(404, 'model_not_found', `The model "${id}" is not a chat model of this environment: see GET /v1/models.`);
   exchange.summary.status = 200;
-  const body = exchange.protocol === 'anthropic' ? (anthropicModelList({ data: [model] }).data as unknown[])[0] : model;
+  const body = exchange.protocol === 'anthropic' ? anthropicModel(model) : model;
   sendJson(exchange.res, 200, body, metadataHeaders(upstream, exchange.protocol));
 }

@@ -1,4 +1,5 @@
 /** The common chat-completions protocol, relayed: the client's bytes go up, the service's bytes come back. */
+import { tokenLimitProblem } from './anthropicRequest';
 import { isRecord } from './json';
 import { forwardFor, type Exchange } from './exchange';
 import { EndpointError, parseJson, readRequestBody, write } from './respond';
@@ -24,6 +25,11 @@ export async function handleChatCompletions(exchange: Exchange): Promise<void> {
   const raw = await readRequestBody(exchange.req, exchange.maxRequestBytes);
   const body = parseJson(raw, 'The request body');
   if (!isRecord(body)) throw new EndpointError(400, 'invalid_body', 'The request body must be a JSON object.');
+  // The body is relayed as it came: a token limit no model can use (1e308) is refused here, not forwarded.
+  for (const field of ['max_tokens', 'max_completion_tokens']) {
+    const problem = tokenLimitProblem(field, body[field], exchange.maxTokens);
+    if (problem) throw new EndpointError(400, 'invalid_max_tokens', problem);
+  }
   const stream = body.stream === true;
   exchange.summary.stream = stream;
   const response = await forwardFor(exchange, {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { handleAnthropicModels, handleMessages } from './anthropic';
 import { isLoopbackHostHeader, presentedToken, tokenMatches } from './auth';
 import type { Exchange, Forward, RequestSummary } from './exchange';
+import { DEFAULT_ENDPOINT_LIMITS, RefusalReports, TIMEOUT_CHECK_INTERVAL_MS, type EndpointLimits } from './limits';
 import { handleModel } from './models';
 import { handleChatCompletions, handleModels } from './passthrough';
 import { EndpointError, sendError, type Protocol } from './respond';
@@ -16,12 +17,8 @@ import { EndpointError, sendError, type Protocol } from './respond';
 export { describeRequest, type Forward, type RequestSummary } from './exchange';
 
 export const LOOPBACK_HOST = '127.0.0.1';
-/** Request bodies: generous for long conversations, bounded so a client cannot exhaust the host. */
-export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
-/** Upstream answers that are read whole to be translated (non-streamed Anthropic answers, model lists). */
-export const DEFAULT_MAX_TRANSLATED_BYTES = 16 * 1024 * 1024;
 
-export interface LocalEndpointOptions {
+export interface LocalEndpointOptions extends Partial<EndpointLimits> {
   /** 0 picks a free port. */
   port: number;
   token: string;
@@ -35,8 +32,6 @@ export interface LocalEndpointOptions {
    * host may keep the window for a reading of the settled balance).
    */
   openBillingWindow?: () => Promise<{ close(answered: RequestSummary): void }>;
-  maxRequestBytes?: number;
-  maxTranslatedBytes?: number;
 }
 
 type Handler = (exchange: Exchange) => Promise<void>;
@@ -55,14 +50,33 @@ function route(req: IncomingMessage, pathname: string): Route | undefined {
     default: {
       const id = /^\/v1\/models\/([^/]+)$/.exec(pathname)?.[1];
       if (id === undefined) return undefined;
-      const model = decodeURIComponent(id);
-      return { protocol: anthropic ? 'anthropic' : 'openai', method: 'GET', handler: (exchange) => handleModel(exchange, model) };
+      return { protocol: anthropic ? 'anthropic' : 'openai', method: 'GET', handler: (exchange) => handleModel(exchange, decodeModelId(id)) };
     }
+  }
+}
+
+/** The request target's path; undefined when it is no URL at all (`http://[`), which is answered 400, not dropped. */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? '/', 'http://local.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path segment's model id; a malformed %-escape is the client's mistake, answered 400 like any other. */
+function decodeModelId(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new EndpointError(400, 'invalid_model_id', 'The model id in the path has a malformed %-escape.');
   }
 }
 
 export class LocalEndpointServer {
   readonly #options: LocalEndpointOptions;
+  readonly #limits: EndpointLimits;
+  readonly #refusals: RefusalReports;
   readonly #server: http.Server;
   /** Requests in flight, aborted (with their upstream requests) when the endpoint stops. */
   readonly #inFlight = new Set<AbortController>();
@@ -70,9 +84,21 @@ export class LocalEndpointServer {
 
   constructor(options: LocalEndpointOptions) {
     this.#options = options;
-    this.#server = http.createServer({ noDelay: true }, (req, res) => {
+    this.#limits = { ...DEFAULT_ENDPOINT_LIMITS };
+    for (const name of Object.keys(DEFAULT_ENDPOINT_LIMITS) as Array<keyof EndpointLimits>) {
+      const value = options[name];
+      if (value !== undefined) this.#limits[name] = value;
+    }
+    this.#refusals = new RefusalReports(this.#limits);
+    this.#server = http.createServer({
+      noDelay: true,
+      headersTimeout: this.#limits.headersTimeoutMs,
+      requestTimeout: this.#limits.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    }, (req, res) => {
       this.#handle(req, res).catch(() => res.destroy());
     });
+    this.#server.maxConnections = this.#limits.maxConnections;
     this.#server.on('clientError', (_error, socket) => socket.destroy());
   }
 
@@ -113,12 +139,13 @@ export class LocalEndpointServer {
     req.on('error', () => undefined);
     res.on('error', () => undefined);
     const started = performance.now();
-    const pathname = new URL(req.url ?? '/', 'http://local.invalid').pathname;
-    const found = route(req, pathname);
+    const pathname = pathOf(req.url);
+    const found = pathname === undefined ? undefined : route(req, pathname);
     const protocol: Protocol = found?.protocol ?? (req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai');
-    const summary: RequestSummary = { method: req.method ?? '', path: pathname, protocol, status: 0, stream: false, durationMs: 0, cancelled: false };
+    const summary: RequestSummary = { method: req.method ?? '', path: pathname ?? '(not a URL path)', protocol, status: 0, stream: false, durationMs: 0, cancelled: false };
     const controller = new AbortController();
     this.#inFlight.add(controller);
+    const admission = { authenticated: false };
     res.on('close', () => {
       if (!res.writableFinished) {
         summary.cancelled = true;
@@ -126,10 +153,11 @@ export class LocalEndpointServer {
       }
       this.#inFlight.delete(controller);
       summary.durationMs = performance.now() - started;
-      this.#options.onRequest?.(summary);
+      this.#report(summary, admission.authenticated);
     });
     try {
-      this.#admit(req, found);
+      if (pathname === undefined) throw new EndpointError(400, 'invalid_path', 'The request target is not a URL path.');
+      this.#admit(req, found, admission);
       if (found.method === 'POST' && this.#options.openBillingWindow) {
         const billing = await this.#options.openBillingWindow();
         if (res.closed) billing.close(summary);
@@ -137,8 +165,7 @@ export class LocalEndpointServer {
       }
       await found.handler({
         req, res, signal: controller.signal, protocol, forward: this.#options.forward, summary,
-        maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
-        maxTranslatedBytes: this.#options.maxTranslatedBytes ?? DEFAULT_MAX_TRANSLATED_BYTES,
+        maxRequestBytes: this.#limits.maxRequestBytes, maxTranslatedBytes: this.#limits.maxTranslatedBytes, maxTokens: this.#limits.maxTokens,
       });
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -152,8 +179,18 @@ export class LocalEndpointServer {
     }
   }
 
+  /** Refusals before authentication go through RefusalReports: anyone who found the port can send them. */
+  #report(summary: RequestSummary, authenticated: boolean): void {
+    if (!authenticated && summary.status >= 400) {
+      const note = this.#refusals.next();
+      if (note === undefined) return;
+      if (note) summary.notes = [...(summary.notes ?? []), note];
+    }
+    this.#options.onRequest?.(summary);
+  }
+
   /** Host, origin, route, token, method: refused in that order, before anything reaches the service. */
-  #admit(req: IncomingMessage, found: Route | undefined): asserts found is Route {
+  #admit(req: IncomingMessage, found: Route | undefined, admission: { authenticated: boolean }): asserts found is Route {
     if (!isLoopbackHostHeader(req.headers.host)) {
       throw new EndpointError(403, 'host_not_allowed', 'The local endpoint answers only under 127.0.0.1, localhost or [::1].');
     }
@@ -164,6 +201,7 @@ export class LocalEndpointServer {
     if (!tokenMatches(presentedToken(req.headers), this.#options.token)) {
       throw new EndpointError(401, 'invalid_local_token', 'Wrong or missing token for the local endpoint: send the token shown by "Inference: Start Local Endpoint" as the API key (Authorization: Bearer or x-api-key).');
     }
+    admission.authenticated = true;
     if (req.method !== found.method) {
       throw new EndpointError(405, 'method_not_allowed', `Use ${found.method} for this path.`, { allow: found.method });
     }

@@ -122,6 +122,19 @@ describe('InferenceClient over a fake transport: requests and error mapping', ()
     assert.equal(everything.includes(KEY.slice(4)), false);
   });
 
+  it('redacts a key that a JSON error body spells in \\u escapes, in the message it shows and logs, streamed or not', async () => {
+    const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const echo = (): FakeReply => ({ status: 401, headers: { 'content-type': 'application/json' }, body: [`{"error":{"message":"unknown key ${escaped}","code":"Bearer ${escaped}"}}`] });
+    const client = clientOver(new FakeTransport().reply(echo(), echo()));
+    const streamed = await failure(drain(client.streamChat(REQUEST)).then((outcome) => { throw outcome.error; }));
+    for (const error of [streamed, await failure(client.chat(REQUEST))]) {
+      assert.equal(error.kind, 'unauthorized');
+      assert.match(error.message, /unknown key \[redacted\]/);
+      const everything = `${error.message} ${error.serviceMessage ?? ''} ${error.serviceCode ?? ''} ${JSON.stringify(error)}`;
+      assert.equal(everything.includes(KEY.slice(4)), false);
+    }
+  });
+
   it('says which kind of model list it got when "data" is missing', async () => {
     const error = await failure(clientOver(new FakeTransport().reply(json({ models: [] }))).listModels());
     assert.equal(error.kind, 'malformedResponse');

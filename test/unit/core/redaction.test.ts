@@ -5,10 +5,11 @@ import { createConversation } from '../../../src/core/chat/conversation';
 import { parseConversation, serializeConversation } from '../../../src/core/chat/serialization';
 import { InferenceClient } from '../../../src/core/client';
 import { ApiError } from '../../../src/core/errors';
-import { keySecrets, redactSecrets } from '../../../src/core/redact';
+import { keySecrets, redactErrorText, redactSecrets } from '../../../src/core/redact';
 import { drain, HELLO, useEmulator } from './support';
 
 const KEY = 'svc-Zq8AbCdEfGhIjKlMnOpQrStUvWxYz0123';
+const jsonEscaped = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
 /** Every way an error could be shown, logged or stored. */
 function everyRendering(error: unknown): string {
@@ -31,10 +32,21 @@ describe('redaction of credentials from response-derived text', () => {
       ['any bearer token, in any case', '{"auth":"bearer eyJhbGciOi.x.y"}', '{"auth":"bearer [redacted]"}'],
       ['x-api-key style fields', 'x-api-key=abc123456; api_key: "zzz999", apikey:q1w2e3', 'x-api-key=[redacted]; api_key: "[redacted]", apikey:[redacted]'],
       ['a URL-encoded key', `next=/x?key=${encodeURIComponent('svc-a/b+c=d_long')}`, 'next=/x?key=[redacted]'],
+      ['a key written in JSON \\u escapes, wholly', `{"m":"was ${jsonEscaped(KEY)}."}`, '{"m":"was [redacted]."}'],
+      ['a key with one character \\u-escaped, in upper-case hex', `{"m":"${KEY.slice(0, 9)}\\u00${KEY.charCodeAt(9).toString(16).toUpperCase()}${KEY.slice(10)}"}`, '{"m":"[redacted]"}'],
+      ['a key percent-escaped character by character', `q=${[...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}&x=1`, 'q=[redacted]&x=1'],
+      ['a key escaped twice (JSON inside a JSON string)', `"{\\"k\\":\\"\\\\u0073${KEY.slice(1)}\\"}"`, '"{\\"k\\":\\"[redacted]\\"}"'],
+      ['a \\/ inside the key', `"svc-a\\/b+c=d_long"`, '"[redacted]"'],
     ];
     for (const [name, input, expected] of cases) {
       it(`removes ${name}`, () => assert.equal(redactSecrets(input, [...keySecrets(KEY, 'svc-'), 'svc-a/b+c=d_long']), expected));
     }
+    it('keeps JSON valid: a redacted escape is replaced whole, and decoded strings are redacted of bearer tokens too', () => {
+      const body = `{"error":{"message":"x\\u0020${jsonEscaped(KEY)}\\n","note":"Authorization: Bearer\\u0020abcdefgh123"}}`;
+      const once = redactSecrets(body, keySecrets(KEY, 'svc-'));
+      assert.deepEqual(JSON.parse(once), { error: { message: 'x [redacted]\n', note: 'Authorization: Bearer abcdefgh123' } });
+      assert.deepEqual(JSON.parse(redactErrorText(body, keySecrets(KEY, 'svc-'))), { error: { message: 'x [redacted]\n', note: 'Authorization: Bearer [redacted]' } });
+    });
     it('leaves ordinary service messages alone, and ignores secrets too short to search for', () => {
       const text = 'The API key was refused (HTTP 401): missing_api_key. max_tokens: 4096 is too large. Token count 12.';
       assert.equal(redactSecrets(text, ['x', '', undefined]), text);

@@ -43,10 +43,9 @@ export function useLocalEndpoint(options?: EmulatorOptions): () => EndpointFixtu
         const client = new InferenceClient({ baseUrl: emu.environments.production.baseUrl, apiKey: overrides.key ?? emu.keys.production.full, keyPrefix: emu.keyPrefix });
         const token = createEndpointToken();
         const summaries: RequestSummary[] = [];
+        const { key: _key, ...options } = overrides;
         const server = new LocalEndpointServer({
-          port: 0, token, forward: (request, signal) => client.forward(request, { signal }), onRequest: (s) => summaries.push(s),
-          ...(overrides.maxRequestBytes !== undefined && { maxRequestBytes: overrides.maxRequestBytes }),
-          ...(overrides.openBillingWindow && { openBillingWindow: overrides.openBillingWindow }),
+          ...options, port: 0, token, forward: (request, signal) => client.forward(request, { signal }), onRequest: (s) => summaries.push(s),
         });
         running.push({ server, client });
         await server.listen();

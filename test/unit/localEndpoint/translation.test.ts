@@ -152,7 +152,7 @@ describe('local endpoint: chat completions → Anthropic responses', () => {
   });
 
   it('lists models and shapes errors as the protocol does, status by status', () => {
-    assert.deepEqual(anthropicModelList({ object: 'list', data: [{ id: 'a', object: 'model', created: 0 }, { id: 'b', object: 'model', created: 1700000000 }] }), {
+    assert.deepEqual(anthropicModelList([{ id: 'a', object: 'model', created: 0 }, { id: 'b', object: 'model', created: 1700000000 }]), {
       data: [
         { type: 'model', id: 'a', display_name: 'a', created_at: '1970-01-01T00:00:00.000Z' },
         { type: 'model', id: 'b', display_name: 'b', created_at: '2023-11-14T22:13:20.000Z' },
