@@ -47,4 +47,23 @@ describe('chat panel: a 5 MB conversation from the history', () => {
     assert.equal(await chat().locator(`[data-message-id="${early.id}"] .md-placeholder`).count(), 0);
     await ui.screenshot('02-early-answer-scrolled-to');
   });
+
+  it('finds text of an answer not rendered yet with the panel\'s find widget (Ctrl+F)', async () => {
+    const deferred = await chat().locator('.md-placeholder').first().evaluate((node) => (node.textContent ?? '').match(/[a-z]+(?: [a-z]+){5}/)?.[0]);
+    assert.ok(deferred, 'an answer still waits as plain text');
+    await chat().locator('.composer-input').click();
+    await ui.page.keyboard.press('Control+F');
+    const find = ui.page.locator('.simple-find-part-wrapper .simple-find-part input, .simple-find-part-wrapper textarea').first();
+    await find.waitFor({ timeout: 10_000 });
+    await find.fill(deferred);
+    await find.press('Enter');
+    // The webview's find widget shows no count in a browser: the page's own selection tells the match.
+    const selected = await waitFor('the match selected in the panel', async () => {
+      const text = await chat().locator('body').evaluate(() => (globalThis as unknown as { getSelection(): { toString(): string } | null }).getSelection()?.toString() ?? '');
+      return text.toLowerCase() === deferred.toLowerCase() ? text : undefined;
+    }, { timeoutMs: 15_000, intervalMs: 200 });
+    console.log(`    [ui] find widget selected "${selected}"`);
+    await ui.screenshot('03-find-in-page');
+    await ui.page.keyboard.press('Escape');
+  });
 });
