@@ -22,8 +22,14 @@ export class LazyMessages {
   /** Deferred messages within NEAR_PX, with their distance from the visible part when last seen. */
   private readonly near = new Map<MessageElement, number>();
   private scheduled = false;
+  /**
+   * The deferred message whose placeholder holds the selection (find-in-page put its match there):
+   * not rendered while it does, which would drop the match's highlight.
+   */
+  private holdingSelection: MessageElement | undefined;
 
-  constructor(list: HTMLElement) {
+  constructor(private readonly list: HTMLElement) {
+    document.addEventListener('selectionchange', () => this.followSelection());
     this.observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
         const message = this.watched.get(entry.target);
@@ -53,8 +59,31 @@ export class LazyMessages {
     this.near.delete(message);
   }
 
+  /**
+   * Find-in-page selects a match inside a placeholder but does not scroll to it: the message is off
+   * screen and not laid out (`content-visibility: auto`). This lays that one message out and scrolls
+   * the match to the middle of the list, and keeps the placeholder (and so the highlight) until the
+   * selection leaves it.
+   */
+  private followSelection(): void {
+    const selection = document.getSelection();
+    const holder = selection?.focusNode?.parentElement?.closest('.md-placeholder')?.closest('.message');
+    const message = holder ? this.watched.get(holder) : undefined;
+    const previous = this.holdingSelection;
+    this.holdingSelection = message;
+    if (previous && previous !== message) {
+      previous.root.style.removeProperty('content-visibility');
+      this.schedule();
+    }
+    if (!message || !selection?.rangeCount || previous === message) return;
+    message.root.style.setProperty('content-visibility', 'visible');
+    const match = selection.getRangeAt(0).getBoundingClientRect();
+    const list = this.list.getBoundingClientRect();
+    this.list.scrollTop += match.top - list.top - (list.height - match.height) / 2;
+  }
+
   private schedule(): void {
-    if (this.scheduled || this.near.size === 0) return;
+    if (this.scheduled || ![...this.near.keys()].some((message) => message !== this.holdingSelection)) return;
     this.scheduled = true;
     requestAnimationFrame(() => this.renderSome());
   }
@@ -64,6 +93,7 @@ export class LazyMessages {
     const started = performance.now();
     const nearestFirst = [...this.near].sort((a, b) => a[1] - b[1]).map(([message]) => message);
     for (const message of nearestFirst) {
+      if (message === this.holdingSelection) continue;
       this.unwatch(message);
       message.render();
       if (performance.now() - started >= FRAME_BUDGET_MS) break;

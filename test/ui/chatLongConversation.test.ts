@@ -54,22 +54,43 @@ describe('chat webview: a long conversation renders as it is scrolled (real bund
     for (const m of deferred) assert.equal(m.placeholder, answers.find((a) => a.id === m.id)?.text, `${m.id} holds its text`);
   });
 
-  it('copies the whole text of an answer not rendered yet, and finds its text (find-in-page)', async () => {
-    const [first, second] = answers;
-    const copied = await webview.page.evaluate((id) => {
-      const message = document.querySelector(`[data-message-id="${id}"]`)!;
-      const deferred = message.querySelector('.md-placeholder') !== null;
-      (message.querySelector('[data-action="copyAnswer"]') as unknown as { click(): void }).click();
-      return { deferred, posted: window.__posted.filter((m) => (m as { method?: string }).method === 'copyText').at(-1) as { params: { text: string } } };
-    }, second.id);
-    assert.ok(copied.deferred);
-    assert.equal(copied.posted.params.text, second.text);
-    const found = await webview.page.evaluate((text) => {
+  it('finds the text of an answer not rendered yet (find-in-page) and scrolls to it, still highlighted; copies the whole text of an answer rendered when scrolled to', async () => {
+    const first = answers[0];
+    const middle = answers[Math.floor(answers.length / 2)];
+    const phrase = /[a-z]+(?: [a-z]+){5}/.exec(first.text)?.[0] ?? 'missing';
+    const found = await webview.page.evaluate(async ({ text, id }) => {
       window.getSelection()?.removeAllRanges();
       const hit = window.find(text);
-      return { hit, in: window.getSelection()?.anchorNode?.parentElement?.getAttribute('class') };
-    }, /[a-z]+(?: [a-z]+){5}/.exec(first.text)?.[0] ?? 'missing');
-    assert.deepEqual(found, { hit: true, in: 'md-placeholder' });
+      for (let frame = 0; frame < 5; frame++) await window.__frame();
+      const list = document.querySelector('.messages') as unknown as { getBoundingClientRect(): { top: number; bottom: number } };
+      const message = document.querySelector(`[data-message-id="${id}"]`) as unknown as PageElement & { getBoundingClientRect(): { top: number; bottom: number } };
+      const [box, shown] = [message.getBoundingClientRect(), list.getBoundingClientRect()];
+      return {
+        hit,
+        in: window.getSelection()?.anchorNode?.parentElement?.getAttribute('class'),
+        selected: String(window.getSelection()),
+        onScreen: box.bottom > shown.top && box.top < shown.bottom,
+      };
+    }, { text: phrase, id: first.id });
+    assert.deepEqual(found, { hit: true, in: 'md-placeholder', selected: phrase, onScreen: true }, 'the match is scrolled to, still selected in the placeholder');
+    // Its chrome (the Copy button) comes with its rendering, when it is scrolled to.
+    const copied = await webview.page.evaluate(async (id) => {
+      const message = document.querySelector(`[data-message-id="${id}"]`)!;
+      const deferred = message.querySelector('.md-placeholder') !== null;
+      message.scrollIntoView();
+      for (let frame = 0; frame < 60 && !message.querySelector('[data-action="copyAnswer"]'); frame++) await window.__frame();
+      (message.querySelector('[data-action="copyAnswer"]') as unknown as { click(): void }).click();
+      return { deferred, posted: window.__posted.filter((m) => (m as { method?: string }).method === 'copyText').at(-1) as { params: { text: string } } };
+    }, middle.id);
+    assert.ok(copied.deferred);
+    assert.equal(copied.posted.params.text, middle.text);
+    const released = await webview.page.evaluate(async (id) => {
+      window.getSelection()?.removeAllRanges();
+      document.querySelector(`[data-message-id="${id}"]`)!.scrollIntoView();
+      for (let frame = 0; frame < 60 && !document.querySelector(`[data-message-id="${id}"] .markdown`); frame++) await window.__frame();
+      return document.querySelector(`[data-message-id="${id}"] .markdown`) !== null;
+    }, first.id);
+    assert.ok(released, 'once the selection leaves it, the answer renders');
   });
 
   it('drops a part that does not go before the first message (a newer snapshot came)', async () => {

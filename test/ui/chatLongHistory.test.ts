@@ -48,7 +48,7 @@ describe('chat panel: a 5 MB conversation from the history', () => {
     await ui.screenshot('02-early-answer-scrolled-to');
   });
 
-  it('finds text of an answer not rendered yet with the panel\'s find widget (Ctrl+F)', async () => {
+  it('finds text of an answer not rendered yet with the panel\'s find widget (Ctrl+F), and scrolls to it', async () => {
     const deferred = await chat().locator('.md-placeholder').first().evaluate((node) => (node.textContent ?? '').match(/[a-z]+(?: [a-z]+){5}/)?.[0]);
     assert.ok(deferred, 'an answer still waits as plain text');
     await chat().locator('.composer-input').click();
@@ -63,6 +63,13 @@ describe('chat panel: a 5 MB conversation from the history', () => {
       return text.toLowerCase() === deferred.toLowerCase() ? text : undefined;
     }, { timeoutMs: 15_000, intervalMs: 200 });
     console.log(`    [ui] find widget selected "${selected}"`);
+    const onScreen = await chat().locator('body').evaluate(() => {
+      const page = globalThis as unknown as { getSelection(): { getRangeAt(index: number): { getBoundingClientRect(): { top: number; bottom: number } } } | null; document: { querySelector(selector: string): { getBoundingClientRect(): { top: number; bottom: number } } | null } };
+      const match = page.getSelection()!.getRangeAt(0).getBoundingClientRect();
+      const list = page.document.querySelector('.messages')!.getBoundingClientRect();
+      return match.top >= list.top && match.bottom <= list.bottom;
+    });
+    assert.ok(onScreen, 'the panel scrolled to the match');
     await ui.screenshot('03-find-in-page');
     await ui.page.keyboard.press('Escape');
   });
