@@ -128,6 +128,8 @@ export class ChatApp {
   private reveal(messageId: string): void {
     const element = this.messages.get(messageId);
     if (!element) return;
+    // Shown as it will look, not as the placeholder of an answer not rendered yet.
+    this.lazy.renderNow(element);
     this.bottom.release();
     requestAnimationFrame(() => element.root.scrollIntoView({ block: 'start' }));
     element.root.classList.add('revealed');

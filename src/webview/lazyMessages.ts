@@ -53,6 +53,12 @@ export class LazyMessages {
     this.observer.observe(message.root);
   }
 
+  /** Renders `message` at once if it is deferred (it is about to be scrolled to). */
+  renderNow(message: MessageElement): void {
+    this.unwatch(message);
+    message.render();
+  }
+
   unwatch(message: MessageElement): void {
     if (!this.watched.delete(message.root)) return;
     this.observer.unobserve(message.root);
@@ -94,8 +100,7 @@ export class LazyMessages {
     const nearestFirst = [...this.near].sort((a, b) => a[1] - b[1]).map(([message]) => message);
     for (const message of nearestFirst) {
       if (message === this.holdingSelection) continue;
-      this.unwatch(message);
-      message.render();
+      this.renderNow(message);
       if (performance.now() - started >= FRAME_BUDGET_MS) break;
     }
     this.schedule();
