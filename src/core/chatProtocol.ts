@@ -121,6 +121,19 @@ export interface SnapshotMessage extends Versioned {
 }
 
 /**
+ * A long conversation's snapshot carries its latest messages; the older ones follow in parts of
+ * these, newest part first, each going before the first message the webview holds (`before`). A
+ * part that does not go before that message (a newer snapshot came meanwhile) is dropped.
+ * Built by `snapshotParts` (chat/snapshotParts.ts).
+ */
+export interface EarlierMessagesMessage extends Versioned {
+  type: 'earlierMessages';
+  conversationId: string;
+  before: string;
+  messages: MessageView[];
+}
+
+/**
  * Text for the answer that is streaming, the one whose upsert said `streaming` (or the snapshot's
  * `streaming`): no ids, because the webview knows them. `seq` counts from 1 for each answer; a gap
  * makes the webview ask for a snapshot. `reasoning`: the model's thinking (the collapsed block).
@@ -160,6 +173,7 @@ export type HostToWebview =
   | SnapshotMessage
   | AppendTuple
   | MessagePatchMessage
+  | EarlierMessagesMessage
   | (Versioned & { type: 'messageUpsert'; conversationId: string; message: MessageView })
   | (Versioned & { type: 'messageRemoved'; conversationId: string; messageId: string })
   | (Versioned & { type: 'conversationChanged'; conversation: ConversationHeader; environment: ChatEnvironmentView })

@@ -1,7 +1,7 @@
 /**
  * Reads an image result without ever holding its base64 text: a JSON string value that grows past
  * {@link LARGE_STRING_BYTES} and is base64 (optionally behind a `data:…;base64,` header) is decoded
- * byte by byte as the body arrives, and stands in the parsed JSON as a {@link DecodedString}. A 20 MB
+ * as the body arrives, and stands in the parsed JSON as a {@link DecodedString}. A 20 MB
  * image then costs its decoded bytes plus the response chunks in flight, instead of the body, its text,
  * the parsed string and the decoded bytes at once.
  */
@@ -84,7 +84,7 @@ export async function readImageResultBody(body: AsyncIterable<Uint8Array>, limit
     const left = limits.declaredLength === undefined ? 1024 * 1024 : limits.declaredLength - stringOffset;
     const sink = new Base64Sink(Math.ceil((left * 3) / 4), limits.maxDecodedBytes, limits.onDecodedTooLarge);
     try {
-      for (let index = header.length; index < content.length; index++) sink.push(content[index]);
+      sink.pushRun(content, header.length); // no closing quote in it: the string goes on
     } catch (error) {
       if (error instanceof NotBase64) return; // long text that is not base64: it stays text
       throw error;

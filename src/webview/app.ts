@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
+import { eagerFrom } from '../core/chat/snapshotParts';
 import { parseAppend } from '../core/chatMessageValidation';
 import {
   CHAT_PROTOCOL_VERSION,
@@ -11,6 +12,7 @@ import {
   type ChatResponses,
   type ChatWebviewState,
   type ConversationView,
+  type EarlierMessagesMessage,
   type HostToWebview,
   type MessagePatchMessage,
   type MessageView,
@@ -23,6 +25,7 @@ import { el } from './dom';
 import { FrameScheduler } from './frames';
 import { ConversationHeaderView } from './header';
 import type { HostConnection } from './hostConnection';
+import { LazyMessages } from './lazyMessages';
 import { LiveRegion } from './liveRegion';
 import { createMarkdown } from './markdown';
 import { MessageElement } from './messageView';
@@ -43,6 +46,9 @@ export class ChatApp {
   private streaming: { messageId: string; seq: number } | undefined;
   private awaitingSnapshot = false;
   private readonly bottom: BottomFollower;
+  private readonly lazy: LazyMessages;
+  /** The messages whose chrome was last rendered as the last turn's (refreshChrome). */
+  private lastTurn = new Set<string>();
   private state: ChatWebviewState;
 
   constructor(
@@ -63,6 +69,7 @@ export class ChatApp {
     root.append(this.header.root, this.list, this.composer.root, this.live.element);
     this.composer.setDraft(this.state.draft ?? '');
     this.bottom = new BottomFollower(this.list);
+    this.lazy = new LazyMessages(this.list);
     const clicks: ClickContext = {
       call: (method, params) => this.call(method, params),
       updateAttachments: (method, params) => this.updateAttachments(method, params),
@@ -86,6 +93,7 @@ export class ChatApp {
     if (message.v !== CHAT_PROTOCOL_VERSION || this.host.handleResponse(message)) return;
     switch (message.type) {
       case 'snapshot': return this.applySnapshot(message);
+      case 'earlierMessages': return this.prependEarlier(message);
       case 'messageUpsert':
         if (message.conversationId === this.conversation?.id) this.upsert(message.message);
         return;
@@ -120,6 +128,8 @@ export class ChatApp {
   private reveal(messageId: string): void {
     const element = this.messages.get(messageId);
     if (!element) return;
+    // Shown as it will look, not as the placeholder of an answer not rendered yet.
+    this.lazy.renderNow(element);
     this.bottom.release();
     requestAnimationFrame(() => element.root.scrollIntoView({ block: 'start' }));
     element.root.classList.add('revealed');
@@ -145,12 +155,22 @@ export class ChatApp {
     this.conversation = { ...snapshot.conversation, messages: [...snapshot.conversation.messages] };
     this.streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
     for (const id of [...this.messages.keys()]) this.removeMessage(id);
-    for (const view of this.conversation.messages) this.addMessage(view);
+    const eager = eagerFrom(this.conversation.messages.map((m) => m.text));
+    this.conversation.messages.forEach((view, index) => this.addMessage(view, index < eager));
     this.composer.setAttachments(snapshot.attachments);
     this.applyEnvironment(snapshot.environment);
     this.saveState({ conversationId: this.conversation.id });
     this.bottom.follow();
     this.refreshChrome();
+  }
+
+  /** The older part of a long conversation, after its snapshot: shown deferred above what is there. */
+  private prependEarlier(earlier: EarlierMessagesMessage): void {
+    const first = this.conversation?.messages[0];
+    if (!this.conversation || earlier.conversationId !== this.conversation.id || first?.id !== earlier.before) return;
+    this.conversation.messages.unshift(...earlier.messages);
+    const before = this.messages.get(first.id)?.root ?? null;
+    for (const view of earlier.messages) this.addMessage(view, true, before);
   }
 
   private applyEnvironment(environment: ChatEnvironmentView): void {
@@ -192,17 +212,20 @@ export class ChatApp {
     this.refreshChrome();
   }
 
-  private addMessage(view: MessageView): void {
-    const element = new MessageElement(view, { md: this.md, frames: this.frames, announce: (t) => this.live.announce(t) });
+  /** `deferred`: rendered when scrolled near (lazyMessages.ts); `before`: where it goes, the end by default. */
+  private addMessage(view: MessageView, deferred = false, before: Element | null = null): void {
+    const element = new MessageElement(view, { md: this.md, frames: this.frames, announce: (t) => this.live.announce(t) }, deferred);
     this.messages.set(view.id, element);
-    this.list.append(element.root);
+    this.list.insertBefore(element.root, before);
     this.bottom.watch(element.root);
+    this.lazy.watch(element);
   }
 
   private removeMessage(id: string): void {
     const element = this.messages.get(id);
     if (!element) return;
     this.bottom.unwatch(element.root);
+    this.lazy.unwatch(element);
     element.root.remove();
     this.messages.delete(id);
   }
@@ -211,16 +234,19 @@ export class ChatApp {
     return this.streaming !== undefined;
   }
 
-  /** Action buttons depend on position (only the last turn can be regenerated or edited). */
+  /**
+   * Action buttons depend on position (only the last turn can be regenerated or edited) and, for
+   * the last turn, on whether an answer streams. Only the messages that are last, or were, change:
+   * a long conversation's thousand others keep their chrome.
+   */
   private refreshChrome(): void {
     const views = this.conversation?.messages ?? [];
-    const lastAssistant = views.findLast((m) => m.role === 'assistant')?.id;
     const lastUser = views.findLast((m) => m.role === 'user')?.id;
     const lastIsUser = views.at(-1)?.role === 'user';
-    for (const element of this.messages.values()) {
-      const isLast = element.role === 'assistant' ? element.id === lastAssistant && !lastIsUser : element.id === lastUser;
-      element.renderChrome(isLast, this.busy);
-    }
+    const lastAssistant = lastIsUser ? undefined : views.findLast((m) => m.role === 'assistant')?.id;
+    const last = new Set([lastAssistant, lastUser].filter((id) => id !== undefined));
+    for (const id of new Set([...this.lastTurn, ...last])) this.messages.get(id)?.renderChrome(last.has(id), this.busy);
+    this.lastTurn = last;
     this.empty.hidden = views.length > 0;
     this.composer.setBusy(this.busy);
   }

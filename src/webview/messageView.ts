@@ -42,12 +42,20 @@ export class MessageElement {
   private readonly status: HTMLElement;
   private readonly errorSlot: HTMLElement;
   private readonly actions: HTMLElement;
-  private readonly markdown: StreamingMarkdown | undefined;
+  private markdown: StreamingMarkdown | undefined;
+  /**
+   * An answer not rendered yet (lazyMessages.ts): its text as plain text, so that find-in-page and a
+   * selection see it, in a box of the rendered answer's estimated height; no chrome yet.
+   */
+  private placeholder: HTMLElement | undefined;
   /** The collapsed Thinking block, made when the first thinking arrives. */
   private thinking: { root: HTMLDetailsElement; text: HTMLElement } | undefined;
   private view: MessageView;
+  /** What the chrome was last asked to show (renderChrome). */
+  private chrome = { isLast: false, busy: false };
 
-  constructor(view: MessageView, ctx: MessageContext) {
+  /** With `deferred`, an answer's markdown is rendered only by render() (off-screen answers of a long conversation). */
+  constructor(view: MessageView, private readonly ctx: MessageContext, deferred = false) {
     this.view = view;
     const assistant = view.role === 'assistant';
     this.meta = el('span', { className: 'message-meta' });
@@ -65,11 +73,8 @@ export class MessageElement {
       attrs: { 'data-message-id': view.id, 'aria-label': assistant ? l10n.t('Assistant message') : l10n.t('Your message') },
     }, [header, this.body, this.status, this.errorSlot, this.actions]);
     if (assistant) {
-      this.markdown = new StreamingMarkdown(ctx.md, ctx.frames, (text) => {
-        if (this.view.status === 'streaming') ctx.announce(text);
-      });
-      this.body.append(this.markdown.element);
-      this.markdown.reset(view.text, view.status !== 'streaming');
+      if (deferred && view.status !== 'streaming') this.showPlaceholder(view.text);
+      else this.startMarkdown().reset(view.text, view.status !== 'streaming');
       if (view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
     } else {
       this.body.append(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments));
@@ -83,6 +88,42 @@ export class MessageElement {
 
   get role(): MessageView['role'] {
     return this.view.role;
+  }
+
+  /** An answer whose markdown waits for render(). */
+  get deferred(): boolean {
+    return this.placeholder !== undefined;
+  }
+
+  /** Renders a deferred answer now, in one go (the same DOM as when it was never deferred). */
+  render(): void {
+    if (!this.placeholder) return;
+    this.placeholder.remove();
+    this.placeholder = undefined;
+    // The estimate stays: until the browser lays the answer out (it may still be off screen), its
+    // `auto` size is that estimate; after, the size it was laid out at.
+    const markdown = this.startMarkdown();
+    markdown.reset(this.view.text, this.view.status !== 'streaming');
+    markdown.renderFrame();
+    this.renderChrome(this.chrome.isLast, this.chrome.busy);
+  }
+
+  private startMarkdown(): StreamingMarkdown {
+    const markdown = new StreamingMarkdown(this.ctx.md, this.ctx.frames, (text) => {
+      if (this.view.status === 'streaming') this.ctx.announce(text);
+    });
+    this.markdown = markdown;
+    this.body.append(markdown.element);
+    return markdown;
+  }
+
+  private showPlaceholder(text: string): void {
+    if (!this.placeholder) {
+      this.placeholder = el('div', { className: 'md-placeholder' });
+      this.body.append(this.placeholder);
+    }
+    this.placeholder.textContent = text;
+    this.root.style.setProperty('contain-intrinsic-size', `auto ${estimatedHeight(text)}px`);
   }
 
   get streaming(): boolean {
@@ -124,7 +165,11 @@ export class MessageElement {
   update(view: MessageView, isLast: boolean, busy: boolean): void {
     const wasStreaming = this.view.status === 'streaming';
     this.view = view;
-    if (this.markdown) {
+    if (this.placeholder && view.status === 'streaming') this.render();
+    if (this.placeholder) {
+      this.showPlaceholder(view.text);
+      if (view.reasoning !== undefined && this.reasoning !== view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
+    } else if (this.markdown) {
       const done = view.status !== 'streaming';
       if (this.markdown.text !== view.text) this.markdown.reset(view.text, done);
       else if (wasStreaming && done) this.markdown.finish();
@@ -136,6 +181,9 @@ export class MessageElement {
   }
 
   renderChrome(isLast: boolean, busy: boolean): void {
+    this.chrome = { isLast, busy };
+    // A deferred answer is off screen: its header, status and buttons are built with its markdown.
+    if (this.placeholder) return;
     const view = this.view;
     this.meta.replaceChildren(...metaParts(view.meta, view.createdAt));
     const cut = view.status === 'done' && view.meta?.finishReason === 'length';
@@ -151,6 +199,27 @@ export class MessageElement {
     this.actions.replaceChildren(...buttons);
   }
 }
+
+/**
+ * What an answer's rendered height will roughly be, from its text alone (no layout): lines of the
+ * panel's usual width plus the message's chrome. Only the scrollbar depends on it; a rendered answer
+ * keeps its real height (`contain-intrinsic-size: auto`).
+ */
+function estimatedHeight(text: string): number {
+  let lines = 0;
+  for (let start = 0; start <= text.length;) {
+    const end = text.indexOf('\n', start);
+    const length = (end < 0 ? text.length : end) - start;
+    lines += Math.max(1, Math.ceil(length / CHARACTERS_PER_LINE));
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return MESSAGE_CHROME_PX + lines * LINE_PX;
+}
+
+const CHARACTERS_PER_LINE = 100;
+const LINE_PX = 18;
+const MESSAGE_CHROME_PX = 60;
 
 function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
   const parts: Node[] = [];

@@ -75,6 +75,13 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
         wallet.set(body.credits);
         return reply(res, 200, { balances: { main: env.wallets.main.balance, broke: env.wallets.broke.balance } });
       }
+      case 'POST models': {
+        // A test control: the environment's catalog plus this many more chat models (0: the catalog alone).
+        const body = (await readJson(req)) as { extraChat?: unknown };
+        if (typeof body.extraChat !== 'number' || !Number.isInteger(body.extraChat) || body.extraChat < 0 || body.extraChat > 100_000) throw new Error('"extraChat" must be a whole number from 0 to 100000.');
+        env.setExtraChatModels(body.extraChat);
+        return reply(res, 200, { models: { chat: env.catalog.chat.length, image: env.catalog.image.length } });
+      }
       case 'POST reset':
         if (url.searchParams.get('all') === '1') hooks.resetAll();
         else env.reset();

@@ -30,6 +30,17 @@ export function catalogFor(env: EnvironmentName): ModelCatalog {
   return CATALOGS[env];
 }
 
+/** `count` more chat models, `emu-chat-extra-0000` on, of a few families and sizes as a router's list has them. */
+export function extraChatModels(env: EnvironmentName, count: number): CatalogModel[] {
+  const families = ['llama', 'qwen', 'mistral', 'gemma', 'phi', 'deepseek', 'command', 'granite'];
+  return Array.from({ length: count }, (_, index) => {
+    const family = families[index % families.length];
+    const size = [1, 3, 8, 14, 32, 70, 405][index % 7];
+    const id = `emu-chat-extra-${String(index).padStart(4, '0')}-${family}-${size}b`;
+    return { id, kind: 'chat', displayName: `${family} ${size}B #${index} (${env})`, tier: index % 3 ? 'paid' : 'free', created: 1735689600 + index, contextWindow: 8192 << (index % 5) };
+  });
+}
+
 /** Resolves a requested model id for an endpoint of `kind`: unknown → 404, wrong kind → 400. */
 export function resolveModel(catalog: ModelCatalog, requested: string, kind: 'chat' | 'image'): string {
   if (kind === 'image' && requested === 'auto') return catalog.image[0].id;

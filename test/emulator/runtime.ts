@@ -1,6 +1,6 @@
 /** Everything one environment's listener needs; built once per environment by index.ts. */
 import { FaultQueue } from './faults';
-import type { ModelCatalog } from './models';
+import { extraChatModels, type ModelCatalog } from './models';
 import { KeyStore, type KeyRecord, type WalletName } from './keys';
 import { SlidingWindowLimiter } from './rateLimit';
 import { ScriptedReplies } from './scripted';
@@ -13,24 +13,33 @@ export class EnvRuntime {
   readonly faults = new FaultQueue();
   readonly limiter = new SlidingWindowLimiter();
   readonly scripted = new ScriptedReplies();
+  /** The environment's catalog, plus the extra chat models a test asked for (setExtraChatModels). */
+  readonly catalog: ModelCatalog;
 
   constructor(
     readonly name: EnvironmentName,
-    readonly catalog: ModelCatalog,
+    private readonly baseCatalog: ModelCatalog,
     readonly options: ResolvedOptions,
     /** The emulator-wide request log (shared by both environments). */
     readonly log: RequestRecord[],
   ) {
     this.keys = new KeyStore(options.keyPrefix, options.defaultRpm);
     this.wallets = { main: new Wallet(options.initialCredits), broke: new Wallet(0) };
+    this.catalog = { chat: [...baseCatalog.chat], image: [...baseCatalog.image] };
+  }
+
+  /** The catalog's own chat models and `count` more (a long model list, for the picker's benchmark). */
+  setExtraChatModels(count: number): void {
+    this.catalog.chat = [...this.baseCatalog.chat, ...extraChatModels(this.name, count)];
   }
 
   walletOf(key: KeyRecord): Wallet {
     return this.wallets[key.wallet];
   }
 
-  /** Wallets, rpm windows, faults, scripted replies and this environment's log entries back to start. */
+  /** Wallets, rpm windows, faults, scripted replies, the model list and this environment's log entries back to start. */
   reset(): void {
+    this.setExtraChatModels(0);
     this.wallets.main.reset();
     this.wallets.broke.reset();
     this.limiter.reset();

@@ -5,6 +5,7 @@
  */
 
 import { AppendBatcher, type Timer } from '../../src/core/chat/appendBatcher';
+import type { MessageView } from '../../src/core/chatProtocol';
 import { seededRandom } from './seededRandom';
 
 const WORDS = ('the a request stream token model answer credit balance render frame block parse tail commit ' +
@@ -55,6 +56,23 @@ function block(rand: () => number): string {
   const repeats = 1 + Math.floor(rand() * 3);
   for (let i = 0; i < repeats; i++) lines.push(...CODE[language]);
   return `\`\`\`${language}\n${lines.join('\n')}\n\`\`\``;
+}
+
+/**
+ * A long conversation, ~`bytes` of text: questions and mixed-markdown answers of 2-20 KB, done, as
+ * a conversation that grew over months holds them.
+ */
+export function conversationMessages(bytes: number): MessageView[] {
+  const messages: MessageView[] = [];
+  let size = 0;
+  for (let turn = 0; size < bytes; turn++) {
+    const question = `Question ${turn}: how would you ${['structure', 'test', 'profile', 'document'][turn % 4]} the part that handles ${turn % 7} inputs?`;
+    const answer = longAnswer(2_000 + ((turn * 7919) % 18_000), turn + 1);
+    messages.push({ id: `u${turn}`, role: 'user', text: question, createdAt: turn * 60_000 });
+    messages.push({ id: `a${turn}`, role: 'assistant', text: answer, createdAt: turn * 60_000 + 1, status: 'done', meta: { model: 'bench-model' } });
+    size += question.length + answer.length;
+  }
+  return messages;
 }
 
 export function longAnswer(bytes: number, seed = 42): string {

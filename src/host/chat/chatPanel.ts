@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import { ChatEngine } from '../../core/chat/chatEngine';
 import type { Attachment, Conversation } from '../../core/chat/conversation';
 import type { ChatView } from '../../core/chat/ports';
+import { snapshotParts } from '../../core/chat/snapshotParts';
 import { chatHtml } from '../../core/chat/webviewHtml';
 import { parseWebviewMessage } from '../../core/chatMessageValidation';
 import { CHAT_PROTOCOL_VERSION, type AttachmentView, type ChatRequestMessage, type ChatResponseMessage, type HostToWebview } from '../../core/chatProtocol';
@@ -82,7 +83,8 @@ export class ChatPanel extends Disposable implements ChatView {
   post(message: HostToWebview): void {
     if (!Array.isArray(message) && (message.type === 'conversationChanged' || message.type === 'snapshot')) this.panel.title = message.conversation.title;
     if (!this.ready) return;
-    void this.panel.webview.postMessage(message);
+    const parts = !Array.isArray(message) && message.type === 'snapshot' ? snapshotParts(message) : [message];
+    for (const part of parts) void this.panel.webview.postMessage(part);
   }
 
   sendSnapshot(): void {

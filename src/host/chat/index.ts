@@ -52,6 +52,8 @@ export class ChatFeature extends Disposable {
       const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, { viewColumn: column, preserveFocus }, {
         ...CHAT_WEBVIEW_OPTIONS,
         retainContextWhenHidden: false,
+        // Ctrl+F in the panel; it finds text in answers not rendered yet too (their placeholders hold it).
+        enableFindWidget: true,
       });
       return track(new ChatPanel(webviewPanel, conversation, services, store, handler));
     };

@@ -57,6 +57,22 @@ describe('emulator: control endpoints', () => {
     }
   });
 
+  it('lists extra chat models on request, usable for chat, in that environment only, until reset', async () => {
+    const listed = async (env: 'production' | 'preview') => (JSON.parse((await rawRequest(`${emu().environments[env].baseUrl}/models?type=chat`, { method: 'GET', headers: bearer(emu().keys[env].full) })).text) as { data: { id: string }[] }).data.map((m) => m.id);
+    const own = await listed('production');
+    assert.equal((await control('production', 'models', 'POST', { extraChat: 2000 })).status, 200);
+    const long = await listed('production');
+    assert.equal(long.length, own.length + 2000);
+    assert.equal(new Set(long).size, long.length, 'ids are unique');
+    assert.deepEqual(await listed('preview'), emu().environments.preview.chatModels);
+    const last = long.at(-1)!;
+    const answer = await rawRequest(`${emu().environments.production.baseUrl}/chat/completions`, { headers: bearer(emu().keys.production.full), body: chatBody(last) });
+    assert.equal(answer.status, 200);
+    assert.equal((await control('production', 'models', 'POST', { extraChat: -1 })).status, 400);
+    await control('production', 'reset', 'POST');
+    assert.deepEqual(await listed('production'), own);
+  });
+
   it('sets a wallet, and the wallet gates the next call', async () => {
     const res = await control('production', 'wallet', 'POST', { credits: 0.25 });
     assert.equal(res.status, 200);

@@ -1,0 +1,124 @@
+import * as assert from 'node:assert/strict';
+import { snapshotParts } from '../../src/core/chat/snapshotParts';
+import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chatProtocol';
+import { conversationMessages } from '../shared/answerCorpus';
+import { openWebviewPage, type PageElement, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+
+declare const window: PageWindow & { find(text: string): boolean; getSelection(): { anchorNode: { parentElement: PageElement | null } | null; removeAllRanges(): void } | null };
+declare const document: { querySelector(selector: string): (PageElement & { scrollIntoView(): void }) | null; querySelectorAll(selector: string): ArrayLike<PageElement> };
+
+const conversation = (id: string, bytes: number): SnapshotMessage => ({
+  v: CHAT_PROTOCOL_VERSION, type: 'snapshot',
+  conversation: { id, title: 'Long', params: {}, messages: conversationMessages(bytes) },
+  attachments: [], environment: { defaults: {} },
+});
+
+/**
+ * A long conversation opens with only its latest answers rendered; the others are rendered when
+ * scrolled near (lazyMessages.ts), and meanwhile find-in-page and Copy see their whole text.
+ */
+describe('chat webview: a long conversation renders as it is scrolled (real bundle, Chromium)', function () {
+  this.timeout(120_000);
+  let webview: WebviewPage;
+  const long = conversation('long', 600_000);
+  const answers = long.conversation.messages.filter((m) => m.role === 'assistant');
+
+  before(async () => {
+    webview = await openWebviewPage();
+  });
+  after(async () => {
+    await webview?.close();
+  });
+
+  /** Delivers the parts as the host posts them, then one frame. */
+  const open = (parts: Array<SnapshotMessage | EarlierMessagesMessage>) => webview.page.evaluate(async (all) => {
+    for (const part of all) window.__deliver(part);
+    await window.__frame();
+  }, parts);
+
+  const shown = () => webview.page.evaluate(() => Array.from(document.querySelectorAll('.message'), (m) => ({
+    id: m.getAttribute('data-message-id'),
+    rendered: m.querySelector('.markdown') !== null,
+    placeholder: m.querySelector('.md-placeholder')?.textContent ?? undefined,
+  })));
+
+  it('opens with the latest answers rendered and the rest as placeholders holding their text, in order, from all the parts', async () => {
+    const parts = snapshotParts(long);
+    assert.ok(parts.length >= 2, 'the conversation comes in several parts');
+    await open(parts);
+    const messages = await shown();
+    assert.deepEqual(messages.map((m) => m.id), long.conversation.messages.map((m) => m.id));
+    assert.ok(messages.at(-1)?.rendered, 'the latest answer is rendered');
+    const deferred = messages.filter((m) => m.placeholder !== undefined);
+    assert.ok(deferred.length > answers.length / 2, `most answers wait (${deferred.length} of ${answers.length})`);
+    for (const m of deferred) assert.equal(m.placeholder, answers.find((a) => a.id === m.id)?.text, `${m.id} holds its text`);
+  });
+
+  it('finds the text of an answer not rendered yet (find-in-page) and scrolls to it, still highlighted; copies the whole text of an answer rendered when scrolled to', async () => {
+    const first = answers[0];
+    const middle = answers[Math.floor(answers.length / 2)];
+    const phrase = /[a-z]+(?: [a-z]+){5}/.exec(first.text)?.[0] ?? 'missing';
+    const found = await webview.page.evaluate(async ({ text, id }) => {
+      window.getSelection()?.removeAllRanges();
+      const hit = window.find(text);
+      for (let frame = 0; frame < 5; frame++) await window.__frame();
+      const list = document.querySelector('.messages') as unknown as { getBoundingClientRect(): { top: number; bottom: number } };
+      const message = document.querySelector(`[data-message-id="${id}"]`) as unknown as PageElement & { getBoundingClientRect(): { top: number; bottom: number } };
+      const [box, shown] = [message.getBoundingClientRect(), list.getBoundingClientRect()];
+      return {
+        hit,
+        in: window.getSelection()?.anchorNode?.parentElement?.getAttribute('class'),
+        selected: String(window.getSelection()),
+        onScreen: box.bottom > shown.top && box.top < shown.bottom,
+      };
+    }, { text: phrase, id: first.id });
+    assert.deepEqual(found, { hit: true, in: 'md-placeholder', selected: phrase, onScreen: true }, 'the match is scrolled to, still selected in the placeholder');
+    // Its chrome (the Copy button) comes with its rendering, when it is scrolled to.
+    const copied = await webview.page.evaluate(async (id) => {
+      const message = document.querySelector(`[data-message-id="${id}"]`)!;
+      const deferred = message.querySelector('.md-placeholder') !== null;
+      message.scrollIntoView();
+      for (let frame = 0; frame < 60 && !message.querySelector('[data-action="copyAnswer"]'); frame++) await window.__frame();
+      (message.querySelector('[data-action="copyAnswer"]') as unknown as { click(): void }).click();
+      return { deferred, posted: window.__posted.filter((m) => (m as { method?: string }).method === 'copyText').at(-1) as { params: { text: string } } };
+    }, middle.id);
+    assert.ok(copied.deferred);
+    assert.equal(copied.posted.params.text, middle.text);
+    const released = await webview.page.evaluate(async (id) => {
+      window.getSelection()?.removeAllRanges();
+      document.querySelector(`[data-message-id="${id}"]`)!.scrollIntoView();
+      for (let frame = 0; frame < 60 && !document.querySelector(`[data-message-id="${id}"] .markdown`); frame++) await window.__frame();
+      return document.querySelector(`[data-message-id="${id}"] .markdown`) !== null;
+    }, first.id);
+    assert.ok(released, 'once the selection leaves it, the answer renders');
+  });
+
+  it('drops a part that does not go before the first message (a newer snapshot came)', async () => {
+    const parts = snapshotParts(long) as [SnapshotMessage, ...EarlierMessagesMessage[]];
+    await open([parts[0], parts[2], parts[1]]);
+    const ids = (await shown()).map((m) => m.id);
+    assert.deepEqual(ids, [...parts[1].messages, ...parts[0].conversation.messages].map((m) => m.id), 'the part out of order is dropped');
+  });
+
+  it('renders every answer when scrolled to, with the DOM of a one-shot render of it', async () => {
+    await open(snapshotParts(long));
+    const rendered = await webview.page.evaluate(async (ids) => {
+      const html: Record<string, string> = {};
+      for (const id of ids) {
+        document.querySelector(`[data-message-id="${id}"]`)!.scrollIntoView();
+        for (let frame = 0; frame < 60 && !document.querySelector(`[data-message-id="${id}"] .markdown`); frame++) await window.__frame();
+        html[id] = document.querySelector(`[data-message-id="${id}"] .markdown`)?.innerHTML ?? '';
+      }
+      return html;
+    }, answers.map((a) => a.id).reverse());
+    for (const answer of answers) {
+      const oneShot = await webview.page.evaluate(async ({ snapshot, id }) => {
+        window.__deliver(snapshot);
+        await window.__frame();
+        return document.querySelector(`[data-message-id="${id}"] .markdown`)?.innerHTML ?? '';
+      }, { snapshot: { ...long, conversation: { ...long.conversation, id: `one-${answer.id}`, messages: [answer] } }, id: answer.id });
+      assert.ok(oneShot.length > 0);
+      assert.equal(rendered[answer.id], oneShot, `${answer.id} rendered when scrolled to equals its one-shot render`);
+    }
+  });
+});
