@@ -35,10 +35,17 @@ describe('npm run demo', () => {
     });
     demo.child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     demo.child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    url = await waitFor('the demo to print its URL', () => /^\s*URL: (http\S+)/m.exec(output)?.[1], {
+    const printed = waitFor('the demo to print its URL', () => /^\s*URL: (http\S+)/m.exec(output)?.[1], {
       timeoutMs: 280_000,
       intervalMs: 250,
-    }).catch((error: unknown) => {
+    });
+    // A demo that stopped (a failed build or package) fails the hook at once, not after the timeout.
+    const stopped = demo.exited.then((code) => {
+      throw new Error(`the demo exited (${code}) before printing its URL`);
+    });
+    printed.catch(() => undefined);
+    stopped.catch(() => undefined);
+    url = await Promise.race([printed, stopped]).catch((error: unknown) => {
       throw new Error(`${String(error)}\n--- demo output ---\n${output}`);
     });
     browser = await launchBrowser();
