@@ -70,7 +70,7 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
     this.#listsInFlight++;
     this.#lastListActivity = Date.now();
     try {
-      const ids = await this.services.models.list('chat', env.name, { signal: abort.signal, quiet: options.silent });
+      const ids = await this.services.models.list('chat', env.name, { signal: abort.signal, quiet: options.silent, staleWhileRefreshing: true });
       return ids.map((id) => modelInformation(id, env, this.#tools));
     } catch (error) {
       const apiError = toApiError(error);
