@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
+import { conversationSpend } from '../core/chat/conversationSpend';
 import { parseAppend } from '../core/chatMessageValidation';
 import {
   CHAT_PROTOCOL_VERSION,
@@ -223,6 +224,7 @@ export class ChatApp {
     }
     this.empty.hidden = views.length > 0;
     this.composer.setBusy(this.busy);
+    this.header.showSpend(conversationSpend(views));
   }
 
   private async send(text: string, editing: boolean): Promise<boolean> {
