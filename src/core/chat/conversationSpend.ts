@@ -43,9 +43,11 @@ export function conversationSpendLabel(spend: ConversationSpend): { text: string
   const { measured, notMeasured } = spend;
   if (measured + notMeasured === 0) return undefined;
   const credits = formatCredits(spend.credits, SPEND_DIGITS);
+  // "0 credits" beside unmeasured answers would read as "free": without a measured one, only the count.
   const text = notMeasured === 0 ? l10n.t('{0} credits', credits)
-    : notMeasured === 1 ? l10n.t('{0} credits, and 1 answer not measured', credits)
-      : l10n.t('{0} credits, and {1} answers not measured', credits, notMeasured);
+    : measured === 0 ? (notMeasured === 1 ? l10n.t('1 answer, credits not measured') : l10n.t('{0} answers, credits not measured', notMeasured))
+      : notMeasured === 1 ? l10n.t('{0} credits, and 1 answer not measured', credits)
+        : l10n.t('{0} credits, and {1} answers not measured', credits, notMeasured);
   const title = notMeasured === 0
     ? l10n.t('This conversation so far: the credits of its answers, each measured from the balance after it.')
     : l10n.t('This conversation so far: the measured credits of its answers. An answer is not measured when another request to the same environment ran at the same time, or when no balance could be read before and after it; those are not in the total.');

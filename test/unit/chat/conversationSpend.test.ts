@@ -27,7 +27,10 @@ describe('conversation spend', () => {
     assert.equal(conversationSpendLabel(conversationSpend([user])), undefined);
     assert.equal(conversationSpendLabel(conversationSpend([measured(1234.5), measured(0.00005)]))?.text, '1,234.5001 credits');
     assert.equal(conversationSpendLabel(conversationSpend([measured(0.25), overlapped]))?.text, '0.25 credits, and 1 answer not measured');
-    assert.equal(conversationSpendLabel(conversationSpend([overlapped, noReading]))?.text, '0 credits, and 2 answers not measured');
+    assert.equal(conversationSpendLabel(conversationSpend([measured(0.25), overlapped, noReading]))?.text, '0.25 credits, and 2 answers not measured');
+    assert.equal(conversationSpendLabel(conversationSpend([overlapped]))?.text, '1 answer, credits not measured', 'not "0 credits", which reads as free');
+    assert.equal(conversationSpendLabel(conversationSpend([overlapped, noReading]))?.text, '2 answers, credits not measured');
+    assert.equal(conversationSpendLabel(conversationSpend([measured(0)]))?.text, '0 credits', 'a measured zero is a zero');
     assert.match(conversationSpendLabel(conversationSpend([measured(1), noReading]))?.title ?? '', /not in the total/);
   });
 });
