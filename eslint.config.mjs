@@ -79,8 +79,8 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [{ ...VSCODE, message: 'The webview runs in the browser and talks to the host only through the chat protocol.' }],
         patterns: [{
-          regex: '^\\.\\./(?!core/(chatProtocol|chatMessageValidation|credits|chat/linkTarget|chat/answerDetails|chat/numberParams|chat/snapshotParts)$)',
-          message: 'src/webview imports from outside itself only core/chatProtocol and the pure helpers core/chatMessageValidation, core/credits, core/chat/linkTarget, core/chat/answerDetails, core/chat/numberParams and core/chat/snapshotParts (how a long conversation is sent and shown).',
+          regex: '^\\.\\./(?!core/(chatProtocol|chatMessageValidation|credits|chat/linkTarget|chat/answerDetails|chat/conversationSpend|chat/numberParams|chat/snapshotParts)$)',
+          message: 'src/webview imports from outside itself only core/chatProtocol and the pure helpers core/chatMessageValidation, core/credits, core/chat/linkTarget, core/chat/answerDetails, core/chat/conversationSpend, core/chat/numberParams and core/chat/snapshotParts (how a long conversation is sent and shown).',
         }],
       }],
     },

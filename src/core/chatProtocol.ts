@@ -37,12 +37,20 @@ export interface AnswerMeta {
   finishedAt?: number;
   /** Balance before minus the settled balance after, only when both are known. */
   creditsSpent?: number;
-  /** Why an answer billed to the wallet shows no spend, when the reason is worth telling (billingWindows.ts). */
-  spendNotMeasured?: 'overlapped';
+  /** Why an answer billed to the wallet shows no spend (see SPEND_NOT_MEASURED). */
+  spendNotMeasured?: SpendNotMeasured;
   finishReason?: string;
   /** Token counts from the stream's `usage` chunk, when the service sends one. */
   usage?: Usage;
 }
+
+/**
+ * Why an answer the service answered (and billed) has no measured spend: `overlapped`, another call
+ * of the wallet was billed in between (billingWindows.ts); `noReading`, no balance before it or no
+ * usable reading after it (`inference.chat.refreshBalanceAfterAnswer` off, the reading failed).
+ */
+export const SPEND_NOT_MEASURED = ['overlapped', 'noReading'] as const;
+export type SpendNotMeasured = (typeof SPEND_NOT_MEASURED)[number];
 
 /** An error as the user sees it, in a card or a notification: the same view for both (core/errorView.ts). */
 export interface ErrorCardView {

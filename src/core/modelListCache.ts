@@ -3,6 +3,7 @@
  * for the list in the background (at start, after every change event, now and then), and every
  * `GET /models` counts against the key's requests per minute: those questions must be answered from
  * the cache while it is current, and the questions that arrive together must share one request.
+ * How lists persist across windows: persistedModelLists.ts.
  */
 
 /** A model list as stored (versionless on purpose: an entry of another shape is simply not current). */
@@ -12,32 +13,30 @@ export interface CachedModelList {
   fetchedAt: number;
   /** The base URL the list came from: an environment pointed elsewhere is another service. */
   baseUrl?: string;
-}
-
-/** What the list is wanted for now. */
-export interface ListWanted {
-  now: number;
-  lifetimeMs: number;
-  baseUrl: string;
-  /**
-   * A tag of the key the list would be fetched with, and of the key the cached one was fetched with
-   * (kept in memory only; undefined when unknown, e.g. after a restart or for a list the key check
-   * fetched with the key that is stored next). Only two known, different tags make a list stale.
-   */
+  /** The tag of the key the list was fetched with (keyTag.ts; never the key): another key may see other models. */
   keyTag?: string;
-  listedWithKeyTag?: string;
+  /** When a window last started refreshing this list in the background (see persistedModelLists.ts). */
+  refreshStartedAt?: number;
 }
 
-/**
- * Whether the cached list still answers: fetched from this base URL, for this key, within the
- * lifetime (a time in the future, from a clock set back, does not count as fresh).
- */
-export function isCurrent(entry: CachedModelList | undefined, wanted: ListWanted): entry is CachedModelList {
+/** Where a list would come from now: the environment's address and the tag of its key. */
+export interface ListSource {
+  baseUrl: string;
+  /** Undefined without a key: no list is anyone's then. */
+  keyTag: string | undefined;
+}
+
+/** Whether the entry is a list of this source: same address, same key (an entry without a tag is no one's). */
+export function isFromSource(entry: CachedModelList | undefined, source: ListSource): entry is CachedModelList {
   if (!entry || !Array.isArray(entry.ids) || typeof entry.fetchedAt !== 'number') return false;
-  const age = wanted.now - entry.fetchedAt;
-  if (age < 0 || age >= wanted.lifetimeMs) return false;
-  if (entry.baseUrl !== wanted.baseUrl) return false;
-  return wanted.keyTag === undefined || wanted.listedWithKeyTag === undefined || wanted.keyTag === wanted.listedWithKeyTag;
+  return entry.baseUrl === source.baseUrl && source.keyTag !== undefined && entry.keyTag === source.keyTag;
+}
+
+/** Whether `at` lies within the lifetime before `now` (a time in the future, from a clock set back, does not). */
+export function isWithinLifetime(at: number | undefined, now: number, lifetimeMs: number): boolean {
+  if (at === undefined) return false;
+  const age = now - at;
+  return age >= 0 && age < lifetimeMs;
 }
 
 /**

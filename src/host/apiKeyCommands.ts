@@ -42,7 +42,7 @@ export async function setApiKey(services: Services, envName?: string, providedKe
       try {
         const client = await services.api.client(env.name, key);
         const { models } = await client.listModels({ type: 'chat' });
-        await services.models.remember(env.name, 'chat', models.map((model) => model.id));
+        await services.models.remember(env.name, 'chat', models.map((model) => model.id), key);
         return { ok: true as const, count: models.length };
       } catch (error) {
         return { ok: false as const, error: toApiError(error) };

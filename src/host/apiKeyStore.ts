@@ -1,9 +1,12 @@
 import vscode = require('vscode');
+import { KeyTagger } from '../core/keyTag';
 import { Disposable } from './disposable';
 
 const NAMESPACE = 'inference.apiKey.';
 /** The origin (scheme://host:port) a key was verified against; beside the key so both live and go together. */
 const ORIGIN_NAMESPACE = 'inference.apiKeyOrigin.';
+/** The installation's secret under which key tags are made (core/keyTag.ts explains why it lives here). */
+const TAG_SECRET = 'inference.keyTagSecret';
 
 /**
  * API keys in VS Code's SecretStorage, one per environment. Secrets are shared by all windows,
@@ -14,13 +17,21 @@ export class ApiKeyStore extends Disposable {
   readonly #onDidChange = this.register(new vscode.EventEmitter<string>());
   /** Fires with the environment name whose key was set or cleared, in this window or another. */
   readonly onDidChange = this.#onDidChange.event;
+  readonly #tagger: KeyTagger;
 
   constructor(secrets: vscode.SecretStorage) {
     super();
     this.#secrets = secrets;
+    this.#tagger = new KeyTagger({ get: () => secrets.get(TAG_SECRET), store: (value) => secrets.store(TAG_SECRET, value) });
     this.register(secrets.onDidChange((event) => {
       if (event.key.startsWith(NAMESPACE)) this.#onDidChange.fire(event.key.slice(NAMESPACE.length));
+      if (event.key === TAG_SECRET) this.#tagger.forget();
     }));
+  }
+
+  /** A one-way tag of a key (core/keyTag.ts), to tell whether a stored model list was fetched with it; undefined without a key. */
+  tag(key: string | undefined): Promise<string | undefined> {
+    return this.#tagger.tag(key?.trim() || undefined);
   }
 
   /** Settles when the start-up import of keys has ended; until then, reads wait for it. */

@@ -62,7 +62,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},
   'inference.localEndpoint.port': 0,
-  'inference.languageModels.enabled': false,
+  'inference.languageModels.enabled': true,
   'inference.languageModels.overrides': {},
 };
 

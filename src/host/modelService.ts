@@ -1,28 +1,34 @@
-import { createHash } from 'node:crypto';
 import vscode = require('vscode');
 import { ApiError } from '../core/errors';
-import { isCurrent, SharedOperations, untilAborted, type CachedModelList } from '../core/modelListCache';
-import type { ModelType } from '../core/types';
+import { SharedOperations, untilAborted, type CachedModelList, type ListSource } from '../core/modelListCache';
+import { PersistedModelLists, type ModelKind } from '../core/persistedModelLists';
 import type { ApiAccess } from './apiAccess';
 import type { ApiKeyStore } from './apiKeyStore';
 import { readSetting } from './config';
 import { Disposable } from './disposable';
 import type { Environments } from './environments';
 
-type ModelKind = Extract<ModelType, 'chat' | 'image'>;
-
-const CACHE_KEY = (env: string, kind: ModelKind) => `inference.models.${env}.${kind}`;
 const SELECTED_KEY = (env: string, kind: ModelKind) => `inference.selectedModel.${env}.${kind}`;
 
-/** A short, one-way tag of a key, kept in memory only: tells whether a list was fetched with the current key. */
-function keyTag(key: string | undefined): string | undefined {
-  return key === undefined ? undefined : createHash('sha256').update(key).digest('hex').slice(0, 16);
+export interface ListOptions {
+  /** Always ask the service (the balance comes with the answer). */
+  refresh?: boolean;
+  signal?: AbortSignal;
+  /** A 429 fails at once instead of showing a retry countdown (for lists nobody asked for on screen). */
+  quiet?: boolean;
+  /**
+   * A stored list of this address and key answers even past its lifetime, and is refreshed in the
+   * background (at most once per lifetime, across windows): for VS Code's model-list questions, which
+   * must not hold up its start on the network.
+   */
+  staleWhileRefreshing?: boolean;
 }
 
 /**
- * Model ids come only from GET /models of the environment (never guessed), cached per environment
- * for `inference.modelCacheMinutes` while the environment's address and key stay the same; the
- * chosen model is remembered per environment.
+ * Model ids come only from GET /models of the environment (never guessed), persisted in globalState
+ * per environment (shared by windows, core/persistedModelLists.ts) and current for
+ * `inference.modelCacheMinutes` while the environment's address and key stay the same; the chosen
+ * model is remembered per environment.
  */
 export class ModelService extends Disposable {
   readonly #onDidChangeSelection = this.register(new vscode.EventEmitter<string>());
@@ -31,79 +37,84 @@ export class ModelService extends Disposable {
   /** Fires when an environment's cached list of models of a kind changes (new ids, or forgotten). */
   readonly onDidChangeModels = this.#onDidChangeModels.event;
 
-  /** `env \n kind` → tag of the key the cached list was fetched with (memory only; see `isCurrent`). */
-  readonly #listedWithKey = new Map<string, string>();
   /** Lists being fetched for the cache, shared by everyone who asks meanwhile. */
   readonly #fetches = new SharedOperations<string[]>();
+  readonly #lists: PersistedModelLists;
 
   constructor(
     private readonly memento: vscode.Memento,
     private readonly environments: Environments,
     private readonly api: ApiAccess,
     private readonly keys: ApiKeyStore,
+    private readonly log?: vscode.LogOutputChannel,
   ) {
     super();
+    this.#lists = new PersistedModelLists(memento, Date.now);
   }
 
   cached(env: string, kind: ModelKind): CachedModelList | undefined {
-    return this.memento.get<CachedModelList>(CACHE_KEY(env, kind));
+    return this.#lists.entry(env, kind);
   }
 
   /**
-   * The ids of the environment's models of that kind, from the cache while it is current (fresh,
-   * from the environment's address, with its key); callers that ask while that list is being
-   * fetched share the one request. `refresh` always asks the service (the balance comes with the
-   * answer). `quiet`: a 429 fails at once instead of showing a retry countdown (for lists nobody
-   * asked for on screen).
+   * The ids of the environment's models of that kind, from the stored list while it is current (fresh,
+   * from the environment's address, with its key); callers that ask while that list is being fetched
+   * share the one request.
    */
-  async list(kind: ModelKind, envName = this.environments.active().name, options: { refresh?: boolean; signal?: AbortSignal; quiet?: boolean } = {}): Promise<string[]> {
+  async list(kind: ModelKind, envName = this.environments.active().name, options: ListOptions = {}): Promise<string[]> {
     if (options.refresh) return this.#fetch(kind, envName, options);
-    const cached = await this.#current(kind, envName);
-    if (cached) return cached.ids;
+    const source = await this.#source(envName);
+    const lifetimeMs = readSetting('inference.modelCacheMinutes') * 60_000;
+    const found = source ? this.#lists.lookup(envName, kind, source, lifetimeMs) : { state: 'none' as const };
+    if (found.state === 'current') return found.ids;
+    if (found.state === 'stale' && options.staleWhileRefreshing && source) {
+      void this.#refreshInBackground(kind, envName, source, lifetimeMs);
+      return found.ids;
+    }
     const shared = this.#fetches.run(`${envName}\n${kind}\n${options.quiet ? 'quiet' : 'retrying'}`, () => this.#fetch(kind, envName, { quiet: options.quiet }));
     return untilAborted(shared, options.signal, () => new ApiError('cancelled', vscode.l10n.t('The request was cancelled.')));
   }
 
-  async #current(kind: ModelKind, envName: string): Promise<CachedModelList | undefined> {
-    const cached = this.cached(envName, kind);
+  /** The environment's address and the tag of its key (undefined for an unknown environment). */
+  async #source(envName: string, key?: string): Promise<ListSource | undefined> {
     const env = this.environments.get(envName);
-    if (!cached || !env) return undefined;
-    const wanted = {
-      now: Date.now(),
-      lifetimeMs: readSetting('inference.modelCacheMinutes') * 60_000,
-      baseUrl: env.baseUrl,
-      keyTag: keyTag(await this.keys.get(envName)),
-      listedWithKeyTag: this.#listedWithKey.get(`${envName}\n${kind}`),
-    };
-    return isCurrent(cached, wanted) ? cached : undefined;
+    if (!env) return undefined;
+    return { baseUrl: env.baseUrl, keyTag: await this.keys.tag(key ?? await this.keys.get(envName)) };
+  }
+
+  async #refreshInBackground(kind: ModelKind, envName: string, source: ListSource, lifetimeMs: number): Promise<void> {
+    if (!(await this.#lists.claimRefresh(envName, kind, source, lifetimeMs))) return;
+    try {
+      await this.#fetches.run(`${envName}\n${kind}\nquiet`, () => this.#fetch(kind, envName, { quiet: true }));
+    } catch (error) {
+      // The stored list keeps answering; the next attempt comes once the lifetime is over again.
+      this.log?.warn(`Model list of ${envName} (${kind}): the background refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   async #fetch(kind: ModelKind, envName: string, options: { signal?: AbortSignal; quiet?: boolean | undefined }): Promise<string[]> {
     const client = await this.api.client(envName);
-    const usedKey = keyTag(await this.keys.get(envName));
+    const source = await this.#source(envName);
     const fetch = () => client.listModels({ type: kind, ...(options.signal && { signal: options.signal }) });
     const { models } = options.quiet ? await fetch() : await this.api.withRateLimitRetry('model list', fetch, options.signal);
     const ids = [...new Set(models.map((model) => model.id))];
-    await this.#store(envName, kind, ids, usedKey);
+    if (source) await this.#store(envName, kind, ids, source);
     return ids;
   }
 
   /**
-   * Stores a list fetched elsewhere (the key check fetches one with the key it is about to store),
-   * so the picker and VS Code's model list need no second call.
+   * Stores a list fetched elsewhere (the key check fetches one with the key it is about to store:
+   * `key`; otherwise the environment's stored key), so the picker and VS Code's model list need no
+   * second call.
    */
-  async remember(envName: string, kind: ModelKind, ids: string[]): Promise<void> {
-    await this.#store(envName, kind, ids, undefined);
+  async remember(envName: string, kind: ModelKind, ids: string[], key?: string): Promise<void> {
+    const source = await this.#source(envName, key);
+    if (source) await this.#store(envName, kind, ids, source);
   }
 
-  async #store(envName: string, kind: ModelKind, ids: string[], usedKeyTag: string | undefined): Promise<void> {
-    const previous = this.cached(envName, kind)?.ids;
-    const baseUrl = this.environments.get(envName)?.baseUrl;
-    if (usedKeyTag) this.#listedWithKey.set(`${envName}\n${kind}`, usedKeyTag);
-    else this.#listedWithKey.delete(`${envName}\n${kind}`);
-    await this.memento.update(CACHE_KEY(envName, kind), { ids, fetchedAt: Date.now(), ...(baseUrl && { baseUrl }) } satisfies CachedModelList);
+  async #store(envName: string, kind: ModelKind, ids: string[], source: ListSource): Promise<void> {
     // Only a different list is news: listeners re-read the list, and a refresh that finds the same ids must not loop.
-    if (!previous || previous.length !== ids.length || previous.some((id, i) => id !== ids[i])) this.#onDidChangeModels.fire({ env: envName, kind });
+    if (await this.#lists.save(envName, kind, ids, source)) this.#onDidChangeModels.fire({ env: envName, kind });
   }
 
   selected(kind: ModelKind, envName = this.environments.active().name): string | undefined {
@@ -122,9 +133,7 @@ export class ModelService extends Disposable {
   /** Forgets the cached lists of the environment: both kinds, or only `kind`. */
   async invalidate(envName: string, kind?: ModelKind): Promise<void> {
     for (const each of kind ? [kind] : (['chat', 'image'] as const)) {
-      if (!this.cached(envName, each)) continue;
-      await this.memento.update(CACHE_KEY(envName, each), undefined);
-      this.#onDidChangeModels.fire({ env: envName, kind: each });
+      if (await this.#lists.forget(envName, each)) this.#onDidChangeModels.fire({ env: envName, kind: each });
     }
   }
 

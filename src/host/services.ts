@@ -37,7 +37,7 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const settings = new SettingsProblems(log);
   const workspaceGuard = new WorkspaceSettingsGuard(log, context.workspaceState);
   const api = new ApiAccess(environments, keys, account, log, settings);
-  const models = new ModelService(context.globalState, environments, api, keys);
+  const models = new ModelService(context.globalState, environments, api, keys, log);
   const errors = new ErrorPresenter(log, environments, models, account, settings);
   const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
   context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage);

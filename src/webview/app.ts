@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
+import { conversationSpend } from '../core/chat/conversationSpend';
 import { eagerFrom } from '../core/chat/snapshotParts';
 import { parseAppend } from '../core/chatMessageValidation';
 import {
@@ -249,6 +250,7 @@ export class ChatApp {
     this.lastTurn = last;
     this.empty.hidden = views.length > 0;
     this.composer.setBusy(this.busy);
+    this.header.showSpend(conversationSpend(views));
   }
 
   private async send(text: string, editing: boolean): Promise<boolean> {

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { conversationSpendLabel, type ConversationSpend } from '../core/chat/conversationSpend';
 import { NUMBER_PARAMS, type NumberParamName } from '../core/chat/numberParams';
 import type { ChatEnvironmentView, ChatParams, ConversationHeader } from '../core/chatProtocol';
 import { actionButton, el } from './dom';
@@ -10,6 +11,8 @@ import { actionButton, el } from './dom';
 export class ConversationHeaderView {
   readonly root: HTMLElement;
   private readonly title: HTMLElement;
+  /** What the conversation's answers cost together, beside the title. */
+  private readonly spend: HTMLElement;
   private readonly params: HTMLDetailsElement;
   private readonly systemPrompt: HTMLTextAreaElement;
   private readonly serviceParameters: HTMLTextAreaElement;
@@ -18,6 +21,8 @@ export class ConversationHeaderView {
 
   constructor(onApply: (params: ChatParams) => void) {
     this.title = el('h1', { className: 'conversation-title', text: l10n.t('New chat') });
+    this.spend = el('span', { className: 'conversation-spend' });
+    this.spend.hidden = true;
     this.systemPrompt = el('textarea', { className: 'param-system', attrs: { rows: '3', 'aria-label': l10n.t('System prompt for this conversation') } });
     const fields: HTMLElement[] = [el('label', { text: l10n.t('System prompt') }, [this.systemPrompt])];
     for (const param of NUMBER_PARAMS) {
@@ -46,6 +51,7 @@ export class ConversationHeaderView {
     this.root = el('header', { className: 'conversation-header' }, [
       el('div', { className: 'header-row' }, [
         this.title,
+        this.spend,
         el('div', { className: 'header-actions', attrs: { role: 'toolbar', 'aria-label': l10n.t('Conversation actions') } }, [
           actionButton('newConversation', 'add', l10n.t('New chat')),
           actionButton('openHistory', 'history', l10n.t('Chat history')),
@@ -72,6 +78,14 @@ export class ConversationHeaderView {
       const fallback = environment.defaults[key];
       input.placeholder = fallback === undefined ? 'model default' : String(fallback);
     }
+  }
+
+  showSpend(spend: ConversationSpend): void {
+    const label = conversationSpendLabel(spend);
+    this.spend.hidden = !label;
+    this.spend.textContent = label?.text ?? '';
+    if (label) this.spend.title = label.title;
+    else this.spend.removeAttribute('title');
   }
 
   /** Undefined, with the reason shown beside the field, when the service parameters are not a JSON object. */

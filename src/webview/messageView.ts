@@ -227,12 +227,11 @@ function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
   parts.push(el('time', { text: TIME_OF_DAY.format(time), attrs: { datetime: time.toISOString() } }));
   if (meta?.model) parts.push(el('span', { className: 'meta-model', text: meta.model }));
   if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: l10n.t('{0} credits', formatCredits(meta.creditsSpent, SPEND_DIGITS)) }));
-  if (meta?.spendNotMeasured === 'overlapped') {
-    parts.push(el('span', {
-      className: 'meta-credits-unknown',
-      text: l10n.t('credits not measured'),
-      attrs: { title: l10n.t('Another request to this environment ran at the same time: the balance difference holds both, so neither is counted. The status bar shows the balance.') },
-    }));
+  if (meta?.spendNotMeasured !== undefined) {
+    const why = meta.spendNotMeasured === 'overlapped'
+      ? l10n.t('Another request to this environment ran at the same time: the balance difference holds both, so neither is counted. The status bar shows the balance.')
+      : l10n.t('No balance could be read before and after this answer (see the setting inference.chat.refreshBalanceAfterAnswer), so its cost is not known.');
+    parts.push(el('span', { className: 'meta-credits-unknown', text: l10n.t('credits not measured'), attrs: { title: why } }));
   }
   for (const detail of answerDetails(meta)) {
     parts.push(el('span', { className: `meta-${detail.kind}`, text: detail.text, attrs: { title: detail.title } }));

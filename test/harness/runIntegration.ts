@@ -14,8 +14,8 @@ import { seconds } from './wait';
 
 /**
  * The integration tier: one code-server, four workbench windows (with a workspace folder, without
- * one, with a hostile folder whose settings point environments at a recording server, and one whose
- * user settings turn on the language model provider), each running its share of the mocha suites of
+ * one, with a hostile folder whose settings point environments at a recording server, and the only
+ * one where the language model provider is on, its default), each running its share of the mocha suites of
  * test/integration/ inside its real extension host.
  * INFERENCE_TEST_GREP (a regular expression over full test titles) runs only the matching tests.
  */

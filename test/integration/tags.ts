@@ -11,9 +11,10 @@ export const NO_WORKSPACE = '@no-workspace';
 export const HOSTILE_WORKSPACE = '@hostile-workspace';
 
 /**
- * Tests whose title contains this tag run only in the window whose user settings turn on the
- * language model provider (WINDOW_USER_SETTINGS): its suite runs whatever the default, apart from
- * the tests that count the service's requests in the other windows.
+ * Tests whose title contains this tag run only in the window where the language model provider is
+ * on, as by default (no setting: its tests prove the default). The other windows turn it off in
+ * their user settings (WINDOW_USER_SETTINGS): VS Code's background model-list questions stay out
+ * of the tests there that count the service's requests.
  */
 export const LANGUAGE_MODELS = '@language-models';
 
@@ -36,8 +37,11 @@ export const WINDOW_TAGS: Readonly<Record<Exclude<IntegrationWindow, 'workspace'
  * User settings the launchers add for one window only (application-scope settings read at
  * activation cannot come from a workspace), and take away again before the next window opens.
  */
+const PROVIDER_OFF = { 'inference.languageModels.enabled': false };
 export const WINDOW_USER_SETTINGS: Readonly<Partial<Record<IntegrationWindow, Readonly<Record<string, unknown>>>>> = {
-  'language-models': { 'inference.languageModels.enabled': true },
+  workspace: PROVIDER_OFF,
+  'no-workspace': PROVIDER_OFF,
+  'hostile-workspace': PROVIDER_OFF,
 };
 
 /** A regular expression over full test titles; only matching tests run (passed on by the launchers). */

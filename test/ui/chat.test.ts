@@ -56,6 +56,9 @@ describe('chat panel', () => {
     assert.ok(await answer.locator('.code-block pre code.hljs').count() >= 1, 'the closed ts fence is highlighted');
     assert.match(await answer.locator('.meta-model').innerText(), /emu-chat-large/);
     assert.match(await answer.locator('.meta-credits').innerText(), /credits/);
+    // The header adds up the conversation's answers: one so far, so its credits.
+    const total = chat().locator('.conversation-header .conversation-spend');
+    assert.equal(await total.innerText(), await answer.locator('.meta-credits').innerText());
     const request = chatRequests().at(-1);
     assert.equal(request?.stream, true);
     await ui.screenshot('03-answer-complete');
@@ -162,6 +165,7 @@ describe('chat panel', () => {
     assert.equal(await unknown.innerText(), 'credits not measured');
     assert.match((await unknown.getAttribute('title')) ?? '', /ran at the same time/);
     assert.equal(await lastAnswer().locator('.meta-credits').count(), 0);
+    assert.equal(await chat().locator('.conversation-spend').innerText(), '1 answer, credits not measured', 'the header counts it apart');
     await ui.screenshot('09-spend-not-measured');
     // Both are in the usage view's count of what its totals leave out (the one visible webview now).
     await ui.runCommand('View: Close Editor');

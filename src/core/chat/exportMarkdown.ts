@@ -33,7 +33,7 @@ function messageLines(message: ConversationMessage): string[] {
     meta?.requestId && l10n.t('request {0}', meta.requestId),
     meta?.finishedAt && new Date(meta.finishedAt).toISOString(),
     meta?.creditsSpent !== undefined && l10n.t('{0} credits', formatCredits(meta.creditsSpent, SPEND_DIGITS)),
-    meta?.spendNotMeasured === 'overlapped' && l10n.t('credits not measured'),
+    meta?.spendNotMeasured !== undefined && l10n.t('credits not measured'),
   ].filter(Boolean);
   if (facts.length) out.push(`<sub>${facts.join(' · ')}</sub>`);
   return out;

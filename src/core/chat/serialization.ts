@@ -1,4 +1,4 @@
-import type { AnswerMeta, AnswerStatus, ChatParams } from '../chatProtocol';
+import { SPEND_NOT_MEASURED, type AnswerMeta, type AnswerStatus, type ChatParams, type SpendNotMeasured } from '../chatProtocol';
 import type { Usage } from '../types';
 import type { ErrorFacts } from '../errorView';
 import type { Attachment, Conversation, ConversationMessage } from './conversation';
@@ -40,7 +40,7 @@ export interface StoredAnswerMeta {
   firstDeltaAt?: number;
   finishedAt?: number;
   creditsSpent?: number;
-  spendNotMeasured?: 'overlapped';
+  spendNotMeasured?: SpendNotMeasured;
   finishReason?: string;
   usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number };
 }
@@ -138,7 +138,8 @@ function readMeta(raw: unknown): AnswerMeta | undefined {
   const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'firstDeltaAt', 'finishedAt', 'creditsSpent'], num) };
   const usage = readUsage(raw.usage);
   if (usage) meta.usage = usage;
-  if (raw.spendNotMeasured === 'overlapped') meta.spendNotMeasured = 'overlapped';
+  const reason = SPEND_NOT_MEASURED.find((known) => known === raw.spendNotMeasured);
+  if (reason) meta.spendNotMeasured = reason;
   return meta;
 }
 

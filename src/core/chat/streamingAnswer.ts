@@ -100,7 +100,8 @@ export class StreamingAnswer {
       await this.save();
     }
     billing.settling();
-    if (message.meta?.requestId && balanceBefore !== undefined) await this.recordSpend(balanceBefore, billing);
+    // Only an answer the service responded to was billed: it gets its spend, or the reason it has none.
+    if (message.meta?.requestId) await this.recordSpend(balanceBefore, billing);
   }
 
   private request(): ChatRequest {
@@ -154,9 +155,9 @@ export class StreamingAnswer {
    * What the answer cost, from the settled balance: a streaming response reports the balance before
    * the answer is billed (only a reserve is taken then), so the spend needs a reading taken after it.
    */
-  private async recordSpend(balanceBefore: number, billing: BillingWindow): Promise<void> {
+  private async recordSpend(balanceBefore: number | undefined, billing: BillingWindow): Promise<void> {
     const answeredAt = this.now();
-    const spent = answerSpend(balanceBefore, await this.backend.readSettledBalance(this.env.name), answeredAt);
+    const spent = balanceBefore === undefined ? undefined : answerSpend(balanceBefore, await this.backend.readSettledBalance(this.env.name), answeredAt);
     if (!this.conversation.messages.includes(this.message)) return;
     const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.env.name, kind: 'chat' as const };
     if (billing.overlapped) {
@@ -168,7 +169,8 @@ export class StreamingAnswer {
       this.message.meta = { ...this.message.meta, creditsSpent: spent };
       this.backend.usage.record({ ...record, credits: spent });
     } else {
-      return;
+      // Said, so that the conversation's total does not look complete (conversationSpend.ts).
+      this.message.meta = { ...this.message.meta, spendNotMeasured: 'noReading' };
     }
     this.output.patch(this.conversation, this.message);
     await this.save();

@@ -20,8 +20,8 @@ const PARTS_SETTLE_MS = 250;
 
 /**
  * The service's chat models in VS Code's language model API (chat view, agent mode, `vscode.lm`):
- * the list is the extension's model cache of the active environment (`GET /models?type=chat` when
- * it is not current), answers stream through the same core client as the chat panel, their spend
+ * the list is the extension's stored model list of the active environment (`GET /models?type=chat`
+ * when there is none for its address and key), answers stream through the same core client as the chat panel, their spend
  * goes into the usage ledger, and failures become LanguageModelErrors with the usual texts.
  */
 export class InferenceChatModelProvider implements vscode.LanguageModelChatProvider<InferenceModelInformation>, vscode.Disposable {
@@ -54,8 +54,10 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
 
   /**
    * VS Code asks at start, after each change event and whenever a picker opens, mostly `silent`: the
-   * model cache answers while it is current (same environment address and key, within
-   * `inference.modelCacheMinutes`), and questions asked together share one request.
+   * list stored for the environment's address and key answers (persisted across windows); past
+   * `inference.modelCacheMinutes` it still answers and is refreshed in the background, at most once
+   * per lifetime for all windows. Without a stored list, questions asked together share one request;
+   * without a key, nothing is asked.
    */
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<InferenceModelInformation[]> {
     const env = this.services.environments.active();
@@ -70,7 +72,7 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
     this.#listsInFlight++;
     this.#lastListActivity = Date.now();
     try {
-      const ids = await this.services.models.list('chat', env.name, { signal: abort.signal, quiet: options.silent });
+      const ids = await this.services.models.list('chat', env.name, { signal: abort.signal, quiet: options.silent, staleWhileRefreshing: true });
       return ids.map((id) => modelInformation(id, env, this.#tools));
     } catch (error) {
       const apiError = toApiError(error);

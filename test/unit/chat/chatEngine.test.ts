@@ -196,6 +196,25 @@ describe('chat engine', () => {
     assert.equal(backend.recorded.length, 1, 'answers without a measured spend are not in the ledger');
   });
 
+  it('says why a billed answer has no spend (no reading), and nothing for a request that failed before a response', async () => {
+    clock = 5000;
+    backend.settled = undefined;
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(answer().meta?.spendNotMeasured, 'noReading');
+    assert.equal(patches(answer().id).at(-1)?.meta?.spendNotMeasured, 'noReading', 'the view learns it');
+    assert.equal((saver.last().messages.at(-1)!.meta as { spendNotMeasured?: string }).spendNotMeasured, 'noReading', 'kept with the conversation');
+    backend.currentBalance = undefined;
+    await engine.send('Without a balance before');
+    await engine.whenIdle();
+    assert.equal(answer().meta?.spendNotMeasured, 'noReading', 'no balance before the answer either');
+    backend.openError = new ApiError('insufficientCredits', 'The wallet has too few credits (HTTP 402).', { status: 402 });
+    await engine.send('Refused');
+    await engine.whenIdle();
+    assert.equal(answer().status, 'error');
+    assert.deepEqual([answer().meta?.creditsSpent, answer().meta?.spendNotMeasured], [undefined, undefined], 'not billed: neither spend nor reason');
+  });
+
   it('records no spend for answers of two panels that streamed at the same time, and records it again for one alone', async () => {
     clock = 5000;
     backend.settled = { credits: 99, at: 6000 };

@@ -1,34 +1,8 @@
-/** When a cached model list answers (VS Code's background refreshes) and when one request is shared. */
+/** When one model-list request is shared (when a stored list answers: persistedModelLists.test.ts). */
 import assert from 'node:assert/strict';
-import { isCurrent, SharedOperations, untilAborted, type CachedModelList, type ListWanted } from '../../../src/core/modelListCache';
-
-const BASE = 'https://api.example.test/api/v1';
-const entry: CachedModelList = { ids: ['a', 'b'], fetchedAt: 1_000_000, baseUrl: BASE };
-const wanted: ListWanted = { now: 1_000_000 + 59_000, lifetimeMs: 60_000, baseUrl: BASE };
+import { SharedOperations, untilAborted } from '../../../src/core/modelListCache';
 
 describe('model list cache', () => {
-  describe('isCurrent', () => {
-    it('answers from a list fetched within the lifetime from the same address', () => assert.equal(isCurrent(entry, wanted), true));
-    it('not once the lifetime is over', () => assert.equal(isCurrent(entry, { ...wanted, now: entry.fetchedAt + 60_000 }), false));
-    it('not with a lifetime of 0 (the setting turns the cache off)', () => assert.equal(isCurrent(entry, { ...wanted, lifetimeMs: 0, now: entry.fetchedAt }), false));
-    it('not from a time in the future (a clock set back)', () => assert.equal(isCurrent(entry, { ...wanted, now: entry.fetchedAt - 1 }), false));
-    it('not when the environment now points at another address', () => assert.equal(isCurrent(entry, { ...wanted, baseUrl: 'https://other.example.test/api/v1' }), false));
-    it('not for a stored list without its address (stored before addresses were kept)', () => {
-      const { baseUrl: _, ...withoutAddress } = entry;
-      assert.equal(isCurrent(withoutAddress, wanted), false);
-    });
-    it('not when the key changed since the list was fetched', () => assert.equal(isCurrent(entry, { ...wanted, keyTag: 'new', listedWithKeyTag: 'old' }), false));
-    it('with the same key, or when either key is unknown', () => {
-      assert.equal(isCurrent(entry, { ...wanted, keyTag: 'k', listedWithKeyTag: 'k' }), true);
-      assert.equal(isCurrent(entry, { ...wanted, keyTag: 'k' }), true);
-      assert.equal(isCurrent(entry, { ...wanted, listedWithKeyTag: 'k' }), true);
-    });
-    it('not for nothing stored, or a stored value of another shape', () => {
-      assert.equal(isCurrent(undefined, wanted), false);
-      assert.equal(isCurrent({ ids: 'a', fetchedAt: entry.fetchedAt, baseUrl: BASE } as unknown as CachedModelList, wanted), false);
-    });
-  });
-
   describe('SharedOperations', () => {
     it('runs one operation for callers that ask while it is under way, and a new one afterwards', async () => {
       const shared = new SharedOperations<number>();
