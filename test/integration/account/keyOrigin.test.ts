@@ -40,7 +40,7 @@ describe('A key goes only to the origin it was verified against', () => {
     const productionOrigin = origin(emulator().environments.production.baseUrl);
     const previewOrigin = origin(emulator().environments.preview.baseUrl);
     assert.equal(await setApiKey(services(), 'production', emulator().keys.production.full), true);
-    assert.equal(await services().keys.origin('production'), productionOrigin);
+    assert.deepEqual(await services().keys.origins('production'), [productionOrigin]);
 
     await pointProductionAt(emulator().environments.preview.baseUrl);
     emulator().reset();
@@ -65,7 +65,7 @@ describe('A key goes only to the origin it was verified against', () => {
     await services().models.list('chat', 'production', { refresh: true }).catch(() => undefined);
     assert.equal(asked.length, 2);
     assert.equal(emulator().requests.filter((request) => request.env === 'preview').length, 1, 'sent after the confirmation');
-    assert.equal(await services().keys.origin('production'), previewOrigin);
+    assert.deepEqual(await services().keys.origins('production'), [previewOrigin]);
     await services().models.list('chat', 'production', { refresh: true }).catch(() => undefined);
     assert.equal(asked.length, 2, 'a confirmed origin is not asked about again');
   });
@@ -73,10 +73,10 @@ describe('A key goes only to the origin it was verified against', () => {
   it('binds a key stored before origins were recorded to its current origin, without asking', async () => {
     await pointProductionAt(emulator().environments.production.baseUrl);
     await services().keys.set('production', emulator().keys.production.full);
-    assert.equal(await services().keys.origin('production'), undefined);
+    assert.equal(await services().keys.origins('production'), undefined);
     asked.length = 0;
     await services().models.list('chat', 'production', { refresh: true });
-    assert.equal(await services().keys.origin('production'), origin(emulator().environments.production.baseUrl));
+    assert.deepEqual(await services().keys.origins('production'), [origin(emulator().environments.production.baseUrl)]);
     assert.deepEqual(asked, []);
   });
 });
