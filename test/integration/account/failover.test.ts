@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { markdownLiteral } from '../../../src/core/markdownText';
+import { describeHosts } from '../../../src/host/accountCommands';
 import type { PresentedError } from '../../../src/host/errorPresenter';
 import type { ExtraListener, ListenerMode } from '../../emulator';
 import { SURFACES, cleanWorkspace, type MatrixContext } from '../faults/surfaces';
@@ -74,6 +75,9 @@ describe('Failover between two host names of one environment', () => {
       assert.ok(fixture().api.statusBar.snapshot().tooltip.includes(`Served by: ${markdownLiteral(second.origin)}`), 'the tooltip names the host that served');
       const hosts = fixture().api.services.api.hostStates('production') ?? [];
       assert.ok(hosts[0].failures >= 1 && hosts[0].lastError, 'the first host is set aside with its reason');
+      const menu = describeHosts(fixture().api.services, fixture().api.services.environments.active());
+      assert.match(menu[0], new RegExp(`^${first.origin}: (set aside for \\d+ s after \\d+ failures in a row|failed) \\(.+\\)`), 'the account menu shows why the first host is set aside');
+      assert.equal(menu[1], `${second.origin}: served the last request`);
     });
   }
 
