@@ -6,6 +6,8 @@ import type { PresentedError } from '../../../src/host/errorPresenter';
 import type { ExtraListener, ListenerMode } from '../../emulator';
 import { SURFACES, cleanWorkspace, type MatrixContext } from '../faults/surfaces';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { extensionLogText } from '../support/logs';
+import { waitFor } from '../../harness/wait';
 
 /**
  * Issue 30: an environment with two host names of one service (two emulator listeners sharing keys,
@@ -78,6 +80,8 @@ describe('Failover between two host names of one environment', () => {
       const menu = describeHosts(fixture().api.services, fixture().api.services.environments.active());
       assert.match(menu[0], new RegExp(`^${first.origin}: (set aside for \\d+ s after \\d+ failures in a row|failed) \\(.+\\)`), 'the account menu shows why the first host is set aside');
       assert.equal(menu[1], `${second.origin}: served the last request`);
+      const logged = await waitFor('the failover in the log', () => extensionLogText(fixture().api.services.context).includes(`production: ${first.origin} failed before anything could be billed`) || undefined, { timeoutMs: 10_000, intervalMs: 200 });
+      assert.ok(logged);
     });
   }
 
