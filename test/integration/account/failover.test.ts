@@ -60,6 +60,7 @@ describe('Failover between two host names of one environment', () => {
       const chat = SURFACES.find((surface) => surface.name === 'chat panel')!;
       assert.equal((await chat.run(context(`${mode} before`))).outcome, 'ok');
       assert.equal(fixture().api.services.account.get('production').lastHost, first.origin, 'the first host served while it was up');
+      assert.deepEqual(await fixture().api.services.keys.origins('production'), [first.origin, second.origin], 'the key is bound to both hosts');
 
       await first.setMode(mode);
       fixture().emulator.reset();
