@@ -107,9 +107,11 @@ export function describeHosts(services: Services, env: Environment, now = Date.n
     const state = states.find((host) => host.origin === origin);
     if (state && state.failures > 0) {
       const seconds = Math.ceil((state.setAsideUntil - now) / 1000);
-      return seconds > 0
-        ? vscode.l10n.t('{0}: set aside for {1} s after {2} failures in a row ({3})', origin, seconds, state.failures, state.lastError ?? '')
-        : vscode.l10n.t('{0}: failed ({1}); tried again with the next request', origin, state.lastError ?? '');
+      const reason = state.lastError ?? '';
+      if (seconds <= 0) return vscode.l10n.t('{0}: failed ({1}); tried again with the next request', origin, reason);
+      return state.failures === 1
+        ? vscode.l10n.t('{0}: set aside for {1} s after a failure ({2})', origin, seconds, reason)
+        : vscode.l10n.t('{0}: set aside for {1} s after {2} failures in a row ({3})', origin, seconds, state.failures, reason);
     }
     return origin === lastHost ? vscode.l10n.t('{0}: served the last request', origin) : vscode.l10n.t('{0}: available', origin);
   });
