@@ -107,6 +107,15 @@ describe('Failover between equivalent hosts', () => {
     assert.deepEqual(hosts.counts(), [1, 0]);
   });
 
+  it('passes a request to an address that is none of its hosts on as it is (the probe of an address being added)', async () => {
+    const hosts = new FakeHosts([A, B, 'https://c.example'], MODELS);
+    const transport = new FailoverTransport(hosts, { health: new HostHealth([A, B]) });
+    const response = await transport.send({ url: 'https://c.example/api/v1/models', method: 'GET', headers: {}, timeouts: { responseMs: 1000, idleMs: 1000 } });
+    assert.equal(response.status, 200);
+    assert.equal(response.route, undefined);
+    assert.deepEqual(hosts.counts(), [0, 0, 1]);
+  });
+
   it('does not move a cancelled request on', async () => {
     const { hosts, client } = setup();
     hosts.hosts[A].reply({ hang: true });
