@@ -31,6 +31,8 @@ export interface AnswerMeta {
   /** The resolved model id from `x-service-model-id` (falls back to the requested model). */
   model?: string;
   requestId?: string;
+  /** The origin of the host that served the answer (one of the environment's equivalent hosts). */
+  host?: string;
   startedAt?: number;
   /** When the first text arrived: with startedAt, the time to first token. */
   firstDeltaAt?: number;

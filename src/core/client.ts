@@ -14,7 +14,7 @@ import { ERROR_BODY_LIMIT, readBodyStart, readImageResult, readJsonBody, type Bo
 import { describeErrorBody, errorFromResponse } from './responseErrors';
 import { parseResponseMeta, parseRetryAfter } from './responseMeta';
 import { resolveTimeouts, responseHeader, type Timeouts, type Transport, type TransportRequest, type TransportResponse } from './transport';
-import { errorFromTransport } from './transportErrors';
+import { errorFromTransport, withEveryHostFailed } from './transportErrors';
 import { createUndiciTransport } from './undiciTransport';
 import type {
   ChatRequest, ChatResult, ChatStreamEvent, ForwardedResponse, ForwardRequest, ImageRequest, ImageResult, ModelList, ModelType, RequestOptions, ResponseMeta,
@@ -48,6 +48,8 @@ const RELAYED_HEADER = /^(content-type|retry-after|x-request-id|x-service-[a-z0-
  */
 export class InferenceClient {
   readonly baseUrl: string;
+  /** The base URL's origin: the host that answered, unless the transport says another one did. */
+  readonly #origin: string;
   readonly #apiKey: string | undefined;
   readonly #keyPrefix: string;
   readonly #transport: Transport;
@@ -63,6 +65,7 @@ export class InferenceClient {
 
   constructor(options: ClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    this.#origin = new URL(this.baseUrl).origin;
     this.#apiKey = options.apiKey?.trim();
     this.#keyPrefix = options.keyPrefix ?? '';
     const timeouts = resolveTimeouts(options.timeouts);
@@ -166,11 +169,12 @@ export class InferenceClient {
       const text = this.#redact(await readBodyStart(response.body, ERROR_BODY_LIMIT).catch(() => ''));
       const location = responseHeader(response.headers, 'location');
       const retryAfterSeconds = parseRetryAfter(response.headers);
-      throw errorFromResponse(endpoint, meta, describeErrorBody(text, responseHeader(response.headers, 'content-type'), (decoded) => this.#redact(decoded)), {
+      const error = errorFromResponse(endpoint, meta, describeErrorBody(text, responseHeader(response.headers, 'content-type'), (decoded) => this.#redact(decoded)), {
         ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
         ...(location && { location }),
         baseUrl: this.baseUrl,
       });
+      throw withEveryHostFailed(error, response.route?.failures ?? []);
     }
     return { meta, response };
   }
@@ -227,6 +231,7 @@ export class InferenceClient {
       throw errorFromTransport(error, signal);
     }
     const meta = parseResponseMeta(response.status, response.headers);
+    meta.host = response.route?.origin ?? this.#origin;
     // Header values are shown, logged and stored (Copy Request ID, error cards): they are response text too.
     if (meta.requestId !== undefined) meta.requestId = this.#redact(meta.requestId);
     if (meta.modelId !== undefined) meta.modelId = this.#redact(meta.modelId);

@@ -48,10 +48,23 @@ export interface ResponseBody extends AsyncIterable<Uint8Array> {
   drain(limitBytes: number): Promise<void>;
 }
 
+/** Why a host was left for another (failoverTransport.ts), as the log and an error tell it. */
+export interface HostFailure {
+  origin: string;
+  reason: string;
+}
+
+/** Which of an environment's hosts served a response, and those that failed before it (set by a failover transport). */
+export interface Route {
+  origin: string;
+  failures: readonly HostFailure[];
+}
+
 export interface TransportResponse {
   status: number;
   headers: ResponseHeaders;
   body: ResponseBody;
+  route?: Route;
 }
 
 /** How far a request got before it failed. */

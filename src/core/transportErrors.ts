@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError, isApiError, type ApiErrorDetails } from './errors';
-import { PROXY_REFUSED } from './transport';
+import { AllHostsFailed } from './failoverTransport';
+import { PROXY_REFUSED, type HostFailure } from './transport';
 import type { ResponseMeta } from './types';
 
 /** Transport failures (undici, sockets, aborts, TLS) as ApiErrors: the codes along the cause chain decide the kind. */
@@ -34,9 +35,39 @@ function proxyRefusalStatus(error: unknown): number | undefined {
   return undefined;
 }
 
+/** The hosts' failures when every host of an environment failed (failoverTransport.ts), anywhere along the cause chain. */
+function allHostsFailed(error: unknown): AllHostsFailed | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    if (current instanceof AllHostsFailed) return current;
+    current = (current as ErrorWithCode).cause;
+  }
+  return undefined;
+}
+
+/**
+ * `error`, told as one of several hosts' failures when every host failed: each host is named with its
+ * reason, so one message says why none answered. Unchanged when only one host was tried.
+ */
+export function withEveryHostFailed(error: ApiError, failures: readonly HostFailure[]): ApiError {
+  if (failures.length < 2) return error;
+  const hosts = failures.map(({ origin, reason }) => `${origin} (${reason})`).join(', ');
+  return new ApiError(error.kind, `${l10n.t('No host of the environment answered: {0}.', hosts)} ${error.message}`, {
+    cause: error,
+    ...(error.status !== undefined && { status: error.status }),
+    ...(error.serviceMessage !== undefined && { serviceMessage: error.serviceMessage }),
+    ...(error.serviceCode !== undefined && { serviceCode: error.serviceCode }),
+    ...(error.retryAfterSeconds !== undefined && { retryAfterSeconds: error.retryAfterSeconds }),
+    ...(error.meta !== undefined && { meta: error.meta }),
+    ...(error.endpoint !== undefined && { endpoint: error.endpoint }),
+  });
+}
+
 /** Maps a transport failure (undici, socket, abort) to an ApiError, keeping any metadata already received. */
 export function errorFromTransport(error: unknown, signal: AbortSignal | undefined, meta?: ResponseMeta): ApiError {
   if (isApiError(error)) return error;
+  const everyHost = signal?.aborted ? undefined : allHostsFailed(error);
+  if (everyHost) return withEveryHostFailed(errorFromTransport(everyHost.cause, signal, meta), everyHost.failures);
   const details: ApiErrorDetails = { cause: error, ...(meta && { meta, status: meta.status }) };
   if (signal?.aborted) return new ApiError('cancelled', l10n.t('The request was cancelled.'), details);
   // Before the abort check below: undici reports a refused tunnel as an abort, which the user did not ask for.

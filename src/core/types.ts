@@ -60,6 +60,8 @@ export interface ResponseMeta {
   rateLimitRequests?: number;
   /** Epoch milliseconds when the response headers arrived. */
   receivedAt: number;
+  /** The origin (scheme://host[:port]) that answered: one of the environment's equivalent hosts. */
+  host?: string;
 }
 
 export interface Usage {

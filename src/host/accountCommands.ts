@@ -6,6 +6,7 @@ import { clearApiKey, setApiKey } from './apiKeyCommands';
 import { chooseEnvironment } from './chooseEnvironment';
 import type { Registered } from './disposable';
 import { describeAge } from './format';
+import type { Environment } from './environments';
 import type { Services } from './services';
 
 /** The account commands (environment, model, balance, request id, the account menu) and their registration. */
@@ -93,9 +94,33 @@ export async function copyLastRequestId(services: Services): Promise<void> {
   void vscode.window.showInformationMessage(vscode.l10n.t('Copied request ID {0}.', id));
 }
 
+/**
+ * One line per host of an environment with alternates: serving, set aside (until when, why) or never
+ * tried, as this window knows it. Empty for an environment with one host.
+ */
+export function describeHosts(services: Services, env: Environment, now = Date.now()): string[] {
+  const origins = env.origins ?? [];
+  if (origins.length < 2) return [];
+  const states = services.api.hostStates(env.name) ?? [];
+  const lastHost = services.account.get(env.name).lastHost;
+  return origins.map((origin) => {
+    const state = states.find((host) => host.origin === origin);
+    if (state && state.failures > 0) {
+      const seconds = Math.ceil((state.setAsideUntil - now) / 1000);
+      const reason = state.lastError ?? '';
+      if (seconds <= 0) return vscode.l10n.t('{0}: failed ({1}); tried again with the next request', origin, reason);
+      return state.failures === 1
+        ? vscode.l10n.t('{0}: set aside for {1} s after a failure ({2})', origin, seconds, reason)
+        : vscode.l10n.t('{0}: set aside for {1} s after {2} failures in a row ({3})', origin, seconds, state.failures, reason);
+    }
+    return origin === lastHost ? vscode.l10n.t('{0}: served the last request', origin) : vscode.l10n.t('{0}: available', origin);
+  });
+}
+
 export async function showAccountMenu(services: Services): Promise<void> {
   const env = services.environments.active();
   const hasKey = await services.keys.has(env.name);
+  const hosts = describeHosts(services, env);
   const items: Array<vscode.QuickPickItem & { command: string }> = [
     { label: `$(server-environment) ${vscode.l10n.t('Switch Environment…')}`, description: env.label, command: 'inference.switchEnvironment' },
     { label: `$(add) ${vscode.l10n.t('Add Environment…')}`, description: vscode.l10n.t('name, address and key'), command: 'inference.addEnvironment' },
@@ -104,6 +129,8 @@ export async function showAccountMenu(services: Services): Promise<void> {
     { label: `$(hubot) ${vscode.l10n.t('Pick Chat Model…')}`, description: services.models.selectedChatModel() ?? vscode.l10n.t('none'), command: 'inference.pickModel' },
     { label: `$(refresh) ${vscode.l10n.t('Refresh Balance')}`, command: 'inference.refreshAccount' },
     { label: `$(copy) ${vscode.l10n.t('Copy Last Request ID')}`, command: 'inference.copyLastRequestId' },
+    // The hosts' health in this window; picking it opens the log, where each failover is written with its reason.
+    ...(hosts.length > 0 ? [{ label: `$(pulse) ${vscode.l10n.t('Hosts')}`, description: hosts.join(' · '), detail: hosts.join('\n'), command: 'inference.showLogs' }] : []),
     { label: `$(graph) ${vscode.l10n.t('Show Usage')}`, description: vscode.l10n.t('spend per day, most expensive requests'), command: 'inference.showUsage' },
     { label: `$(output) ${vscode.l10n.t('Open Logs')}`, command: 'inference.showLogs' },
     { label: `$(rocket) ${vscode.l10n.t('Get Started…')}`, description: vscode.l10n.t('walkthrough'), command: 'inference.getStarted' },

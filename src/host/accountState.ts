@@ -9,6 +9,8 @@ export interface AccountSnapshot {
   rateLimitRequests?: number;
   lastRequestId?: string;
   lastRequestAt?: number;
+  /** The origin that served the last response (one of the environment's hosts). */
+  lastHost?: string;
   lastModelId?: string;
 }
 
@@ -41,6 +43,7 @@ export class AccountState extends Disposable {
       next.lastRequestAt = meta.receivedAt;
     }
     if (meta.modelId !== undefined) next.lastModelId = meta.modelId;
+    if (meta.host !== undefined) next.lastHost = meta.host;
     void this.#memento.update(STATE_KEY(env), next);
     this.#onDidChange.fire(env);
   }

@@ -1,6 +1,8 @@
 import vscode = require('vscode');
 import { InferenceClient } from '../core/client';
 import { ApiError } from '../core/errors';
+import { FailoverTransport } from '../core/failoverTransport';
+import { HostHealth, type HostState } from '../core/hostHealth';
 import { withRateLimitRetry, type RetryWait } from '../core/rateLimitRetry';
 import { probeBaseUrl, type Reachability } from '../core/settings/reachability';
 import type { Transport } from '../core/transport';
@@ -56,6 +58,8 @@ export class ApiAccess extends Disposable {
   readonly #pendingConfirmations = new Map<string, Promise<boolean>>();
   /** Origins the user refused in this session: not asked again until the environments change. */
   readonly #declined = new Set<string>();
+  /** Per environment: which of its hosts are set aside, kept across clients and connection resets (this window only). */
+  readonly #health = new Map<string, HostHealth>();
   /** Replaceable so that tests can answer the modal dialog. */
   confirmNewOrigin: OriginConfirmation = confirmNewOriginModal;
 
@@ -91,14 +95,14 @@ export class ApiAccess extends Disposable {
     if (!apiKey) {
       throw new ApiError('missingKey', vscode.l10n.t('No API key is set for the "{0}" environment. Run "Inference: Set API Key".', env.label));
     }
-    if (keyOverride === undefined) await this.#checkOrigin(env);
+    if (keyOverride === undefined) await this.#checkOrigins(env);
     const settings = connectionSettings();
     this.#transport ??= createUndiciTransport(settings);
     return new InferenceClient({
       baseUrl: env.baseUrl,
       apiKey,
       keyPrefix: env.keyPrefix,
-      transport: this.#transport,
+      transport: this.#transportFor(env, this.#transport),
       ...(settings.timeouts && { timeouts: settings.timeouts }),
       userAgent: `inference-client-vscode/${vscode.version}`,
       onResponse: (meta, endpoint) => this.#onResponse(env.name, endpoint, meta),
@@ -112,30 +116,56 @@ export class ApiAccess extends Disposable {
     return probeBaseUrl(baseUrl, this.#transport);
   }
 
-  /** A stored key goes only where it was verified; a key stored before origins were recorded is bound to its current one. */
-  async #checkOrigin(env: Environment): Promise<void> {
-    const target = env.origin;
-    if (!target) throw new ApiError('notConfigured', vscode.l10n.t('The base URL of "{0}" in "inference.environments" is not valid.', env.name));
-    const verified = await this.keys.origin(env.name);
-    if (verified === target) return;
+  /**
+   * A stored key goes only to the hosts it was verified with; a key stored before origins were recorded
+   * is bound to the environment's current hosts. A host added since (a new base URL or alternate) is asked about.
+   */
+  async #checkOrigins(env: Environment): Promise<void> {
+    const targets = env.origins ?? [];
+    if (targets.length === 0) throw new ApiError('notConfigured', vscode.l10n.t('The base URL of "{0}" in "inference.environments" is not valid.', env.name));
+    const verified = await this.keys.origins(env.name);
     if (verified === undefined) {
-      await this.keys.setOrigin(env.name, target);
-      this.log.info(`The key of ${env.name} is now bound to ${target}`);
+      await this.keys.setOrigins(env.name, targets);
+      this.log.info(`The key of ${env.name} is now bound to ${targets.join(', ')}`);
       return;
     }
-    const id = `${env.name} ${target}`;
+    const added = targets.filter((origin) => !verified.includes(origin));
+    if (added.length === 0) return;
+    const [from, to] = [verified.join(', '), added.join(', ')];
+    const id = `${env.name} ${to}`;
     let pending = this.#declined.has(id) ? Promise.resolve(false) : this.#pendingConfirmations.get(id);
     if (!pending) {
-      this.log.warn(`The base URL of ${env.name} moved from ${verified} to ${target}: asking before the key is sent there`);
-      pending = this.confirmNewOrigin(env, verified, target).finally(() => this.#pendingConfirmations.delete(id));
+      this.log.warn(`The hosts of ${env.name} now include ${to}, not among ${from}: asking before the key is sent there`);
+      pending = this.confirmNewOrigin(env, from, to).finally(() => this.#pendingConfirmations.delete(id));
       this.#pendingConfirmations.set(id, pending);
     }
     if (!(await pending)) {
       this.#declined.add(id);
-      throw new ApiError('notConfigured', vscode.l10n.t('The API key of "{0}" was verified with {1}; it was not sent to {2}, the environment\'s new address in "inference.environments". Confirm the new address when asked, or set the key again.', env.label, verified, target));
+      throw new ApiError('notConfigured', vscode.l10n.t('The API key of "{0}" was verified with {1}; it was not sent to {2}, the environment\'s new address in "inference.environments". Confirm the new address when asked, or set the key again.', env.label, from, to));
     }
-    if ((await this.keys.origin(env.name)) !== target) await this.keys.setOrigin(env.name, target);
-    this.log.info(`The user confirmed ${target} for the key of ${env.name}`);
+    const now = await this.keys.origins(env.name);
+    if (!targets.every((origin) => now?.includes(origin))) await this.keys.setOrigins(env.name, targets);
+    this.log.info(`The user confirmed ${to} for the key of ${env.name}`);
+  }
+
+  /** The environment's hosts as one transport that fails over between them (core/failoverTransport.ts), or `shared` for one host. */
+  #transportFor(env: Environment, shared: Transport): Transport {
+    const origins = env.origins ?? [];
+    if (origins.length < 2) return shared;
+    let health = this.#health.get(env.name);
+    if (health?.origins.join(' ') !== origins.join(' ')) {
+      health = new HostHealth(origins);
+      this.#health.set(env.name, health);
+    }
+    return new FailoverTransport(shared, {
+      health,
+      onFailover: ({ from, to, reason }) => this.log.warn(`${env.name}: ${from} failed before anything could be billed (${reason}); trying ${to}`),
+    });
+  }
+
+  /** Each host's health in this window, for an environment with alternates that has sent a request. */
+  hostStates(envName: string): HostState[] | undefined {
+    return this.#health.get(envName)?.states();
   }
 
   /**

@@ -67,8 +67,8 @@ export async function setApiKey(services: Services, envName?: string, providedKe
     if (choice !== saveAnyway) return false;
   }
   // The key is bound to the origin it was checked with: it is never sent elsewhere without the user's consent.
-  await services.keys.set(env.name, key, env.origin);
-  services.log.info(`API key saved for ${env.name}, bound to ${env.origin ?? 'no origin'}${verified.ok ? ` (verified: ${verified.count} chat models)` : ' (not verified)'}`);
+  await services.keys.set(env.name, key, env.origins);
+  services.log.info(`API key saved for ${env.name}, bound to ${env.origins?.join(', ') ?? 'no origin'}${verified.ok ? ` (verified: ${verified.count} chat models)` : ' (not verified)'}`);
   void vscode.window.showInformationMessage(verified.ok
     ? vscode.l10n.t('API key saved for {0}: {1} chat models available.', env.label, verified.count)
     : vscode.l10n.t('API key saved for {0}.', env.label));
@@ -110,7 +110,7 @@ export async function importKeysFromEnvironment(
       services.log.warn(`${name} was not imported: ${problem.message}`);
       continue;
     }
-    await services.keys.set(env.name, key, env.origin);
+    await services.keys.set(env.name, key, env.origins);
     imported.push(env.name);
     services.log.info(`Imported the API key for ${env.name} from ${name}`);
   }

@@ -3,7 +3,11 @@ import { KeyTagger } from '../core/keyTag';
 import { Disposable } from './disposable';
 
 const NAMESPACE = 'inference.apiKey.';
-/** The origin (scheme://host:port) a key was verified against; beside the key so both live and go together. */
+/**
+ * The origins (scheme://host:port) a key was verified against and may go to: the environment's hosts,
+ * separated by spaces (an origin has none; a value stored before alternates were possible is one origin).
+ * Beside the key so both live and go together.
+ */
 const ORIGIN_NAMESPACE = 'inference.apiKeyOrigin.';
 /** The installation's secret under which key tags are made (core/keyTag.ts explains why it lives here). */
 const TAG_SECRET = 'inference.keyTagSecret';
@@ -63,23 +67,24 @@ export class ApiKeyStore extends Disposable {
     return (await this.get(env)) !== undefined;
   }
 
-  /** Stores the key, and with it the origin it was verified against (when known). */
-  async set(env: string, key: string, origin?: string): Promise<void> {
+  /** Stores the key, and with it the origins it was verified against (when known). */
+  async set(env: string, key: string, origins?: readonly string[]): Promise<void> {
     const trimmed = key.trim();
     if (!trimmed) throw new Error(vscode.l10n.t('An empty API key cannot be stored.'));
-    if (origin) await this.#secrets.store(ORIGIN_NAMESPACE + env, origin);
+    if (origins?.length) await this.setOrigins(env, origins);
     else await this.#secrets.delete(ORIGIN_NAMESPACE + env);
     await this.#secrets.store(NAMESPACE + env, trimmed);
   }
 
-  /** The origin the environment's key may be sent to; undefined when none was recorded yet. */
-  async origin(env: string): Promise<string | undefined> {
+  /** The origins the environment's key may be sent to; undefined when none was recorded yet. */
+  async origins(env: string): Promise<string[] | undefined> {
     await this.#startupImport;
-    return (await this.#secrets.get(ORIGIN_NAMESPACE + env)) || undefined;
+    const stored = (await this.#secrets.get(ORIGIN_NAMESPACE + env))?.split(' ').filter(Boolean);
+    return stored?.length ? stored : undefined;
   }
 
-  async setOrigin(env: string, origin: string): Promise<void> {
-    await this.#secrets.store(ORIGIN_NAMESPACE + env, origin);
+  async setOrigins(env: string, origins: readonly string[]): Promise<void> {
+    await this.#secrets.store(ORIGIN_NAMESPACE + env, origins.join(' '));
   }
 
   async clear(env: string): Promise<void> {

@@ -5,6 +5,8 @@ import { NUMBER_PARAMS, type NumberParamSetting } from '../core/chat/numberParam
 export interface EnvironmentSettings {
   /** Ends in /api/v1. */
   baseUrl: string;
+  /** Equivalent hosts (same path), tried in this order when the primary cannot be reached. */
+  baseUrls?: string[];
   /** The service's fixed key prefix; the spec omits it, so it is configurable and empty skips the check. */
   keyPrefix?: string;
   label?: string;

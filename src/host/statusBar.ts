@@ -88,6 +88,7 @@ export class AccountStatusBar extends Disposable {
       [vscode.l10n.t('Model'), model ? markdownLiteral(model) : vscode.l10n.t('none chosen')],
       [vscode.l10n.t('Rate limit'), snapshot.rateLimitRequests === undefined ? vscode.l10n.t('unknown') : vscode.l10n.t('{0} requests/min', snapshot.rateLimitRequests)],
       [vscode.l10n.t('Last request'), snapshot.lastRequestId ? `${markdownLiteral(snapshot.lastRequestId)}${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : vscode.l10n.t('none yet')],
+      ...(snapshot.lastHost ? [[vscode.l10n.t('Served by'), markdownLiteral(snapshot.lastHost)] as [string, string]] : []),
     ];
     tooltip.appendMarkdown(rows.map(([name, value]) => `${name}: ${value}`).join('  \n'));
     tooltip.appendMarkdown(`\n\n${vscode.l10n.t('Click for environment, key, model and logs.')}`);

@@ -237,7 +237,8 @@ function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
     parts.push(el('span', { className: `meta-${detail.kind}`, text: detail.text, attrs: { title: detail.title } }));
   }
   if (meta?.requestId) {
-    parts.push(el('span', { className: 'meta-request', text: l10n.t('id {0}', meta.requestId.slice(0, 8)), attrs: { title: l10n.t('Request ID {0}', meta.requestId) } }));
+    const title = meta.host ? l10n.t('Request ID {0}, served by {1}', meta.requestId, meta.host) : l10n.t('Request ID {0}', meta.requestId);
+    parts.push(el('span', { className: 'meta-request', text: l10n.t('id {0}', meta.requestId.slice(0, 8)), attrs: { title } }));
   }
   return parts;
 }

@@ -3,7 +3,7 @@
  * loopback listener, keys, wallet and model ids; faults injectable in-process or over HTTP.
  */
 import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, originOf, startExtraListener } from './listeners';
 import { catalogFor } from './models';
 import { EnvRuntime } from './runtime';
 import { API_PREFIX, createListener } from './server';
@@ -13,25 +13,11 @@ import {
 } from './types';
 
 export type {
-  ChatRequestLog, DemoKeys, Emulator, EmulatorOptions, EnvironmentInfo, EnvironmentName, FaultName, FaultSpec, KeyLabel, RequestRecord, ScriptedReply, ScriptedToolCall, ToolCallLog,
+  ChatRequestLog, DemoKeys, Emulator, EmulatorOptions, EnvironmentInfo, EnvironmentName, ExtraListener, FaultName, FaultSpec, KeyLabel, ListenerMode, RequestRecord, ScriptedReply, ScriptedToolCall, ToolCallLog,
 } from './types';
 export { DEFAULT_IMAGE_SIZES } from './types';
 export { FAULT_NAMES } from './faults';
 export { API_PREFIX, FAULT_HEADER } from './server';
-
-function listen(server: http.Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function originOf(host: string, port: number): string {
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
 
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
@@ -64,6 +50,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     throw err;
   }
 
+  const extraListeners: Array<{ close(): Promise<void> }> = [];
   let closing: Promise<void> | undefined;
   return {
     environments,
@@ -82,9 +69,15 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     balance: (env) => runtimes[env].wallets.main.balance,
     setBalance: (env, credits) => runtimes[env].wallets.main.set(credits),
     reset: resetAll,
+    async addListener(env) {
+      const listener = await startExtraListener(runtimes[env], resolved.host, shutdown.signal, { resetAll });
+      extraListeners.push(listener);
+      return listener;
+    },
     close(): Promise<void> {
       closing ??= (async () => {
         shutdown.abort();
+        await Promise.all(extraListeners.map((listener) => listener.close()));
         await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

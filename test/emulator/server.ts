@@ -96,6 +96,7 @@ export function createListener(env: EnvRuntime, shutdown: AbortSignal, hooks: Co
     const record: RequestRecord = {
       id: `req_${randomBytes(10).toString('hex')}`, env: env.name, method: req.method ?? 'GET', path: url.pathname + url.search,
       status: 0, stream: false, startedAt: Date.now(), bytesSent: 0, creditsCharged: 0,
+      listener: `http://${req.socket.localAddress?.includes(':') ? `[${req.socket.localAddress}]` : req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`,
     };
     env.log.push(record);
     const closed = new AbortController();

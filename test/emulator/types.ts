@@ -128,6 +128,8 @@ export interface RequestRecord {
   scripted?: boolean;
   /** Faults applied to this request. */
   faults?: FaultName[];
+  /** The origin of the listener that received it (an environment may have several: addListener). */
+  listener?: string;
   /** The `error.code` of an error response. */
   errorCode?: string;
 }
@@ -153,6 +155,11 @@ export interface Emulator {
   setBalance(env: EnvironmentName, credits: number): void;
   /** Wallets, rpm windows, faults, request log back to start (keys stay). */
   reset(): void;
+  /**
+   * Another listener of `env`'s service (another host name of it): same keys, wallet, faults and request
+   * log, with faults of its own (ListenerMode). Closed with the emulator.
+   */
+  addListener(env: EnvironmentName): Promise<ExtraListener>;
   /** Also destroys open sockets. */
   close(): Promise<void>;
 }
@@ -192,4 +199,18 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     modelsWithoutTools: [...(options.modelsWithoutTools ?? [])],
     toolArgumentChunkChars: Math.max(1, options.toolArgumentChunkChars ?? 8),
   };
+}
+
+/**
+ * What an extra listener does with a connection: `serve` answers as the service; `edge-503` answers
+ * 503 with an HTML page (a load balancer whose backend is down; nothing is logged or billed);
+ * `reset` accepts the connection and resets it before reading the request; `stopped` listens no more
+ * (connection refused; the port is kept for `serve` again).
+ */
+export type ListenerMode = 'serve' | 'edge-503' | 'reset' | 'stopped';
+
+export interface ExtraListener {
+  readonly origin: string;
+  readonly baseUrl: string;
+  setMode(mode: ListenerMode): Promise<void>;
 }

@@ -36,6 +36,7 @@ export interface StoredAnswerError {
 export interface StoredAnswerMeta {
   model?: string;
   requestId?: string;
+  host?: string;
   startedAt?: number;
   firstDeltaAt?: number;
   finishedAt?: number;
@@ -135,7 +136,7 @@ function readUsage(raw: unknown): Usage | undefined {
 
 function readMeta(raw: unknown): AnswerMeta | undefined {
   if (!isObject(raw)) return undefined;
-  const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'firstDeltaAt', 'finishedAt', 'creditsSpent'], num) };
+  const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'host', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'firstDeltaAt', 'finishedAt', 'creditsSpent'], num) };
   const usage = readUsage(raw.usage);
   if (usage) meta.usage = usage;
   const reason = SPEND_NOT_MEASURED.find((known) => known === raw.spendNotMeasured);

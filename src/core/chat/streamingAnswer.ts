@@ -124,7 +124,7 @@ export class StreamingAnswer {
       case 'response': {
         const { meta } = event;
         // No spend from this header: a stream's balance header leaves before the answer is billed.
-        message.meta = { ...message.meta, ...(meta.modelId && { model: meta.modelId }), ...(meta.requestId && { requestId: meta.requestId }) };
+        message.meta = { ...message.meta, ...(meta.modelId && { model: meta.modelId }), ...(meta.requestId && { requestId: meta.requestId }), ...(meta.host && { host: meta.host }) };
         this.batcher.flush();
         this.output.patch(this.conversation, message);
         return undefined;

@@ -36,6 +36,21 @@ export function checkBaseUrl(raw: unknown): BaseUrlCheck {
   return { ok: true, baseUrl: trimmed, origin: url.origin };
 }
 
+/**
+ * An alternate base URL of an environment: checked as the primary is (checkBaseUrl), and it must have
+ * the same path (the hosts are equivalent, so only the origin differs) and an origin of its own.
+ */
+export function checkAlternateBaseUrl(raw: unknown, primary: string, taken: readonly string[]): BaseUrlCheck {
+  const checked = checkBaseUrl(raw);
+  if (!checked.ok) return checked;
+  const path = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
+  if (path(checked.baseUrl) !== path(primary)) {
+    return { ok: false, problem: l10n.t('("{0}") has another path than the primary base URL ({1}): equivalent hosts serve the same paths', checked.baseUrl, path(primary)) };
+  }
+  if (taken.includes(checked.origin)) return { ok: false, problem: l10n.t('("{0}") repeats a host of the environment', checked.baseUrl) };
+  return checked;
+}
+
 /** scheme://host[:port] of a URL, the unit a key is bound to; undefined for an invalid URL. */
 export function originOf(baseUrl: string): string | undefined {
   try {

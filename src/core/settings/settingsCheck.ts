@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { NUMBER_PARAMS, type NumberParam } from '../chat/numberParams';
-import { checkBaseUrl } from './baseUrl';
+import { checkAlternateBaseUrl, checkBaseUrl } from './baseUrl';
 
 /** What a bad setting stops: every request, only chat, only images, or nothing (display only). */
 export type Blocks = 'all' | 'chat' | 'image' | 'nothing';
@@ -23,6 +23,10 @@ export interface CheckedEnvironment {
   label: string;
   /** scheme://host[:port] when the base URL is valid. */
   origin?: string;
+  /** Equivalent base URLs tried when the primary fails (`baseUrls`), each checked; [] when none. */
+  alternateBaseUrls?: string[];
+  /** The origin of every host, the primary's first: the set a key is bound to. */
+  origins?: string[];
   problem?: SettingProblem;
 }
 
@@ -67,7 +71,16 @@ export function checkEnvironments(raw: unknown): { environments: CheckedEnvironm
     if (entry.keyPrefix !== undefined && typeof entry.keyPrefix !== 'string') return fail(l10n.t('the "keyPrefix" of "{0}" must be text', name));
     const url = checkBaseUrl(entry.baseUrl);
     if (!url.ok) return fail(l10n.t('the base URL of "{0}" {1}', name, url.problem));
-    return { ...env, baseUrl: url.baseUrl, origin: url.origin };
+    if (entry.baseUrls !== undefined && !Array.isArray(entry.baseUrls)) return fail(l10n.t('the "baseUrls" of "{0}" must be a list of alternate base URLs', name));
+    const origins = [url.origin];
+    const alternateBaseUrls: string[] = [];
+    for (const raw of (entry.baseUrls ?? []) as unknown[]) {
+      const alternate = checkAlternateBaseUrl(raw, url.baseUrl, origins);
+      if (!alternate.ok) return fail(l10n.t('the alternate base URL of "{0}" {1}', name, alternate.problem));
+      origins.push(alternate.origin);
+      alternateBaseUrls.push(alternate.baseUrl);
+    }
+    return { ...env, baseUrl: url.baseUrl, origin: url.origin, alternateBaseUrls, origins };
   });
   return { environments, problems: environments.flatMap((env) => (env.problem ? [env.problem] : [])) };
 }

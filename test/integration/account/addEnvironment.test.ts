@@ -68,7 +68,7 @@ describe('A clean first run and Add Environment', () => {
     assert.equal(inspected?.workspaceValue, undefined, 'never to the workspace');
     assert.equal(services.environments.active().name, 'local');
     assert.equal(await services.keys.get('local'), emulator.keys.production.full);
-    assert.equal(await services.keys.origin('local'), new URL(baseUrl).origin);
+    assert.deepEqual(await services.keys.origins('local'), [new URL(baseUrl).origin]);
     // The probe (no key: the service's public catalog) and the key check.
     assert.deepEqual(emulator.requests.map((request) => request.keyLabel ?? 'no key'), ['no key', 'full']);
     assert.deepEqual(emulator.requests.map((request) => [request.path.split('?')[0], request.status]), [['/api/v1/models', 200], ['/api/v1/models', 200]]);

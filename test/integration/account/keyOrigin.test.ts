@@ -40,7 +40,7 @@ describe('A key goes only to the origin it was verified against', () => {
     const productionOrigin = origin(emulator().environments.production.baseUrl);
     const previewOrigin = origin(emulator().environments.preview.baseUrl);
     assert.equal(await setApiKey(services(), 'production', emulator().keys.production.full), true);
-    assert.equal(await services().keys.origin('production'), productionOrigin);
+    assert.deepEqual(await services().keys.origins('production'), [productionOrigin]);
 
     await pointProductionAt(emulator().environments.preview.baseUrl);
     emulator().reset();
@@ -65,18 +65,40 @@ describe('A key goes only to the origin it was verified against', () => {
     await services().models.list('chat', 'production', { refresh: true }).catch(() => undefined);
     assert.equal(asked.length, 2);
     assert.equal(emulator().requests.filter((request) => request.env === 'preview').length, 1, 'sent after the confirmation');
-    assert.equal(await services().keys.origin('production'), previewOrigin);
+    assert.deepEqual(await services().keys.origins('production'), [previewOrigin]);
     await services().models.list('chat', 'production', { refresh: true }).catch(() => undefined);
     assert.equal(asked.length, 2, 'a confirmed origin is not asked about again');
+  });
+
+  it('binds a key to every host of its environment, and asks before sending it to an alternate added later', async () => {
+    await pointProductionAt(emulator().environments.production.baseUrl);
+    assert.equal(await setApiKey(services(), 'production', emulator().keys.production.full), true);
+    const productionOrigin = origin(emulator().environments.production.baseUrl);
+    const previewOrigin = origin(emulator().environments.preview.baseUrl);
+    await vscode.workspace.getConfiguration().update('inference.environments', {
+      production: { baseUrl: emulator().environments.production.baseUrl, baseUrls: [emulator().environments.preview.baseUrl], keyPrefix: emulator().keyPrefix },
+    }, vscode.ConfigurationTarget.Global);
+    emulator().reset();
+    asked.length = 0;
+    answer = false;
+    await assert.rejects(services().models.list('chat', 'production', { refresh: true }), /not sent/);
+    assert.deepEqual(asked, [`production: ${productionOrigin} -> ${previewOrigin}`]);
+    assert.equal(emulator().requests.length, 0, 'not even to the host the key was verified with: the environment as a whole is not confirmed');
+    answer = true;
+    await vscode.workspace.getConfiguration().update('inference.environments', {
+      production: { baseUrl: emulator().environments.production.baseUrl, baseUrls: [`${emulator().environments.preview.baseUrl}/`], keyPrefix: emulator().keyPrefix },
+    }, vscode.ConfigurationTarget.Global);
+    await services().models.list('chat', 'production', { refresh: true }).catch(() => undefined);
+    assert.deepEqual(await services().keys.origins('production'), [productionOrigin, previewOrigin]);
   });
 
   it('binds a key stored before origins were recorded to its current origin, without asking', async () => {
     await pointProductionAt(emulator().environments.production.baseUrl);
     await services().keys.set('production', emulator().keys.production.full);
-    assert.equal(await services().keys.origin('production'), undefined);
+    assert.equal(await services().keys.origins('production'), undefined);
     asked.length = 0;
     await services().models.list('chat', 'production', { refresh: true });
-    assert.equal(await services().keys.origin('production'), origin(emulator().environments.production.baseUrl));
+    assert.deepEqual(await services().keys.origins('production'), [origin(emulator().environments.production.baseUrl)]);
     assert.deepEqual(asked, []);
   });
 });

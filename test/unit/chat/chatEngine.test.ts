@@ -31,7 +31,7 @@ describe('chat engine', () => {
   });
 
   it('sends: shows and saves the question, titles the chat, streams the answer and ends it with a patch without the text', async () => {
-    backend.streams.push(new ScriptedStream().answer(['Hel', 'lo ', 'there'], { requestId: 'req-7', modelId: 'm-resolved' }));
+    backend.streams.push(new ScriptedStream().answer(['Hel', 'lo ', 'there'], { requestId: 'req-7', modelId: 'm-resolved', host: 'https://b.example' }));
     const reply = await engine.send('Hello\nsecond line');
     assert.deepEqual(reply, { attachments: [] });
     assert.equal(engine.conversation.title, 'Hello');
@@ -49,6 +49,7 @@ describe('chat engine', () => {
     const last = patches(id).at(-1)!;
     assert.equal(last.status, 'done');
     assert.equal(last.meta?.requestId, 'req-7');
+    assert.equal(last.meta?.host, 'https://b.example', 'the answer names the host that served it');
     assert.equal(last.meta?.model, 'm-resolved');
     assert.equal(last.meta?.finishReason, 'stop');
     assert.ok(!('text' in last), 'the end of the answer does not resend its text');

@@ -102,7 +102,7 @@ describe('InferenceClient over a fake transport: requests and error mapping', ()
     const client = clientOver(transport, { onResponse: (meta) => seen.push(meta.status) });
     const list = await client.listModels();
     assert.deepEqual(list.models.map((m) => m.id), ['a'], 'an entry without an id is left out');
-    assert.deepEqual({ ...list.meta, receivedAt: 0 }, { status: 200, receivedAt: 0, requestId: 'req-1', modelId: 'm-2', balanceCredits: 12.5, rateLimitRequests: 60 });
+    assert.deepEqual({ ...list.meta, receivedAt: 0 }, { status: 200, receivedAt: 0, requestId: 'req-1', modelId: 'm-2', balanceCredits: 12.5, rateLimitRequests: 60, host: 'https://api.example.com' });
     await failure(client.chat(REQUEST));
     assert.deepEqual(seen, [200, 402]);
   });

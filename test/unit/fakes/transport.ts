@@ -1,4 +1,4 @@
-import { NOTHING_SENT, TransportFailure, type ResponseBody, type Transport, type TransportRequest, type TransportResponse } from '../../../src/core/transport';
+import { NOTHING_SENT, TransportFailure, type ResponseBody, type Transport, type TransportProgress, type TransportRequest, type TransportResponse } from '../../../src/core/transport';
 
 /**
  * A Transport without sockets, for the client's logic tests: each request gets the next scripted
@@ -16,6 +16,8 @@ export interface FakeReply {
   failAfter?: Error;
   /** `send` rejects with this instead of answering (a refused connection, a timeout). */
   fail?: Error;
+  /** How far the failed request got (default: nothing sent). */
+  failProgress?: Partial<TransportProgress>;
   /** The headers never arrive: `send` waits for the abort. */
   hang?: boolean;
 }
@@ -63,7 +65,7 @@ export class FakeTransport implements Transport {
     this.requests.push(sent);
     const reply = this.#replies.shift() ?? this.fallback;
     const progress = { requestStarted: true, bodyBytesSent: 0, responseStarted: false };
-    if (reply.fail) throw new TransportFailure(NOTHING_SENT, { cause: reply.fail });
+    if (reply.fail) throw new TransportFailure({ ...NOTHING_SENT, ...reply.failProgress }, { cause: reply.fail });
     if (reply.hang) {
       await aborted(signal);
       throw new TransportFailure(progress, { cause: abortError() });
@@ -130,4 +132,29 @@ export function sse(texts: string[], headers: Record<string, string> = {}): Fake
     headers: { 'content-type': 'text/event-stream', ...headers },
     body: [...texts.map((content) => chunk({ content })), chunk({}, 'stop'), 'data: [DONE]\n\n'],
   };
+}
+
+/** One FakeTransport per origin behind one Transport: what a failover transport sees of several hosts. */
+export class FakeHosts implements Transport {
+  readonly hosts: Record<string, FakeTransport>;
+
+  /** Each host answers `fallback` unless scripted otherwise. */
+  constructor(origins: readonly string[], fallback?: FakeReply) {
+    this.hosts = Object.fromEntries(origins.map((origin) => [origin, new FakeTransport(fallback)]));
+  }
+
+  /** How many requests each host saw, in the order the hosts were given. */
+  counts(): number[] {
+    return Object.values(this.hosts).map((host) => host.requests.length);
+  }
+
+  send(request: TransportRequest): Promise<TransportResponse> {
+    const host = this.hosts[new URL(request.url).origin];
+    if (!host) throw new Error(`No fake host for ${request.url}`);
+    return host.send(request);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.hosts).map((host) => host.close()));
+  }
 }

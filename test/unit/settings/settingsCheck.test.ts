@@ -84,6 +84,25 @@ describe('checkEnvironments and checkActiveEnvironment', () => {
     assert.match(checkEnvironments([]).problems[0].message, /must be an object/);
   });
 
+  it('checks alternate base URLs as the primary: https or loopback http, the same path, each host once', () => {
+    const { environments } = checkEnvironments({
+      two: { baseUrl: 'https://a.example/api/v1', baseUrls: ['https://b.example/api/v1/', 'http://127.0.0.1:8080/api/v1'] },
+      plain: { baseUrl: 'https://a.example/api/v1', baseUrls: ['http://b.example/api/v1'] },
+      path: { baseUrl: 'https://a.example/x/api/v1', baseUrls: ['https://b.example/api/v1'] },
+      twice: { baseUrl: 'https://a.example/api/v1', baseUrls: ['https://a.example/api/v1'] },
+      notList: { baseUrl: 'https://a.example/api/v1', baseUrls: 'https://b.example/api/v1' },
+    });
+    const [two, plain, path, twice, notList] = environments;
+    assert.deepEqual(two.alternateBaseUrls, ['https://b.example/api/v1', 'http://127.0.0.1:8080/api/v1']);
+    assert.deepEqual(two.origins, ['https://a.example', 'https://b.example', 'http://127.0.0.1:8080']);
+    assert.equal(two.problem, undefined);
+    assert.match(plain.problem?.message ?? '', /alternate base URL of "plain" .*plain http to another machine/);
+    assert.match(path.problem?.message ?? '', /another path than the primary base URL \(\/x\/api\/v1\)/);
+    assert.match(twice.problem?.message ?? '', /repeats a host/);
+    assert.match(notList.problem?.message ?? '', /must be a list/);
+    for (const env of [plain, path, twice, notList]) assert.equal(env.origins, undefined, 'a refused environment has no host a key could go to');
+  });
+
   it('refuses an unknown active environment instead of falling back', () => {
     assert.equal(checkActiveEnvironment('', ['a']), undefined, 'empty means the first one');
     assert.equal(checkActiveEnvironment('a', ['a']), undefined);
