@@ -2,34 +2,27 @@
 import { createParser } from 'eventsource-parser';
 import { redactSecrets } from '../redact';
 import { describeErrorBody } from '../responseErrors';
-import { readModelEntries } from '../modelEntries';
-import type { ForwardedResponse, Model } from '../types';
-import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModelList, completionToMessage } from './anthropicResponse';
+import type { ForwardedResponse } from '../types';
+import { apiKeyToken } from './auth';
+import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModel, anthropicModelList, completionToMessage } from './anthropicResponse';
 import { anthropicToChat, TranslationError } from './anthropicRequest';
-import { forwardFor, metadataHeaders, type Exchange } from './exchange';
+import { forwardFor, metadataHeaders } from './exchange';
 import { isRecord } from './json';
-import { EndpointError, parseJson, readAll, readRequestBody, sendJson, write } from './respond';
+import { MODEL_LIST_REQUEST, MODEL_ROUTE, readModelList } from './models';
+import type { EndpointProtocol, Exchange } from './protocol';
+import { EndpointError, parseJson, readAll, readRequestBody, readUpstreamJson, sendJson, write } from './respond';
 
 /** The service's error, in Anthropic's shape, with its status and Retry-After kept. */
-export async function sendServiceError(exchange: Exchange, upstream: ForwardedResponse): Promise<void> {
+async function sendServiceError(exchange: Exchange, upstream: ForwardedResponse): Promise<void> {
   const text = (await readAll(upstream.body, exchange.maxTranslatedBytes)).toString('utf8');
   // The forward removed the key; what is decoded here is checked again for anything like a credential.
   const { message, code } = describeErrorBody(text, upstream.headers['content-type'], (decoded) => redactSecrets(decoded));
   const detail = message ?? `The service answered HTTP ${upstream.status}.`;
   exchange.summary.status = upstream.status;
-  sendJson(exchange.res, upstream.status, anthropicErrorBody(upstream.status, code ? `${detail} (${code})` : detail), metadataHeaders(upstream, 'anthropic'));
+  sendJson(exchange.res, upstream.status, anthropicErrorBody(upstream.status, code ? `${detail} (${code})` : detail), metadataHeaders(upstream, exchange.protocol));
 }
 
-export async function readUpstreamJson(exchange: Exchange, upstream: ForwardedResponse): Promise<unknown> {
-  const raw = await readAll(upstream.body, exchange.maxTranslatedBytes);
-  try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
-  } catch {
-    throw new EndpointError(502, 'malformed_upstream', 'The service answered with something that is not JSON.');
-  }
-}
-
-export async function handleMessages(exchange: Exchange): Promise<void> {
+async function handleMessages(exchange: Exchange): Promise<void> {
   const body = parseJson(await readRequestBody(exchange.req, exchange.maxRequestBytes), 'The request body');
   let translated: ReturnType<typeof anthropicToChat>;
   try {
@@ -47,7 +40,7 @@ export async function handleMessages(exchange: Exchange): Promise<void> {
   const model = upstream.meta.modelId ?? translated.model;
   const isEventStream = (upstream.headers['content-type'] ?? '').includes('text/event-stream');
   if (!translated.stream) {
-    const completion = await readUpstreamJson(exchange, upstream);
+    const completion = await readUpstreamJson(upstream, exchange.maxTranslatedBytes);
     let message: Record<string, unknown>;
     try {
       message = completionToMessage(completion, model);
@@ -55,7 +48,7 @@ export async function handleMessages(exchange: Exchange): Promise<void> {
       throw new EndpointError(502, 'malformed_upstream', error instanceof Error ? error.message : String(error));
     }
     exchange.summary.status = 200;
-    return sendJson(exchange.res, 200, message, metadataHeaders(upstream, 'anthropic'));
+    return sendJson(exchange.res, 200, message, metadataHeaders(upstream, exchange.protocol));
   }
   await streamMessages(exchange, upstream, model, isEventStream);
 }
@@ -65,11 +58,11 @@ async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, m
   const { res } = exchange;
   const translator = new AnthropicStreamTranslator(model);
   exchange.summary.status = 200;
-  res.writeHead(200, { ...metadataHeaders(upstream, 'anthropic'), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  res.writeHead(200, { ...metadataHeaders(upstream, exchange.protocol), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   await write(res, translator.start());
   if (!isEventStream) {
     // A service may answer a stream request with one completion: it becomes one short stream.
-    const completion = await readUpstreamJson(exchange, upstream);
+    const completion = await readUpstreamJson(upstream, exchange.maxTranslatedBytes);
     await write(res, translator.chunk(completion) + translator.chunk({ choices: [], usage: isRecord(completion) ? completion.usage : undefined }) + translator.finish());
     res.end();
     return;
@@ -121,18 +114,30 @@ async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, m
   res.end();
 }
 
-/** The usable entries of the service's chat model list; the others are skipped and named in the request's log line. */
-export async function readModelList(exchange: Exchange, upstream: ForwardedResponse): Promise<Model[]> {
-  const list = await readUpstreamJson(exchange, upstream);
-  const { models, skipped } = readModelEntries(isRecord(list) && Array.isArray(list.data) ? list.data : []);
-  if (skipped.length > 0) exchange.summary.notes = [...(exchange.summary.notes ?? []), ...skipped];
-  return models;
-}
-
-export async function handleAnthropicModels(exchange: Exchange): Promise<void> {
-  const upstream = await forwardFor(exchange, { endpoint: 'models', method: 'GET', path: '/models?type=chat&format=openai', accept: 'application/json' });
+async function handleModels(exchange: Exchange): Promise<void> {
+  const upstream = await forwardFor(exchange, MODEL_LIST_REQUEST);
   if (upstream.status >= 300) return sendServiceError(exchange, upstream);
   const models = await readModelList(exchange, upstream);
   exchange.summary.status = 200;
-  sendJson(exchange.res, 200, anthropicModelList(models), metadataHeaders(upstream, 'anthropic'));
+  sendJson(exchange.res, 200, anthropicModelList(models), metadataHeaders(upstream, exchange.protocol));
 }
+
+export const anthropicProtocol: EndpointProtocol = {
+  name: 'anthropic',
+  // Its SDKs send their version header on every request: it tells their GET /v1/models from OpenAI's.
+  claims: (req) => req.headers['anthropic-version'] !== undefined,
+  routes: [
+    { method: 'POST', path: '/v1/messages', handle: handleMessages },
+    { method: 'GET', path: '/v1/models', handle: handleModels },
+    MODEL_ROUTE,
+  ],
+  token: { source: apiKeyToken, described: 'x-api-key' },
+  errorBody: (status, message) => anthropicErrorBody(status, message),
+  sendServiceError,
+  model: anthropicModel,
+  // Anthropic clients read the request id from `request-id`.
+  extraHeaders: (upstream): Record<string, string> => {
+    const requestId = upstream.headers['x-request-id'];
+    return requestId === undefined ? {} : { 'request-id': requestId };
+  },
+};

@@ -26,16 +26,31 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * The token a client sent: `Authorization: Bearer <token>` (chat-completions clients) or `x-api-key`
- * (Anthropic clients). Undefined when neither is present.
- */
-export function presentedToken(headers: IncomingHttpHeaders): string | undefined {
+/** Where one protocol's clients put the token: undefined when they did not send it there. */
+export type TokenSource = (headers: IncomingHttpHeaders) => string | undefined;
+
+/** `Authorization: Bearer <token>` (chat-completions clients). */
+export const bearerToken: TokenSource = (headers) => {
   const authorization = single(headers.authorization)?.trim();
-  const bearer = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
-  if (bearer !== undefined) return bearer;
+  return authorization ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
+};
+
+/** `x-api-key` (Anthropic clients). */
+export const apiKeyToken: TokenSource = (headers) => {
   const apiKey = single(headers['x-api-key'])?.trim();
   return apiKey ? apiKey : undefined;
+};
+
+/**
+ * The token a client sent, from the first of the sources where it is: every protocol's place is
+ * accepted on every path (the server passes its protocols' sources). Undefined when none has one.
+ */
+export function presentedToken(headers: IncomingHttpHeaders, sources: readonly TokenSource[] = [bearerToken, apiKeyToken]): string | undefined {
+  for (const source of sources) {
+    const token = source(headers);
+    if (token !== undefined) return token;
+  }
+  return undefined;
 }
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -1,44 +1,9 @@
-/** What a protocol handler gets for one request, and what the endpoint reports about it afterwards. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/** What every protocol does with the service during one request, and what the endpoint reports about it afterwards. */
 import { isApiError } from '../errors';
 import { escapeControlCharacters } from '../logText';
 import type { ForwardedResponse, ForwardRequest } from '../types';
-import { EndpointError, type Protocol } from './respond';
-
-/** Sends one request to the active environment with its key (the host's InferenceClient.forward). */
-export type Forward = (request: ForwardRequest, signal: AbortSignal) => Promise<ForwardedResponse>;
-
-/** One line of the log: never the token, the key, or a body. */
-export interface RequestSummary {
-  method: string;
-  path: string;
-  protocol: Protocol;
-  status: number;
-  stream: boolean;
-  durationMs: number;
-  /** The client went away before the answer ended; the upstream request was aborted. */
-  cancelled: boolean;
-  requestId?: string;
-  modelId?: string;
-  /** Why the endpoint refused or failed the request, in words. */
-  problem?: string;
-  /** What else the log line says (refusals not logged; model entries skipped). */
-  notes?: string[];
-}
-
-export interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  /** Aborted when the client disconnects or the endpoint stops: aborts the upstream request too. */
-  signal: AbortSignal;
-  protocol: Protocol;
-  forward: Forward;
-  summary: RequestSummary;
-  maxRequestBytes: number;
-  maxTranslatedBytes: number;
-  /** The largest `max_tokens` relayed (EndpointLimits.maxTokens). */
-  maxTokens: number;
-}
+import type { EndpointProtocol, Exchange, RequestSummary } from './protocol';
+import { EndpointError } from './respond';
 
 /** Forwards, recording the service's request id and model; a failure before any answer becomes an EndpointError. */
 export async function forwardFor(exchange: Exchange, request: ForwardRequest): Promise<ForwardedResponse> {
@@ -64,15 +29,13 @@ export async function forwardFor(exchange: Exchange, request: ForwardRequest): P
   return response;
 }
 
-/** The service's metadata headers for a translated answer (its own content type is not the one sent). */
-export function metadataHeaders(upstream: ForwardedResponse, protocol: Protocol): Record<string, string> {
+/** The service's metadata headers for an answer the endpoint writes itself (its own content type is not the one sent). */
+export function metadataHeaders(upstream: ForwardedResponse, protocol: EndpointProtocol): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (name !== 'content-type') headers[name] = value;
   }
-  // Anthropic clients read the request id from `request-id`.
-  if (protocol === 'anthropic' && upstream.headers['x-request-id'] !== undefined) headers['request-id'] = upstream.headers['x-request-id'];
-  return headers;
+  return { ...headers, ...protocol.extraHeaders(upstream) };
 }
 
 /**

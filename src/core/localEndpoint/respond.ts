@@ -1,8 +1,5 @@
-/** Writing local-endpoint responses: protocol error shapes, JSON, and relaying a body as it arrives. */
+/** Writing local-endpoint responses and reading bodies, the same in every protocol. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { anthropicErrorBody } from './anthropicResponse';
-
-export type Protocol = 'openai' | 'anthropic';
 
 /**
  * A failure the endpoint itself answers (bad token, bad Host, oversized body, no key in VS Code, …).
@@ -16,12 +13,6 @@ export class EndpointError extends Error {
   }
 }
 
-/** The error body a client of that protocol expects, so its SDK raises its usual error classes. */
-export function errorBody(protocol: Protocol, status: number, message: string, code: string): unknown {
-  if (protocol === 'anthropic') return anthropicErrorBody(status, message);
-  return { error: { message, type: status === 401 ? 'authentication_error' : status < 500 ? 'invalid_request_error' : 'server_error', code } };
-}
-
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.destroy();
@@ -30,10 +21,6 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   const text = JSON.stringify(body);
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
   res.end(text);
-}
-
-export function sendError(res: ServerResponse, protocol: Protocol, error: EndpointError): void {
-  sendJson(res, error.status, errorBody(protocol, error.status, error.message, error.code), error.headers);
 }
 
 /** Writes one piece; resolves when the socket can take more or the client is gone. (The emulator has its own: src never imports test.) */
@@ -90,6 +77,16 @@ export async function readAll(body: AsyncIterable<Uint8Array> | Iterable<Uint8Ar
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** An upstream answer read whole (capped) as JSON; anything else is the service's fault, answered 502. */
+export async function readUpstreamJson(upstream: { body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> }, limit: number): Promise<unknown> {
+  const raw = await readAll(upstream.body, limit);
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    throw new EndpointError(502, 'malformed_upstream', 'The service answered with something that is not JSON.');
+  }
 }
 
 export function parseJson(raw: Buffer, what: string): unknown {

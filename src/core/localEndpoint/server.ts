@@ -6,15 +6,18 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handleAnthropicModels, handleMessages } from './anthropic';
+import { anthropicProtocol } from './anthropic';
 import { isLoopbackHostHeader, presentedToken, tokenMatches } from './auth';
-import type { Exchange, Forward, RequestSummary } from './exchange';
 import { DEFAULT_ENDPOINT_LIMITS, RefusalReports, TIMEOUT_CHECK_INTERVAL_MS, type EndpointLimits } from './limits';
-import { handleModel } from './models';
-import { handleChatCompletions, handleModels } from './passthrough';
-import { EndpointError, sendError, type Protocol } from './respond';
+import { openaiProtocol } from './openai';
+import { describeRoutes, findRoute, type EndpointProtocol, type FoundRoute, type Forward, type RequestSummary } from './protocol';
+import { EndpointError, sendJson } from './respond';
 
-export { describeRequest, type Forward, type RequestSummary } from './exchange';
+export { describeRequest } from './exchange';
+export type { Forward, RequestSummary } from './protocol';
+
+/** The protocols the endpoint speaks, each one module; the first answers what no protocol claims. */
+export const ENDPOINT_PROTOCOLS: readonly EndpointProtocol[] = [openaiProtocol, anthropicProtocol];
 
 export const LOOPBACK_HOST = '127.0.0.1';
 
@@ -32,27 +35,8 @@ export interface LocalEndpointOptions extends Partial<EndpointLimits> {
    * host may keep the window for a reading of the settled balance).
    */
   openBillingWindow?: () => Promise<{ close(answered: RequestSummary): void }>;
-}
-
-type Handler = (exchange: Exchange) => Promise<void>;
-
-interface Route { protocol: Protocol; method: 'GET' | 'POST'; handler: Handler }
-
-/** Both protocols use GET /v1/models: Anthropic clients say so with their version header. */
-function route(req: IncomingMessage, pathname: string): Route | undefined {
-  const anthropic = req.headers['anthropic-version'] !== undefined;
-  switch (pathname) {
-    case '/v1/chat/completions': return { protocol: 'openai', method: 'POST', handler: handleChatCompletions };
-    case '/v1/messages': return { protocol: 'anthropic', method: 'POST', handler: handleMessages };
-    case '/v1/models': return anthropic
-      ? { protocol: 'anthropic', method: 'GET', handler: handleAnthropicModels }
-      : { protocol: 'openai', method: 'GET', handler: handleModels };
-    default: {
-      const id = /^\/v1\/models\/([^/]+)$/.exec(pathname)?.[1];
-      if (id === undefined) return undefined;
-      return { protocol: anthropic ? 'anthropic' : 'openai', method: 'GET', handler: (exchange) => handleModel(exchange, decodeModelId(id)) };
-    }
-  }
+  /** The protocols served (ENDPOINT_PROTOCOLS unless a test brings its own). */
+  protocols?: readonly EndpointProtocol[];
 }
 
 /** The request target's path; undefined when it is no URL at all (`http://[`), which is answered 400, not dropped. */
@@ -64,17 +48,9 @@ function pathOf(target: string | undefined): string | undefined {
   }
 }
 
-/** A path segment's model id; a malformed %-escape is the client's mistake, answered 400 like any other. */
-function decodeModelId(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new EndpointError(400, 'invalid_model_id', 'The model id in the path has a malformed %-escape.');
-  }
-}
-
 export class LocalEndpointServer {
   readonly #options: LocalEndpointOptions;
+  readonly #protocols: readonly EndpointProtocol[];
   readonly #limits: EndpointLimits;
   readonly #refusals: RefusalReports;
   readonly #server: http.Server;
@@ -84,6 +60,7 @@ export class LocalEndpointServer {
 
   constructor(options: LocalEndpointOptions) {
     this.#options = options;
+    this.#protocols = options.protocols ?? ENDPOINT_PROTOCOLS;
     this.#limits = { ...DEFAULT_ENDPOINT_LIMITS };
     for (const name of Object.keys(DEFAULT_ENDPOINT_LIMITS) as Array<keyof EndpointLimits>) {
       const value = options[name];
@@ -140,9 +117,8 @@ export class LocalEndpointServer {
     res.on('error', () => undefined);
     const started = performance.now();
     const pathname = pathOf(req.url);
-    const found = pathname === undefined ? undefined : route(req, pathname);
-    const protocol: Protocol = found?.protocol ?? (req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai');
-    const summary: RequestSummary = { method: req.method ?? '', path: pathname ?? '(not a URL path)', protocol, status: 0, stream: false, durationMs: 0, cancelled: false };
+    const { protocol, found } = findRoute(this.#protocols, req, pathname);
+    const summary: RequestSummary = { method: req.method ?? '', path: pathname ?? '(not a URL path)', protocol: protocol.name, status: 0, stream: false, durationMs: 0, cancelled: false };
     const controller = new AbortController();
     this.#inFlight.add(controller);
     const admission = { authenticated: false };
@@ -158,15 +134,15 @@ export class LocalEndpointServer {
     try {
       if (pathname === undefined) throw new EndpointError(400, 'invalid_path', 'The request target is not a URL path.');
       this.#admit(req, found, admission);
-      if (found.method === 'POST' && this.#options.openBillingWindow) {
+      if (found.route.method === 'POST' && this.#options.openBillingWindow) {
         const billing = await this.#options.openBillingWindow();
         if (res.closed) billing.close(summary);
         else res.on('close', () => billing.close(summary));
       }
-      await found.handler({
+      await found.route.handle({
         req, res, signal: controller.signal, protocol, forward: this.#options.forward, summary,
         maxRequestBytes: this.#limits.maxRequestBytes, maxTranslatedBytes: this.#limits.maxTranslatedBytes, maxTokens: this.#limits.maxTokens,
-      });
+      }, found.segment);
     } catch (error) {
       if (controller.signal.aborted) return;
       const failure = error instanceof EndpointError
@@ -175,7 +151,7 @@ export class LocalEndpointServer {
       summary.status = failure.status;
       summary.problem = failure.message;
       if (res.headersSent) res.destroy();
-      else sendError(res, protocol, failure);
+      else sendJson(res, failure.status, protocol.errorBody(failure.status, failure.message, failure.code), failure.headers);
     }
   }
 
@@ -190,20 +166,23 @@ export class LocalEndpointServer {
   }
 
   /** Host, origin, route, token, method: refused in that order, before anything reaches the service. */
-  #admit(req: IncomingMessage, found: Route | undefined, admission: { authenticated: boolean }): asserts found is Route {
+  #admit(req: IncomingMessage, found: FoundRoute | undefined, admission: { authenticated: boolean }): asserts found is FoundRoute {
     if (!isLoopbackHostHeader(req.headers.host)) {
       throw new EndpointError(403, 'host_not_allowed', 'The local endpoint answers only under 127.0.0.1, localhost or [::1].');
     }
     if (req.headers.origin !== undefined) {
       throw new EndpointError(403, 'browser_origin_refused', 'The local endpoint does not serve web pages (a request with an Origin header was refused).');
     }
-    if (!found) throw new EndpointError(404, 'unknown_endpoint', 'The local endpoint serves GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions and POST /v1/messages.');
-    if (!tokenMatches(presentedToken(req.headers), this.#options.token)) {
-      throw new EndpointError(401, 'invalid_local_token', 'Wrong or missing token for the local endpoint: send the token shown by "Inference: Start Local Endpoint" as the API key (Authorization: Bearer or x-api-key).');
+    if (!found) throw new EndpointError(404, 'unknown_endpoint', `The local endpoint serves ${describeRoutes(this.#protocols)}.`);
+    // Every protocol's place for the token is accepted on every path; the list's order decides between two.
+    const tokens = this.#protocols.map((protocol) => protocol.token);
+    if (!tokenMatches(presentedToken(req.headers, tokens.map((token) => token.source)), this.#options.token)) {
+      throw new EndpointError(401, 'invalid_local_token', `Wrong or missing token for the local endpoint: send the token shown by "Inference: Start Local Endpoint" as the API key (${tokens.map((token) => token.described).join(' or ')}).`);
     }
     admission.authenticated = true;
-    if (req.method !== found.method) {
-      throw new EndpointError(405, 'method_not_allowed', `Use ${found.method} for this path.`, { allow: found.method });
+    const { method } = found.route;
+    if (req.method !== method) {
+      throw new EndpointError(405, 'method_not_allowed', `Use ${method} for this path.`, { allow: method });
     }
   }
 }
