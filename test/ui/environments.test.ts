@@ -46,13 +46,17 @@ describe('environments UI: first run, Add Environment, hostile workspace setting
     await waitFor('the address check', async () => /plain http to another machine/.test(await ui.quickInputMessage()), { timeoutMs: 10_000, intervalMs: 100 });
     await ui.screenshot('03-add-environment-address-refused');
     await ui.typeInInput(emulator.environments.production.baseUrl);
+    // Step 3, alternate host names of the same service, is optional: left empty.
+    await waitFor('the alternates step', async () => /alternate base URLs/.test(await ui.page.locator('.quick-input-widget .quick-input-title').innerText()), { timeoutMs: 10_000, intervalMs: 100 });
+    await ui.screenshot('04-add-environment-alternates');
+    await ui.typeInInput('');
     await ui.typeInInput(emulator.keyPrefix, { submit: false });
-    await ui.screenshot('04-add-environment-key-prefix');
+    await ui.screenshot('05-add-environment-key-prefix');
     await ui.typeInInput(emulator.keyPrefix);
     await ui.typeInInput(emulator.keys.production.full);
     await ui.waitForNotification(/API key saved for local: \d+ chat models available/, 20_000);
     await ui.statusBarItem(/local · no model/).waitFor({ state: 'visible', timeout: 10_000 });
-    await ui.screenshot('05-environment-added');
+    await ui.screenshot('06-environment-added');
     const settings = JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8')) as Record<string, unknown>;
     assert.deepEqual(settings['inference.environments'], { local: { baseUrl: emulator.environments.production.baseUrl, keyPrefix: emulator.keyPrefix } });
     assert.equal(settings['inference.activeEnvironment'], 'local');
