@@ -54,7 +54,13 @@ export class ChatEngine {
     this.assertIdle();
     this.current = conversation;
     this.pendingAttachments = [];
+    this.view.showTitle(this.current.title);
     this.view.post(this.snapshot());
+  }
+
+  /** Shows the whole conversation again (a view that was reloaded, or asks for it), if the view is there. */
+  showSnapshot(): void {
+    if (this.view.ready) this.view.post(this.snapshot());
   }
 
   environmentView(): ChatEnvironmentView {
@@ -74,6 +80,7 @@ export class ChatEngine {
 
   /** Header, title, model or the environment changed. */
   announceHeader(): void {
+    this.view.showTitle(this.current.title);
     this.view.post(hostMessage('conversationChanged', { conversation: conversationHeader(this.current), environment: this.environmentView() }));
   }
 

@@ -106,7 +106,7 @@ export class ChatFeature extends Disposable {
       request: async (conversationId, method, params) => {
         const panel = panelOf(conversationId);
         if (!panel) throw new Error(`No open panel shows conversation ${conversationId}`);
-        return handler(panel, { v: CHAT_PROTOCOL_VERSION, type: 'request', id: --requestId, method, params } as ChatRequestMessage);
+        return panel.request({ v: CHAT_PROTOCOL_VERSION, type: 'request', id: --requestId, method, params } as ChatRequestMessage);
       },
       openConversations: () => [...this.panels].map((p) => p.conversation.id),
       conversation: async (id) => panelOf(id)?.conversation ?? store.load(id),

@@ -181,6 +181,22 @@ describe('chat engine', () => {
     assert.equal(answer().text, 'streaming on');
   });
 
+  it('names the view after the conversation when it is titled, renamed or another is loaded, even while the view is not ready', async () => {
+    view.ready = false;
+    await engine.send('What is a monad?');
+    await engine.whenIdle();
+    await engine.rename('Monads');
+    const other = createConversation(1);
+    other.title = 'Older chat';
+    engine.load(other);
+    assert.deepEqual(view.titles, ['What is a monad?', 'Monads', 'Older chat']);
+    assert.equal(view.posted.length, 0, 'nothing is posted to a view that is not ready');
+    view.ready = true;
+    engine.showSnapshot();
+    assert.equal(view.of('snapshot').at(-1)?.conversation.id, other.id);
+    assert.equal(view.titles.length, 3, 'showing the conversation again does not rename the view');
+  });
+
   it('shows the spend only from a balance read after the answer, and only when it went down', async () => {
     const ask = async (settled: { credits: number; at: number } | undefined) => {
       backend.settled = settled;
