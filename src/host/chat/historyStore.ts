@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import type { Conversation, ConversationSummary } from '../../core/chat/conversation';
-import { HistoryStore, type DamagedHistory } from '../../core/chat/historyFiles';
+import { HistoryStore, type DamagedHistory } from '../../core/chat/historyStore';
 import type { SearchHit } from '../../core/chat/historySearch';
 
-export { STREAMING_SAVE_INTERVAL_MS } from '../../core/chat/historyFiles';
+export { STREAMING_SAVE_INTERVAL_MS } from '../../core/chat/historyStore';
 
 /**
  * The chat history under the extension's global storage (the format and its crash safety are in
