@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { ChatEngine } from '../../core/chat/chatEngine';
 import type { Attachment, Conversation } from '../../core/chat/conversation';
-import type { ChatView } from '../../core/chat/ports';
+import type { ChatView, ConversationSaver } from '../../core/chat/ports';
 import { snapshotParts } from '../../core/chat/snapshotParts';
 import { chatHtml } from '../../core/chat/webviewHtml';
 import { parseWebviewMessage } from '../../core/chatMessageValidation';
@@ -9,7 +9,6 @@ import { CHAT_PROTOCOL_VERSION, type AttachmentView, type ChatRequestMessage, ty
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
 import { createChatBackend } from './chatBackend';
-import type { ChatHistoryStore } from './historyStore';
 
 export const CHAT_VIEW_TYPE = 'inference.chat';
 
@@ -42,12 +41,12 @@ export class ChatPanel extends Disposable implements ChatView {
     readonly panel: vscode.WebviewPanel,
     conversation: Conversation,
     private readonly services: Services,
-    store: ChatHistoryStore,
+    saver: ConversationSaver,
     private readonly handle: RequestHandler,
   ) {
     super();
     // Disposing the engine stops an answer in flight and waits until it is saved.
-    this.engine = this.register(new ChatEngine(conversation, this, store, createChatBackend(services)));
+    this.engine = this.register(new ChatEngine(conversation, this, saver, createChatBackend(services)));
     const extensionUri = services.context.extensionUri;
     panel.webview.options = {
       ...CHAT_WEBVIEW_OPTIONS,

@@ -6,7 +6,7 @@ import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from
 import type { Services } from '../services';
 import type { RequestHandler } from './chatPanel';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
-import type { ChatHistoryStore } from './historyStore';
+import type { ChatHistory } from './chatHistory';
 import { pickConversation, pickConversationModel } from './pickers';
 
 type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M]) => Promise<ChatResponses[M]> | ChatResponses[M] };
@@ -14,7 +14,7 @@ type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M
 /** What each webview request does on the host. Its result is the reply; errors thrown here become the error reply. */
 export function createRequestHandler(
   services: Services,
-  store: ChatHistoryStore,
+  history: ChatHistory,
   editors: EditorTracker,
   deleteConversation: (id: string) => Promise<void>,
 ): RequestHandler {
@@ -56,9 +56,9 @@ export function createRequestHandler(
       engine.load(createConversation());
     },
     openHistory: async (engine) => {
-      const id = await pickConversation(store, deleteConversation);
+      const id = await pickConversation(history, deleteConversation);
       if (!id || id === engine.conversation.id) return;
-      const conversation = await store.load(id);
+      const conversation = await history.store.load(id);
       if (!conversation) throw new Error(vscode.l10n.t('That conversation could not be read.'));
       engine.load(conversation);
     },
