@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createConversation, type Conversation, type ConversationMessage } from '../../src/core/chat/conversation';
-import { HistoryStore, nodeFileSystem, type HistoryFileSystem } from '../../src/core/chat/historyFiles';
+import { HistoryStore, nodeFileSystem, type HistoryFileSystem } from '../../src/core/chat/historyStore';
 import { serializeConversation } from '../../src/core/chat/serialization';
 import { RESULTS_DIR } from '../harness/paths';
 import { stats } from './benchReport';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Conversation } from '../../src/core/chat/conversation';
-import { HistoryStore } from '../../src/core/chat/historyFiles';
+import { HistoryStore } from '../../src/core/chat/historyStore';
 import { serializeConversation } from '../../src/core/chat/serialization';
 import { seededRandom } from '../shared/seededRandom';
 import { fmtMs, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';

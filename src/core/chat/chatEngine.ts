@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import {
-  hostMessage, type AttachmentView, type ChatEnvironmentView, type ChatParams, type SnapshotMessage,
+  appendMessage, hostMessage, type AttachmentView, type ChatEnvironmentView, type ChatParams, type SnapshotMessage,
 } from '../chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import { DEFAULT_TITLE, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
@@ -8,7 +8,7 @@ import { attachmentView, conversationHeader, conversationView, messageView } fro
 import { sanitizeParams } from './params';
 import type { AppendPacing } from './appendBatcher';
 import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
-import { StreamingAnswer, type AnswerOutput } from './streamingAnswer';
+import { StreamingAnswer, type AnswerSink } from './streamingAnswer';
 
 /**
  * One conversation shown in one view, and its answer in flight: the chat's state machine, free of
@@ -23,7 +23,6 @@ export class ChatEngine {
   private pendingAttachments: Attachment[] = [];
   private readonly now: () => number;
   private readonly appendPacing: Partial<AppendPacing>;
-  private readonly output: AnswerOutput;
 
   constructor(
     conversation: Conversation,
@@ -35,14 +34,6 @@ export class ChatEngine {
     this.current = conversation;
     this.now = options.now ?? Date.now;
     this.appendPacing = options.appendPacing ?? {};
-    this.output = {
-      view, saver,
-      upsert: (conversation, message) => this.upsert(message, conversation),
-      patch: (conversation, message) => this.patch(message, conversation),
-      ended: () => {
-        this.active = undefined;
-      },
-    };
   }
 
   get conversation(): Conversation {
@@ -63,7 +54,13 @@ export class ChatEngine {
     this.assertIdle();
     this.current = conversation;
     this.pendingAttachments = [];
+    this.view.showTitle(this.current.title);
     this.view.post(this.snapshot());
+  }
+
+  /** Shows the whole conversation again (a view that was reloaded, or asks for it), if the view is there. */
+  showSnapshot(): void {
+    if (this.view.ready) this.view.post(this.snapshot());
   }
 
   environmentView(): ChatEnvironmentView {
@@ -83,6 +80,7 @@ export class ChatEngine {
 
   /** Header, title, model or the environment changed. */
   announceHeader(): void {
+    this.view.showTitle(this.current.title);
     this.view.post(hostMessage('conversationChanged', { conversation: conversationHeader(this.current), environment: this.environmentView() }));
   }
 
@@ -170,8 +168,7 @@ export class ChatEngine {
   }
 
   persist(): Promise<void> {
-    this.current.updatedAt = this.now();
-    return this.saver.save(this.current);
+    return this.saver.save(this.touched(this.current));
   }
 
   /** Stops the answer in flight and waits until what it received is saved. */
@@ -181,9 +178,33 @@ export class ChatEngine {
   }
 
   private answer(): void {
-    const answer = new StreamingAnswer(this.current, this.backend, this.output, this.now, this.appendPacing);
+    const answer = new StreamingAnswer(this.current, this.backend, this.sinkFor(this.current), this.now, this.appendPacing);
     this.active = answer;
     this.running = answer.run();
+  }
+
+  /**
+   * Where one answer's messages go. It keeps the answer's conversation: the spend is patched and
+   * saved after the engine is idle again, when another conversation may be shown.
+   */
+  private sinkFor(conversation: Conversation): AnswerSink {
+    return {
+      upsert: (message) => this.upsert(message, conversation),
+      append: (append) => {
+        if (this.view.ready) this.view.post(appendMessage(append));
+      },
+      patch: (message) => this.patch(message, conversation),
+      save: () => this.saver.save(this.touched(conversation)),
+      saveSoon: () => this.saver.saveSoon(this.touched(conversation)),
+      ended: () => {
+        this.active = undefined;
+      },
+    };
+  }
+
+  private touched(conversation: Conversation): Conversation {
+    conversation.updatedAt = this.now();
+    return conversation;
   }
 
   private attachmentViews(): AttachmentView[] {

@@ -14,7 +14,7 @@ import { conversationFromJson, serializeConversation, toStoredConversation, toSt
  *   When the answer ends, the finished message is appended to the log and the journal deleted. A
  *   journal whose process is gone is a crash: its text is recovered and the answer marked interrupted.
  *
- * Everything here is pure (strings in, strings out); the file handling is in historyFiles.ts (reading,
+ * Everything here is pure (strings in, strings out); the file handling is in historyStore.ts (reading,
  * recovery, the write queue) and historyWriter.ts (what each write holds); historyFileNames.ts names the files.
  */
 

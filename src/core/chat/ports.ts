@@ -18,6 +18,8 @@ export type { BalanceReading };
 export interface ChatView {
   readonly ready: boolean;
   post(message: HostToWebview): void;
+  /** Names the view after the conversation (a panel's tab shows it, ready or not). */
+  showTitle(title: string): void;
 }
 
 export interface ConversationSaver {

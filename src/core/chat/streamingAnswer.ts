@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { appendMessage } from '../chatProtocol';
+import type { AppendMessage } from '../chatProtocol';
 import { ApiError, toApiError } from '../errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../types';
@@ -8,16 +8,24 @@ import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, newId, requestMessages, type Conversation, type ConversationMessage } from './conversation';
 import { NUMBER_PARAMS } from './numberParams';
-import type { ChatBackend, ChatEnvironment, ChatView, ConversationSaver } from './ports';
+import type { ChatBackend, ChatEnvironment } from './ports';
 
-/** How a streamed answer reaches the view and the disk; the engine provides it. */
-export interface AnswerOutput {
-  readonly view: ChatView;
-  readonly saver: ConversationSaver;
-  upsert(conversation: Conversation, message: ConversationMessage): void;
-  /** Posts the fields that changed (status, meta, error) without the text. */
-  patch(conversation: Conversation, message: ConversationMessage): void;
-  /** Called once the stream is over, before the final patch and save: the engine is idle again. */
+/**
+ * The one route by which an answer reaches the view and the disk: the engine builds it for the
+ * answer's conversation, and the answer talks to nothing else.
+ */
+export interface AnswerSink {
+  /** Shows the answer's message whole (when it starts). */
+  upsert(message: ConversationMessage): void;
+  /** Shows text that arrived, if the view is there to take it (a new view gets a snapshot instead). */
+  append(append: AppendMessage): void;
+  /** Shows the fields that changed (status, meta, error) without the text. */
+  patch(message: ConversationMessage): void;
+  /** Saves the conversation now. */
+  save(): Promise<void>;
+  /** Saves the conversation soon: on every streamed delta, coalesced by the saver. */
+  saveSoon(): void;
+  /** The stream is over, before the final patch and save: the engine is idle again. */
   ended(): void;
 }
 
@@ -36,7 +44,7 @@ export class StreamingAnswer {
   constructor(
     private readonly conversation: Conversation,
     private readonly backend: ChatBackend,
-    private readonly output: AnswerOutput,
+    private readonly sink: AnswerSink,
     private readonly now: () => number,
     appendPacing: Partial<AppendPacing>,
   ) {
@@ -46,9 +54,7 @@ export class StreamingAnswer {
     this.message = { id: newId(), role: 'assistant', text: '', createdAt: startedAt, status: 'streaming', meta: { startedAt, ...(model && { model }) } };
     // The webview knows which message streams (from its upsert) and which conversation it shows: an
     // append carries only its order and text.
-    this.batcher = new AppendBatcher((append) => {
-      if (output.view.ready) output.view.post(appendMessage(append));
-    }, appendPacing);
+    this.batcher = new AppendBatcher((append) => sink.append(append), appendPacing);
   }
 
   /** Where the stream stands for a snapshot: the text so far goes in the snapshot, not in appends. */
@@ -63,7 +69,7 @@ export class StreamingAnswer {
 
   async run(): Promise<void> {
     this.conversation.messages.push(this.message);
-    this.output.upsert(this.conversation, this.message);
+    this.sink.upsert(this.message);
     const billing = await this.backend.openBillingWindow(this.env.name);
     try {
       await this.answer(billing);
@@ -94,10 +100,10 @@ export class StreamingAnswer {
     } finally {
       this.batcher.flush();
       this.batcher.dispose();
-      this.output.ended();
+      this.sink.ended();
       message.meta = { ...message.meta, finishedAt: this.now() };
-      this.output.patch(this.conversation, message);
-      await this.save();
+      this.sink.patch(message);
+      await this.sink.save();
     }
     billing.settling();
     // Only an answer the service responded to was billed: it gets its spend, or the reason it has none.
@@ -126,19 +132,19 @@ export class StreamingAnswer {
         // No spend from this header: a stream's balance header leaves before the answer is billed.
         message.meta = { ...message.meta, ...(meta.modelId && { model: meta.modelId }), ...(meta.requestId && { requestId: meta.requestId }), ...(meta.host && { host: meta.host }) };
         this.batcher.flush();
-        this.output.patch(this.conversation, message);
+        this.sink.patch(message);
         return undefined;
       }
       case 'reasoning':
         message.reasoning = (message.reasoning ?? '') + event.text;
         this.batcher.push(event.text, true);
-        this.output.saver.saveSoon(this.touch());
+        this.sink.saveSoon();
         return undefined;
       case 'delta':
         if (message.meta?.firstDeltaAt === undefined) message.meta = { ...message.meta, firstDeltaAt: this.now() };
         message.text += event.text;
         this.batcher.push(event.text);
-        this.output.saver.saveSoon(this.touch());
+        this.sink.saveSoon();
         return undefined;
       case 'finish':
         message.meta = { ...message.meta, finishReason: event.reason };
@@ -172,16 +178,7 @@ export class StreamingAnswer {
       // Said, so that the conversation's total does not look complete (conversationSpend.ts).
       this.message.meta = { ...this.message.meta, spendNotMeasured: 'noReading' };
     }
-    this.output.patch(this.conversation, this.message);
-    await this.save();
-  }
-
-  private touch(): Conversation {
-    this.conversation.updatedAt = this.now();
-    return this.conversation;
-  }
-
-  private save(): Promise<void> {
-    return this.output.saver.save(this.touch());
+    this.sink.patch(this.message);
+    await this.sink.save();
   }
 }

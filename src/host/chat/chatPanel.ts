@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { ChatEngine } from '../../core/chat/chatEngine';
 import type { Attachment, Conversation } from '../../core/chat/conversation';
-import type { ChatView } from '../../core/chat/ports';
+import type { ChatView, ConversationSaver } from '../../core/chat/ports';
 import { snapshotParts } from '../../core/chat/snapshotParts';
 import { chatHtml } from '../../core/chat/webviewHtml';
 import { parseWebviewMessage } from '../../core/chatMessageValidation';
@@ -9,7 +9,6 @@ import { CHAT_PROTOCOL_VERSION, type AttachmentView, type ChatRequestMessage, ty
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
 import { createChatBackend } from './chatBackend';
-import type { ChatHistoryStore } from './historyStore';
 
 export const CHAT_VIEW_TYPE = 'inference.chat';
 
@@ -19,8 +18,8 @@ export const CHAT_VIEW_TYPE = 'inference.chat';
  */
 export const CHAT_WEBVIEW_OPTIONS = { enableScripts: true, enableForms: false, enableCommandUris: false } as const;
 
-/** Runs one webview request; its result is the request's typed response. */
-export type RequestHandler = (panel: ChatPanel, request: ChatRequestMessage) => Promise<unknown>;
+/** Runs one webview request on the panel's engine; its result is the request's typed response. */
+export type RequestHandler = (engine: ChatEngine, request: ChatRequestMessage) => Promise<unknown>;
 
 /**
  * One chat webview panel: the VS Code side of a ChatEngine. The host posts nothing until the webview
@@ -29,7 +28,7 @@ export type RequestHandler = (panel: ChatPanel, request: ChatRequestMessage) => 
  * is answered exactly once.
  */
 export class ChatPanel extends Disposable implements ChatView {
-  readonly engine: ChatEngine;
+  private readonly engine: ChatEngine;
   private isReady = false;
   /** What an editor action put in the composer, kept until the webview is ready to take it. */
   private composerUpdate: { attachments: AttachmentView[]; text?: string; focus: boolean } | undefined;
@@ -42,12 +41,12 @@ export class ChatPanel extends Disposable implements ChatView {
     readonly panel: vscode.WebviewPanel,
     conversation: Conversation,
     private readonly services: Services,
-    store: ChatHistoryStore,
+    saver: ConversationSaver,
     private readonly handle: RequestHandler,
   ) {
     super();
     // Disposing the engine stops an answer in flight and waits until it is saved.
-    this.engine = this.register(new ChatEngine(conversation, this, store, createChatBackend(services)));
+    this.engine = this.register(new ChatEngine(conversation, this, saver, createChatBackend(services)));
     const extensionUri = services.context.extensionUri;
     panel.webview.options = {
       ...CHAT_WEBVIEW_OPTIONS,
@@ -81,14 +80,18 @@ export class ChatPanel extends Disposable implements ChatView {
   }
 
   post(message: HostToWebview): void {
-    if (!Array.isArray(message) && (message.type === 'conversationChanged' || message.type === 'snapshot')) this.panel.title = message.conversation.title;
     if (!this.ready) return;
     const parts = !Array.isArray(message) && message.type === 'snapshot' ? snapshotParts(message) : [message];
     for (const part of parts) void this.panel.webview.postMessage(part);
   }
 
-  sendSnapshot(): void {
-    if (this.ready) this.post(this.engine.snapshot());
+  showTitle(title: string): void {
+    this.panel.title = title;
+  }
+
+  /** Runs a request as if this panel's webview had sent it; its result is the reply. */
+  request(message: ChatRequestMessage): Promise<unknown> {
+    return this.handle(this.engine, message);
   }
 
   /**
@@ -129,12 +132,12 @@ export class ChatPanel extends Disposable implements ChatView {
     }
     if (message.type === 'ready') {
       this.isReady = true;
-      this.sendSnapshot();
+      this.engine.showSnapshot();
       this.flushComposerUpdate();
       this.flushReveal();
       return;
     }
-    void this.handle(this, message).then(
+    void this.request(message).then(
       (result) => this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: true, result: result ?? null }),
       (error: unknown) => {
         this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) });

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import type { SearchHit } from '../../core/chat/historySearch';
-import type { ChatHistoryStore } from './historyStore';
+import type { HistoryStore } from '../../core/chat/historyStore';
 
 /** Typing pauses this long before a search starts; each keystroke cancels the search before it. */
 const TYPING_PAUSE_MS = 150;
@@ -22,7 +22,7 @@ type HitItem = vscode.QuickPickItem & { hit: SearchHit };
  * showing each matching conversation with a snippet as it is found. Closing the picker or typing on
  * cancels the search in progress.
  */
-export async function searchChatHistory(store: ChatHistoryStore): Promise<SearchChoice | undefined> {
+export async function searchChatHistory(store: HistoryStore): Promise<SearchChoice | undefined> {
   const quickPick = vscode.window.createQuickPick<HitItem>();
   quickPick.title = vscode.l10n.t('Search chat history');
   quickPick.placeholder = vscode.l10n.t('Search the text of every conversation');

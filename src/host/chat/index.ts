@@ -7,7 +7,7 @@ import type { Services } from '../services';
 import { ChatPanel, CHAT_VIEW_TYPE, CHAT_WEBVIEW_OPTIONS } from './chatPanel';
 import { registerEditorActions } from './editorActions';
 import { EditorTracker } from './editorContext';
-import { ChatHistoryStore } from './historyStore';
+import { openChatHistory } from './chatHistory';
 import { searchChatHistory } from './historySearchPick';
 import { pickConversation } from './pickers';
 import { createRequestHandler } from './requestHandlers';
@@ -32,13 +32,14 @@ export class ChatFeature extends Disposable {
 
   constructor(services: Services) {
     super();
-    const store = this.register(new ChatHistoryStore(services.context.globalStorageUri, services.log));
+    const history = this.register(openChatHistory(services.context.globalStorageUri, services.log));
+    const { store } = history;
     const editors = this.register(new EditorTracker());
     const deleteConversation = async (id: string) => {
       for (const panel of this.panels) if (panel.conversation.id === id) panel.panel.dispose();
       await store.delete(id);
     };
-    const handler = createRequestHandler(services, store, editors, deleteConversation);
+    const handler = createRequestHandler(services, history, editors, deleteConversation);
     const track = (panel: ChatPanel) => {
       this.panels.add(panel);
       panel.onDidDispose(() => {
@@ -83,7 +84,7 @@ export class ChatFeature extends Disposable {
       return open(conversation);
     };
     this.register(vscode.commands.registerCommand('inference.chatHistory', async () => {
-      const id = await pickConversation(store, deleteConversation);
+      const id = await pickConversation(history, deleteConversation);
       if (id) await openSaved(id);
     }));
     this.register(vscode.commands.registerCommand('inference.searchChatHistory', async () => {
@@ -106,7 +107,7 @@ export class ChatFeature extends Disposable {
       request: async (conversationId, method, params) => {
         const panel = panelOf(conversationId);
         if (!panel) throw new Error(`No open panel shows conversation ${conversationId}`);
-        return handler(panel, { v: CHAT_PROTOCOL_VERSION, type: 'request', id: --requestId, method, params } as ChatRequestMessage);
+        return panel.request({ v: CHAT_PROTOCOL_VERSION, type: 'request', id: --requestId, method, params } as ChatRequestMessage);
       },
       openConversations: () => [...this.panels].map((p) => p.conversation.id),
       conversation: async (id) => panelOf(id)?.conversation ?? store.load(id),

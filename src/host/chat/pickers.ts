@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import type { ChatEngine } from '../../core/chat/chatEngine';
 import type { Services } from '../services';
-import type { ChatHistoryStore } from './historyStore';
+import type { ChatHistory } from './chatHistory';
 
 const USE_DEFAULT = '\u0000default';
 
@@ -31,14 +31,14 @@ export async function pickConversationModel(services: Services, engine: ChatEngi
 }
 
 /** The history: pick a conversation to open, or delete one with its item button. (Rename is in the panel.) */
-export async function pickConversation(store: ChatHistoryStore, onDelete: (id: string) => Promise<void>): Promise<string | undefined> {
+export async function pickConversation(history: ChatHistory, onDelete: (id: string) => Promise<void>): Promise<string | undefined> {
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
   const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
   quickPick.title = vscode.l10n.t('Chat history');
   quickPick.placeholder = vscode.l10n.t('Open a conversation');
   const load = async () => {
     quickPick.busy = true;
-    const summaries = await store.list();
+    const summaries = await history.store.list();
     quickPick.items = summaries.map((s) => ({
       id: s.id,
       label: s.title,
@@ -50,7 +50,7 @@ export async function pickConversation(store: ChatHistoryStore, onDelete: (id: s
     quickPick.busy = false;
   };
   // The index is checked against the files after each listing: a correction redraws the list.
-  const changed = store.onDidChange(() => void load());
+  const changed = history.onDidChange(() => void load());
   try {
     return await new Promise<string | undefined>((resolve) => {
       quickPick.onDidAccept(() => {

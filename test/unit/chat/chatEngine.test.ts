@@ -20,6 +20,14 @@ describe('chat engine', () => {
   const answer = () => engine.conversation.messages.at(-1)!;
   const appendedText = (_messageId: string) => view.appends().map((a) => a.text).join('');
   const patches = (messageId: string) => view.of('messagePatch').filter((p) => p.messageId === messageId);
+  /** Holds the balance read after an answer (99 credits, at 6000) until the returned function is called. */
+  const holdSettledReading = () => {
+    let release = () => {};
+    clock = 5000;
+    backend.settledGate = new Promise<void>((resolve) => { release = resolve; });
+    backend.settled = { credits: 99, at: 6000 };
+    return () => release();
+  };
   const streamed = (stream: ScriptedStream, what: string, probe: () => boolean) => waitFor(what, probe, { timeoutMs: 2000, intervalMs: 1 }).then(() => stream);
 
   beforeEach(() => {
@@ -173,6 +181,22 @@ describe('chat engine', () => {
     assert.equal(answer().text, 'streaming on');
   });
 
+  it('names the view after the conversation when it is titled, renamed or another is loaded, even while the view is not ready', async () => {
+    view.ready = false;
+    await engine.send('What is a monad?');
+    await engine.whenIdle();
+    await engine.rename('Monads');
+    const other = createConversation(1);
+    other.title = 'Older chat';
+    engine.load(other);
+    assert.deepEqual(view.titles, ['What is a monad?', 'Monads', 'Older chat']);
+    assert.equal(view.posted.length, 0, 'nothing is posted to a view that is not ready');
+    view.ready = true;
+    engine.showSnapshot();
+    assert.equal(view.of('snapshot').at(-1)?.conversation.id, other.id);
+    assert.equal(view.titles.length, 3, 'showing the conversation again does not rename the view');
+  });
+
   it('shows the spend only from a balance read after the answer, and only when it went down', async () => {
     const ask = async (settled: { credits: number; at: number } | undefined) => {
       backend.settled = settled;
@@ -246,10 +270,7 @@ describe('chat engine', () => {
   });
 
   it('measures an answer and the question sent right after it: the next stream waits for the first one\'s reading', async () => {
-    clock = 5000;
-    let release = () => {};
-    backend.settledGate = new Promise<void>((resolve) => { release = resolve; });
-    backend.settled = { credits: 99, at: 6000 };
+    const release = holdSettledReading();
     await engine.send('First');
     await waitFor('the first answer\'s reading', () => !engine.streaming && backend.settledReads === 1, { timeoutMs: 2000, intervalMs: 1 });
     const first = answer();
@@ -261,6 +282,23 @@ describe('chat engine', () => {
     assert.equal(backend.requests.length, 2);
     assert.deepEqual([first.meta?.creditsSpent, answer().meta?.creditsSpent], [1, 1]);
     assert.deepEqual(backend.overlappedSpends, []);
+  });
+
+  it('shows and saves a spend measured after another conversation was loaded with the answer\'s own conversation', async () => {
+    const release = holdSettledReading();
+    await engine.send('Question');
+    const asked = engine.conversation;
+    await waitFor('the answer\'s reading', () => !engine.streaming && backend.settledReads === 1, { timeoutMs: 2000, intervalMs: 1 });
+    const other = createConversation(1);
+    engine.load(other);
+    release();
+    await engine.whenIdle();
+    const spendPatch = view.of('messagePatch').find((p) => p.meta?.creditsSpent !== undefined);
+    assert.equal(spendPatch?.conversationId, asked.id, 'the patch names the conversation the answer belongs to');
+    assert.equal(saver.last().id, asked.id, 'the conversation saved with the spend is the answer\'s');
+    assert.equal((saver.last().messages.at(-1)!.meta as { creditsSpent: number }).creditsSpent, 1);
+    assert.equal(engine.conversation, other, 'the loaded conversation stays shown');
+    assert.equal(other.messages.length, 0);
   });
 
   it('keeps the token usage the stream reported in the answer\'s meta', async () => {

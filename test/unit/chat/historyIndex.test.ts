@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createConversation, type Conversation } from '../../../src/core/chat/conversation';
-import { HistoryStore, nodeFileSystem, type HistoryFileSystem } from '../../../src/core/chat/historyFiles';
+import { HistoryStore, nodeFileSystem, type HistoryFileSystem } from '../../../src/core/chat/historyStore';
 import { encodeIndex, parseIndex } from '../../../src/core/chat/historyIndex';
 import { serializeConversation } from '../../../src/core/chat/serialization';
 import { manualTimer } from '../../shared/manualTimer';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createConversation, type Conversation, type ConversationMessage } from '../../../src/core/chat/conversation';
-import { HistoryStore, type DamagedHistory, type HistoryStoreOptions } from '../../../src/core/chat/historyFiles';
+import { HistoryStore, type DamagedHistory, type HistoryStoreOptions } from '../../../src/core/chat/historyStore';
 import { replayJournal, replayLog } from '../../../src/core/chat/historyLog';
 import { serializeConversation } from '../../../src/core/chat/serialization';
 import { manualTimer } from '../../shared/manualTimer';

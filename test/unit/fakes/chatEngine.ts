@@ -15,8 +15,13 @@ import type { UsageRecord } from '../../../src/core/usage/ledger';
 export class FakeView implements ChatView {
   ready = true;
   readonly posted: HostToWebview[] = [];
+  /** The titles shown, in order (whether ready or not, as a panel's tab shows them). */
+  readonly titles: string[] = [];
   post(message: HostToWebview): void {
     if (this.ready) this.posted.push(message);
+  }
+  showTitle(title: string): void {
+    this.titles.push(title);
   }
   of<T extends HostMessage['type']>(type: T): Extract<HostMessage, { type: T }>[] {
     return this.posted.filter((m): m is Extract<HostMessage, { type: T }> => !Array.isArray(m) && m.type === type);
