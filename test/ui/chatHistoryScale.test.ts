@@ -71,7 +71,9 @@ describe('chat history at scale: list, search, open a match', () => {
     await hit.click();
     const revealed = chat().locator('.message.revealed');
     await revealed.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await revealed.innerText(), new RegExp(PHRASE));
+    // innerText is what is laid out: the message is outlined at once and scrolled to in the next
+    // frame, and until then Chromium skips its off-screen box (content-visibility: auto).
+    await waitFor('the revealed message to be laid out with its text', async () => new RegExp(PHRASE).test(await revealed.innerText()), { timeoutMs: 10_000, intervalMs: 100 });
     // The message is on screen, although the conversation is much taller than the panel.
     const placement = await revealed.evaluate((element) => {
       const list = element.closest('.messages') ?? element.parentElement!;
