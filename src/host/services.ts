@@ -7,6 +7,7 @@ import { Environments } from './environments';
 import { ErrorPresenter } from './errorPresenter';
 import { ModelService } from './modelService';
 import { SettingsProblems } from './settingsProblems';
+import { SpendingGuard } from './usage/spendingGuard';
 import { ledgerClock, UsageLedger } from './usage/usageLedger';
 import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
 
@@ -26,8 +27,11 @@ export interface Services {
   readonly workspaceGuard: WorkspaceSettingsGuard;
   /** The local record of what each request cost (no key, no prompt). */
   readonly usage: UsageLedger;
-  /** Billed calls in flight per environment: a call that overlapped another has no measurable spend. */
-  readonly billing: BillingWindows;
+  /**
+   * Billed calls in flight per environment (a call that overlapped another has no measurable spend),
+   * opened before anything is sent: where the user's spending limits hold.
+   */
+  readonly billing: SpendingGuard;
 }
 
 export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Services {
@@ -41,5 +45,5 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const errors = new ErrorPresenter(log, environments, models, account, settings);
   const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
   context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage);
-  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing: new BillingWindows() };
+  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing: new SpendingGuard(new BillingWindows(), usage, log, context.globalStorageUri.fsPath) };
 }

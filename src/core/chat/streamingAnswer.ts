@@ -64,18 +64,22 @@ export class StreamingAnswer {
   async run(): Promise<void> {
     this.conversation.messages.push(this.message);
     this.output.upsert(this.conversation, this.message);
-    const billing = await this.backend.openBillingWindow(this.env.name);
+    let billing: BillingWindow | undefined;
     try {
-      await this.answer(billing);
+      await this.answer(async () => (billing = await this.backend.openBillingWindow(this.env.name)));
     } finally {
-      billing.close();
+      billing?.close();
     }
   }
 
-  private async answer(billing: BillingWindow): Promise<void> {
+  /** `openBilling` refuses (throws) when a spending limit is reached: the answer is then an error card, nothing is sent. */
+  private async answer(openBilling: () => Promise<BillingWindow>): Promise<void> {
     const { conversation, message, env } = this;
-    const balanceBefore = this.backend.balance(env.name);
+    let billing: BillingWindow | undefined;
+    let balanceBefore: number | undefined;
     try {
+      billing = await openBilling();
+      balanceBefore = this.backend.balance(env.name);
       const events = await this.backend.openStream(env.name, this.request(), this.abort.signal);
       let complete = false;
       for await (const event of events) complete = this.onEvent(event) ?? complete;
@@ -99,6 +103,7 @@ export class StreamingAnswer {
       this.output.patch(this.conversation, message);
       await this.save();
     }
+    if (!billing) return;
     billing.settling();
     // Only an answer the service responded to was billed: it gets its spend, or the reason it has none.
     if (message.meta?.requestId) await this.recordSpend(balanceBefore, billing);

@@ -1,3 +1,5 @@
+import * as l10n from '@vscode/l10n';
+import { formatCredits, SPEND_DIGITS } from '../credits';
 import type { UsageEntry } from './ledger';
 import { dayPeriod, monthPeriod, type Period, type TimeZone } from './spendPeriods';
 
@@ -5,7 +7,7 @@ import { dayPeriod, monthPeriod, type Period, type TimeZone } from './spendPerio
  * Spending limits per environment (the user's `inference.spendingLimits`), checked before any billed
  * request is sent. Spend is what the usage ledger measured from the service's balance, never a price;
  * a request whose spend could not be measured counts as the stated allowance
- * (`inference.spendingLimits.unmeasuredCredits`), and so does every request another window (or this
+ * (`inference.unmeasuredRequestCredits`), and so does every request another window (or this
  * one) has been let through and not yet recorded (reservations.ts).
  */
 
@@ -114,3 +116,13 @@ export function reachedLimit(spends: readonly PeriodSpend[]): PeriodSpend | unde
 export function warnedLimit(spends: readonly PeriodSpend[]): PeriodSpend | undefined {
   return spends.filter((spend) => stateOf(spend) !== 'ok').sort((a, b) => b.counted / b.limit - a.counted / a.limit)[0];
 }
+
+/** Which limit refused a request, what was counted and when it resets (`resetsAt` as the caller formats it). */
+export function limitReachedMessage(spend: PeriodSpend, environment: string, resetsAt: string): string {
+  const spent = formatCredits(spend.counted, SPEND_DIGITS);
+  const limit = formatCredits(spend.limit, SPEND_DIGITS);
+  return spend.period === 'day'
+    ? l10n.t('The daily spending limit of "{0}" is reached: {1} of {2} credits spent today. Nothing was sent. The limit resets at {3}.', environment, spent, limit, resetsAt)
+    : l10n.t('The monthly spending limit of "{0}" is reached: {1} of {2} credits spent this month. Nothing was sent. The limit resets on {3}.', environment, spent, limit, resetsAt);
+}
+

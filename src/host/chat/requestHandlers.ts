@@ -40,6 +40,10 @@ export function createRequestHandler(
       const error = panel.engine.errorOf(messageId);
       if (!error) throw new Error(vscode.l10n.t('That message has no error any more.'));
       if (action === 'retry') return panel.engine.regenerate();
+      if (action === 'sendAnyway') {
+        services.billing.allowOnce(services.environments.active().name);
+        return panel.engine.regenerate();
+      }
       if (action === 'pickModel') {
         // Picking a model from the card answers the question again with it.
         if (!(await pickConversationModel(services, panel.engine))) return;

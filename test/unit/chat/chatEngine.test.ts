@@ -276,6 +276,21 @@ describe('chat engine', () => {
     assert.deepEqual((saver.last().messages[1].meta as { usage: unknown }).usage, { promptTokens: 12, completionTokens: 3, totalTokens: 15 });
   });
 
+  it('refused by a spending limit: an error card with Raise Limit and Send Anyway, the question kept, nothing sent', async () => {
+    backend.billingRefusal = new ApiError('spendingLimit', 'The daily spending limit of "production" is reached: 5 of 5 credits spent today. Nothing was sent. The limit resets at 00:00.');
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(backend.requests.length, 0, 'no stream was opened');
+    assert.equal(engine.conversation.messages[0].text, 'Question', 'the prompt stays in the conversation');
+    assert.equal(answer().status, 'error');
+    assert.match(answer().error?.message ?? '', /daily spending limit .* resets at/);
+    assert.deepEqual(patches(answer().id).at(-1)?.error?.actions.map((a) => a.id), ['raiseLimit', 'sendAnyway', 'openLogs']);
+    await engine.regenerate();
+    await engine.whenIdle();
+    assert.equal(backend.requests.length, 1, 'sent again (after Send Anyway) exactly once');
+    assert.equal(answer().status, 'done');
+  });
+
   it('answers "no model" as an error card without asking the service', async () => {
     backend.env = { name: 'production', label: 'Production' };
     await engine.send('Question');

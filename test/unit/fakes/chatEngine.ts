@@ -124,7 +124,12 @@ export class FakeBackend implements ChatBackend {
   refusal(): string | undefined {
     return this.settingsProblem;
   }
+  /** When set, opening a billing window rejects with it once (a spending limit refusing the request). */
+  billingRefusal: unknown;
   openBillingWindow(env: string): Promise<BillingWindow> {
+    const refusal = this.billingRefusal;
+    this.billingRefusal = undefined;
+    if (refusal !== undefined) return Promise.reject(refusal);
     return this.billing.open(env);
   }
   /** The models chatDefaults was asked for, in order. */

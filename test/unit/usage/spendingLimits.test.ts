@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { UsageEntry } from '../../../src/core/usage/ledger';
-import { parseSpendingLimits, reachedLimit, spendAgainstLimits, stateOf, warnedLimit } from '../../../src/core/usage/spendingLimits';
+import { limitReachedMessage, parseSpendingLimits, reachedLimit, spendAgainstLimits, stateOf, warnedLimit } from '../../../src/core/usage/spendingLimits';
 
 const entry = (at: string, credits: number | null): UsageEntry => ({ v: 1, requestId: '', model: 'm', environment: 'production', kind: 'chat', credits, at: Date.parse(at) });
 
@@ -37,5 +37,11 @@ describe('spending limits', () => {
     assert.equal(warnedLimit(at(9.7))?.period, 'day', 'both warn; the day (9.7 of 10) is closer than the month (9.7 of 12)');
     assert.equal(reachedLimit(at(9.99)), undefined);
     assert.equal(reachedLimit(at(10))?.period, 'day');
+  });
+
+  it('says which limit refused, what was counted and when it resets', () => {
+    const [day, month] = spendAgainstLimits({ entries: [entry('2026-03-15T01:00:00Z', 10.5)], limit: { day: 10, month: 12, warningFraction: 0.8 }, now: Date.parse('2026-03-15T12:00:00Z'), allowance: 1, reserved: 0, timeZone: 'UTC' });
+    assert.equal(limitReachedMessage(day, 'production', '00:00'), 'The daily spending limit of "production" is reached: 10.5 of 10 credits spent today. Nothing was sent. The limit resets at 00:00.');
+    assert.match(limitReachedMessage(month, 'production', '1 April'), /^The monthly spending limit of "production" is reached: 10.5 of 12 credits spent this month\. .* resets on 1 April\.$/);
   });
 });
