@@ -81,8 +81,14 @@ export class SpendingGuard {
       settling: () => window.settling(),
       close: () => {
         window.close();
-        // The spend is recorded by now (the features record before they close): the ledger holds it instead.
-        void this.#reservations.release(id).catch((error: unknown) => this.log.warn(`Spending limit: reservation not released: ${error instanceof Error ? error.message : String(error)}`));
+        // The reservation stands until the request's spend is in the ledger file, where other windows
+        // read it: features record right before closing, or (images) right after; a turn of the event
+        // loop later the record is queued, and the release waits for the queue.
+        setImmediate(() => {
+          void this.usage.written().then(() => this.#reservations.release(id)).catch((error: unknown) => {
+            this.log.warn(`Spending limit: reservation not released: ${error instanceof Error ? error.message : String(error)}`);
+          });
+        });
       },
     };
   }

@@ -71,6 +71,11 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     this.record({ ...record, credits: null });
   }
 
+  /** Resolves once every record made so far is in the file (or failed to get there, which is logged). */
+  written(): Promise<void> {
+    return this.#queue;
+  }
+
   /**
    * Every window's entries recorded at or after `start`, read now from the end of the file (spending
    * limits: what other windows recorded counts too), without changing what this window shows.
