@@ -32,6 +32,8 @@ export class StreamingAnswer {
   private readonly abort = new AbortController();
   private readonly batcher: AppendBatcher;
   private readonly env: ChatEnvironment;
+  /** Characters of the request's messages, for the ledger (estimates from the user's own history). */
+  private sentChars = 0;
 
   constructor(
     private readonly conversation: Conversation,
@@ -80,7 +82,9 @@ export class StreamingAnswer {
     try {
       billing = await openBilling();
       balanceBefore = this.backend.balance(env.name);
-      const events = await this.backend.openStream(env.name, this.request(), this.abort.signal);
+      const request = this.request();
+      this.sentChars = request.messages.reduce((sum, m) => sum + (typeof m.content === 'string' ? m.content.length : 0), 0);
+      const events = await this.backend.openStream(env.name, request, this.abort.signal);
       let complete = false;
       for await (const event of events) complete = this.onEvent(event) ?? complete;
       message.status = complete ? 'done' : 'interrupted';
@@ -172,7 +176,7 @@ export class StreamingAnswer {
       this.backend.usage.recordOverlapped(record, 'Chat');
     } else if (spent !== undefined) {
       this.message.meta = { ...this.message.meta, creditsSpent: spent };
-      this.backend.usage.record({ ...record, credits: spent });
+      this.backend.usage.record({ ...record, credits: spent, chars: { in: this.sentChars, out: this.message.text.length } });
     } else {
       // Said, so that the conversation's total does not look complete (conversationSpend.ts).
       this.message.meta = { ...this.message.meta, spendNotMeasured: 'noReading' };

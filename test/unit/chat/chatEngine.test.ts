@@ -186,7 +186,7 @@ describe('chat engine', () => {
     assert.equal(patches(answer().id).at(-1)?.meta?.creditsSpent, 0.75);
     assert.equal((saver.last().messages.at(-1)!.meta as { creditsSpent: number }).creditsSpent, 0.75);
     const first = answer().meta;
-    assert.deepEqual(backend.recorded, [{ requestId: first?.requestId, model: first?.model, environment: 'production', kind: 'chat', credits: 0.75 }], 'the spend goes to the usage ledger');
+    assert.deepEqual(backend.recorded, [{ requestId: first?.requestId, model: first?.model, environment: 'production', kind: 'chat', credits: 0.75, chars: { in: 'Question'.length, out: 'A short answer.'.length } }], 'the spend goes to the usage ledger');
     assert.equal(await ask({ credits: 90, at: 10 }), undefined, 'an older reading is the stream\'s pre-billing balance');
     assert.equal(await ask({ credits: 150, at: 99_999 }), undefined, 'a higher balance (a top-up) gives no spend');
     assert.equal(await ask(undefined), undefined, 'no reading, no spend');
@@ -289,6 +289,18 @@ describe('chat engine', () => {
     await engine.whenIdle();
     assert.equal(backend.requests.length, 1, 'sent again (after Send Anyway) exactly once');
     assert.equal(answer().status, 'done');
+  });
+
+  it('records the characters sent and received with the spend, and shows the estimate the ledger gives for the model', async () => {
+    backend.settled = { credits: 99.5, at: Number.MAX_SAFE_INTEGER };
+    backend.streams.push(new ScriptedStream().answer(['Twelve chars'], { requestId: 'req-c' }));
+    await engine.send('Question');
+    await engine.whenIdle();
+    await waitFor('the spend', () => backend.recorded.length > 0, { timeoutMs: 2000, intervalMs: 1 });
+    assert.deepEqual(backend.recorded[0].chars, { in: 'Question'.length, out: 'Twelve chars'.length });
+    assert.equal(engine.environmentView().estimate, undefined, 'nothing when the ledger has too few answers');
+    backend.spendEstimate = { creditsPer1kChars: 0.4, answers: 7 };
+    assert.deepEqual(engine.environmentView().estimate, { creditsPer1kChars: 0.4, answers: 7 });
   });
 
   it('answers "no model" as an error card without asking the service', async () => {
