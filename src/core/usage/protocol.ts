@@ -10,7 +10,7 @@ export interface LimitRow {
   environment: string;
   period: LimitPeriod;
   limit: number;
-  /** What counts against the limit (measured, the allowance for unmeasured requests, reservations). */
+  /** What counts against the limit: measured, plus the allowance for each unmeasured request. */
   counted: number;
   unmeasured: number;
   state: LimitState;

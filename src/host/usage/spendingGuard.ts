@@ -41,7 +41,10 @@ export class SpendingGuard {
     this.#allowedOnce.set(environment, (this.#allowedOnce.get(environment) ?? 0) + 1);
   }
 
-  /** Where the environment stands against its limits now (every window's spend and reservations). */
+  /**
+   * Where the environment stands against its limits now: every window's spend, plus `reserved` (by
+   * default what requests in flight hold in the reservation file; views pass 0: they show spend).
+   */
   async spend(environment: string, limit: SpendingLimit, reserved?: number): Promise<PeriodSpend[]> {
     const now = this.usage.clock();
     const entries = (await this.usage.since(monthPeriod(now, undefined).start)).filter((entry) => entry.environment === environment);

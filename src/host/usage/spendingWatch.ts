@@ -42,7 +42,8 @@ export class SpendingWatch extends Disposable {
     const generation = ++this.#generation;
     const environment = this.environments.active().name;
     const limit = this.guard.limitOf(environment);
-    const warned = limit ? warnedLimit(await this.guard.spend(environment, limit)) : undefined;
+    // What was spent (reservations are requests still in flight, not spend): a request that just ended shows its own cost.
+    const warned = limit ? warnedLimit(await this.guard.spend(environment, limit, 0)) : undefined;
     if (generation !== this.#generation) return; // A later refresh is under way.
     this.#environment = environment;
     this.#warned = warned;

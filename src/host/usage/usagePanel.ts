@@ -70,7 +70,7 @@ export class UsagePanel extends Disposable {
     for (const environment of this.services.environments.all()) {
       const limit = this.services.billing.limitOf(environment.name);
       if (!limit) continue;
-      for (const spend of await this.services.billing.spend(environment.name, limit)) {
+      for (const spend of await this.services.billing.spend(environment.name, limit, 0)) {
         rows.push({ environment: environment.label, period: spend.period, limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt });
       }
     }
