@@ -11,6 +11,7 @@
  *
  * These are view types: what is saved to disk has its own versioned type (`StoredConversation`, chat/serialization.ts).
  */
+import type { SpendEstimate } from './usage/estimate';
 import type { NumberParamValues } from './chat/numberParams';
 import type { ErrorActionId } from './errorActions';
 import type { ChatRole, Usage } from './types';
@@ -114,6 +115,8 @@ export interface ChatEnvironmentView {
   effectiveModel?: string;
   environmentLabel?: string;
   defaults: ChatParams;
+  /** From the user's own measured answers with the effective model (core/usage/estimate.ts); absent with too few. */
+  estimate?: SpendEstimate;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { RETRYABLE_KINDS, type ApiErrorKind } from './errors';
 
 /** What a user can do about a failed call; shared by notifications and the chat panel's error cards. */
-export const ERROR_ACTION_IDS = ['setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings', 'manageTrust'] as const;
+export const ERROR_ACTION_IDS = ['setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings', 'manageTrust', 'raiseLimit', 'sendAnyway'] as const;
 export type ErrorActionId = (typeof ERROR_ACTION_IDS)[number];
 
 export interface ErrorAction {
@@ -20,6 +20,8 @@ function actionLabel(id: ErrorActionId): string {
     case 'openLogs': return l10n.t('Open Logs');
     case 'openSettings': return l10n.t('Open Settings');
     case 'manageTrust': return l10n.t('Manage Workspace Trust');
+    case 'raiseLimit': return l10n.t('Raise Limit');
+    case 'sendAnyway': return l10n.t('Send Anyway');
   }
 }
 
@@ -40,6 +42,7 @@ const PRIMARY: Partial<Record<ApiErrorKind | LocalFailureKind, ErrorActionId>> =
   untrustedWorkspace: 'manageTrust',
   imageFolder: 'openSettings',
   redirected: 'openSettings',
+  spendingLimit: 'raiseLimit',
 };
 
 /** Retry is also offered (not done automatically) for answers that were malformed or had an unexpected status. */
@@ -50,6 +53,8 @@ export function actionsForError(kind: string, options: { requestId?: string; can
   const primary = PRIMARY[kind as ApiErrorKind | LocalFailureKind];
   if (primary) ids.push(primary);
   if (options.canRetry && OFFER_RETRY.has(kind)) ids.push('retry');
+  // Past a spending limit, sending again is the user's explicit consent for this one request.
+  if (options.canRetry && kind === 'spendingLimit') ids.push('sendAnyway');
   if (options.requestId) ids.push('copyRequestId');
   if (kind !== 'cancelled' && !ids.includes('openLogs')) ids.push('openLogs');
   return ids.map((id) => ({ id, label: actionLabel(id) }));

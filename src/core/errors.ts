@@ -24,6 +24,7 @@ export type ApiErrorKind =
   | 'malformedResponse'
   | 'streamError'         // the service reported an error inside an event stream
   | 'tooLarge'            // a response passed one of the client's size limits (see limits.ts)
+  | 'spendingLimit'       // the user's spending limit is reached; refused before sending (usage/spendingLimits.ts)
   | 'cancelled';
 
 /**

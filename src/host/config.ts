@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { NUMBER_PARAMS, type NumberParamSetting } from '../core/chat/numberParams';
+import { DEFAULT_UNMEASURED_CREDITS } from '../core/usage/spendingLimits';
 
 /** One environment of the service: its own host, keys, wallet and model ids (spec section 1). */
 export interface EnvironmentSettings {
@@ -20,6 +21,9 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   'inference.environments': Record<string, EnvironmentSettings>;
   'inference.activeEnvironment': string;
   'inference.balanceWarningThreshold': number;
+  /** Environment name → its limits; validated by the reader (core/usage/spendingLimits.ts). */
+  'inference.spendingLimits': Record<string, unknown>;
+  'inference.unmeasuredRequestCredits': number;
   'inference.rateLimit.maxRetries': number;
   'inference.modelCacheMinutes': number;
   'inference.timeouts.connectSeconds': number;
@@ -50,6 +54,8 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   // Empty: the first configured environment.
   'inference.activeEnvironment': '',
   'inference.balanceWarningThreshold': 10,
+  'inference.spendingLimits': {},
+  'inference.unmeasuredRequestCredits': DEFAULT_UNMEASURED_CREDITS,
   'inference.rateLimit.maxRetries': 3,
   'inference.modelCacheMinutes': 60,
   'inference.timeouts.connectSeconds': 30,
@@ -69,11 +75,11 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
 };
 
 /**
- * Settings that decide where a key is sent. They are `"scope": "application"` in package.json (VS Code
+ * Settings that decide where a key is sent, or how much it may spend. They are `"scope": "application"` in package.json (VS Code
  * ignores them in workspace and folder settings) and are read from the user's own settings only, so
  * that no repository, in any VS Code version, can point a key somewhere else.
  */
-export const USER_LEVEL_SETTINGS = ['inference.environments', 'inference.activeEnvironment'] as const satisfies readonly SettingId[];
+export const USER_LEVEL_SETTINGS = ['inference.environments', 'inference.activeEnvironment', 'inference.spendingLimits', 'inference.unmeasuredRequestCredits'] as const satisfies readonly SettingId[];
 
 function isUserLevel(id: SettingId): boolean {
   return (USER_LEVEL_SETTINGS as readonly SettingId[]).includes(id);

@@ -13,6 +13,8 @@ import { describeAge } from './format';
 export interface PresentOptions {
   /** Offered as "Retry" where retrying can help. */
   retry?: () => unknown;
+  /** Past a spending limit: sends the request once more, past the limit (offered as "Send Anyway"). */
+  sendAnyway?: () => unknown;
   /** What the user was doing, for the log ("chat", "image generation"). */
   source?: string;
   /** The environment the call went to; defaults to the active one. */
@@ -91,7 +93,7 @@ export class ErrorPresenter {
 
   /** The notification of a failure's view: its message, request id and actions, as a card shows them. */
   show(facts: ErrorFacts, options: PresentOptions = {}): void {
-    const view = errorView(facts, { canRetry: options.retry !== undefined });
+    const view = errorView(facts, { canRetry: (facts.kind === 'spendingLimit' ? options.sendAnyway : options.retry) !== undefined });
     const text = redactSecrets([view.message, options.detail, view.requestId && `(request ${view.requestId})`].filter(Boolean).join(' '));
     this.#onDidPresent.fire({
       kind: facts.kind, source: options.source ?? 'request', env: options.env ?? this.environments.active().name, text, actions: view.actions,
@@ -114,7 +116,7 @@ export class ErrorPresenter {
   }
 
   /** Runs an action of an error's view; `error` is what the view was built from (its request id). */
-  async run(actionId: ErrorActionId, error: { kind: string; message?: string; requestId?: string }, options: Pick<PresentOptions, 'retry'> = {}): Promise<void> {
+  async run(actionId: ErrorActionId, error: { kind: string; message?: string; requestId?: string }, options: Pick<PresentOptions, 'retry' | 'sendAnyway'> = {}): Promise<void> {
     switch (actionId) {
       case 'setApiKey':
         await vscode.commands.executeCommand('inference.setApiKey');
@@ -137,6 +139,12 @@ export class ErrorPresenter {
         return;
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');
+        return;
+      case 'raiseLimit':
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'inference.spendingLimits');
+        return;
+      case 'sendAnyway':
+        await options.sendAnyway?.();
         return;
     }
   }

@@ -7,6 +7,8 @@ import { Environments } from './environments';
 import { ErrorPresenter } from './errorPresenter';
 import { ModelService } from './modelService';
 import { SettingsProblems } from './settingsProblems';
+import { SpendingGuard } from './usage/spendingGuard';
+import { SpendingWatch } from './usage/spendingWatch';
 import { ledgerClock, UsageLedger } from './usage/usageLedger';
 import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
 
@@ -26,8 +28,13 @@ export interface Services {
   readonly workspaceGuard: WorkspaceSettingsGuard;
   /** The local record of what each request cost (no key, no prompt). */
   readonly usage: UsageLedger;
-  /** Billed calls in flight per environment: a call that overlapped another has no measurable spend. */
-  readonly billing: BillingWindows;
+  /**
+   * Billed calls in flight per environment (a call that overlapped another has no measurable spend),
+   * opened before anything is sent: where the user's spending limits hold.
+   */
+  readonly billing: SpendingGuard;
+  /** The active environment against its spending limits, for the status bar; warns once per period. */
+  readonly spendingWatch: SpendingWatch;
 }
 
 export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Services {
@@ -40,6 +47,8 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const models = new ModelService(context.globalState, environments, api, keys, log);
   const errors = new ErrorPresenter(log, environments, models, account, settings);
   const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
-  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage);
-  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing: new BillingWindows() };
+  const billing = new SpendingGuard(new BillingWindows(), usage, log, context.globalStorageUri.fsPath);
+  const spendingWatch = new SpendingWatch(billing, environments, usage, context.globalState);
+  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch);
+  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing, spendingWatch };
 }

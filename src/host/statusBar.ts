@@ -5,6 +5,7 @@ import { formatCredits } from '../core/credits';
 import { markdownLiteral } from '../core/markdownText';
 import { Disposable } from './disposable';
 import { describeAge } from './format';
+import { limitSummary } from './usage/spendingWatch';
 
 
 /**
@@ -28,6 +29,7 @@ export class AccountStatusBar extends Disposable {
     this.register(services.environments.onDidChange(refresh));
     this.register(services.models.onDidChangeSelection(refresh));
     this.register(services.usage.onDidChange(refresh));
+    this.register(services.spendingWatch.onDidChange(refresh));
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('inference.balanceWarningThreshold')) refresh();
     }));
@@ -60,8 +62,11 @@ export class AccountStatusBar extends Disposable {
     const balance = snapshot.balanceCredits;
     const threshold = readSetting('inference.balanceWarningThreshold');
     const low = balance !== undefined && balance < threshold;
-    this.#balance.text = balance === undefined ? `$(credit-card) ${vscode.l10n.t('balance unknown')}` : `$(${low ? 'warning' : 'credit-card'}) ${vscode.l10n.t('{0} credits', formatCredits(balance))}`;
-    this.#balance.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // A spending limit at its warning fraction (or reached) warns like a low balance.
+    const limit = this.services.spendingWatch.warned(env.name);
+    const warn = low || limit !== undefined;
+    this.#balance.text = balance === undefined ? `$(${limit ? 'warning' : 'credit-card'}) ${vscode.l10n.t('balance unknown')}` : `$(${warn ? 'warning' : 'credit-card'}) ${vscode.l10n.t('{0} credits', formatCredits(balance))}`;
+    this.#balance.backgroundColor = warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.#balance.accessibilityInformation = {
       label: balance === undefined ? vscode.l10n.t('Credit balance in {0} unknown', env.label)
         : low ? vscode.l10n.t('Credit balance in {0}: {1} credits, below the warning threshold', env.label, formatCredits(balance))
@@ -85,6 +90,7 @@ export class AccountStatusBar extends Disposable {
     const rows: Array<[string, string]> = [
       [vscode.l10n.t('Balance'), balanceText],
       [vscode.l10n.t('Today'), `${todayText} ([${vscode.l10n.t('details')}](command:inference.showUsage))`],
+      ...(limit ? [[vscode.l10n.t('Spending limit'), markdownLiteral(limitSummary(limit, env.label))] as [string, string]] : []),
       [vscode.l10n.t('Model'), model ? markdownLiteral(model) : vscode.l10n.t('none chosen')],
       [vscode.l10n.t('Rate limit'), snapshot.rateLimitRequests === undefined ? vscode.l10n.t('unknown') : vscode.l10n.t('{0} requests/min', snapshot.rateLimitRequests)],
       [vscode.l10n.t('Last request'), snapshot.lastRequestId ? `${markdownLiteral(snapshot.lastRequestId)}${snapshot.lastRequestAt ? ` (${describeAge(snapshot.lastRequestAt)})` : ''}` : vscode.l10n.t('none yet')],

@@ -178,6 +178,7 @@ export class ChatApp {
     if (!this.conversation) return;
     this.header.update(this.conversation, environment);
     this.composer.setModel(environment.effectiveModel);
+    this.composer.setEstimate(environment.estimate);
   }
 
   /** The end of an answer: status, meta and error change; the text is what the appends built. */

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { AttachmentView } from '../core/chatProtocol';
+import type { AttachmentView, ChatEnvironmentView } from '../core/chatProtocol';
+import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { actionButton, codicon, el } from './dom';
 
 export interface ComposerHandlers {
@@ -20,6 +21,7 @@ export class Composer {
   private readonly stopButton: HTMLButtonElement;
   private readonly modelButton: HTMLButtonElement;
   private readonly editBanner: HTMLElement;
+  private readonly estimate: HTMLElement;
   private busy = false;
   private editing = false;
 
@@ -42,10 +44,12 @@ export class Composer {
     this.editBanner = el('div', { className: 'edit-banner', attrs: { hidden: '' } }, [
       codicon('edit'), el('span', { text: l10n.t('Editing your last message. Enter resends it, Escape cancels.') }),
     ]);
+    this.estimate = el('span', { className: 'estimate', attrs: { hidden: '' } });
     const toolbar = el('div', { className: 'composer-toolbar' }, [
       actionButton('attachSelection', 'selection', l10n.t('Attach editor selection')),
       actionButton('attachFile', 'file-add', l10n.t('Attach active file')),
       this.modelButton,
+      this.estimate,
       el('span', { className: 'spacer' }),
       this.stopButton,
       this.sendButton,
@@ -66,6 +70,14 @@ export class Composer {
     if (label) label.textContent = model ?? l10n.t('Pick a model');
     this.modelButton.title = model ? l10n.t('Model: {0} (click to change for this conversation)', model) : l10n.t('Pick a model');
     this.modelButton.setAttribute('aria-label', this.modelButton.title);
+  }
+
+  /** The user's own cost so far with the model, labelled as an estimate; nothing with too few answers. */
+  setEstimate(estimate: ChatEnvironmentView['estimate']): void {
+    this.estimate.hidden = estimate === undefined;
+    if (!estimate) return;
+    this.estimate.textContent = l10n.t('≈ {0} credits / 1,000 characters', formatCredits(estimate.creditsPer1kChars, SPEND_DIGITS));
+    this.estimate.title = l10n.t('An estimate from your last {0} measured answers with this model: the credits they cost per 1,000 characters of question and answer together. Not a price.', estimate.answers);
   }
 
   setAttachments(attachments: AttachmentView[]): void {

@@ -66,7 +66,8 @@ export class ChatEngine {
   environmentView(): ChatEnvironmentView {
     const env = this.backend.environment();
     const effectiveModel = this.current.model ?? env.selectedModel;
-    return { environmentLabel: env.label, defaults: this.backend.chatDefaults(effectiveModel), ...(effectiveModel && { effectiveModel }) };
+    const estimate = effectiveModel ? this.backend.estimate(effectiveModel) : undefined;
+    return { environmentLabel: env.label, defaults: this.backend.chatDefaults(effectiveModel), ...(effectiveModel && { effectiveModel }), ...(estimate && { estimate }) };
   }
 
   snapshot(): SnapshotMessage {

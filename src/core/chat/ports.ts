@@ -4,6 +4,7 @@ import type { ChatRequest, ChatStreamEvent } from '../types';
 import type { UsageRecorder } from '../usage/ledger';
 import type { BalanceReading } from '../usage/answerSpend';
 import type { BillingWindow } from '../usage/billingWindows';
+import type { SpendEstimate } from '../usage/estimate';
 import type { AppendPacing } from './appendBatcher';
 import type { Conversation } from './conversation';
 
@@ -56,6 +57,8 @@ export interface ChatBackend {
    * service parameters of the environment and of the model are merged in.
    */
   chatDefaults(model?: string): ChatParams;
+  /** What an answer with `model` cost this user per 1,000 characters, from the ledger; undefined with too few answers. */
+  estimate(model: string): SpendEstimate | undefined;
   /**
    * Opens a streamed answer. Rejects before the first event when the call cannot start (no key,
    * refused, rate limited beyond the retries the backend makes); aborting the signal ends it.

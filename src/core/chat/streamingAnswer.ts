@@ -40,6 +40,8 @@ export class StreamingAnswer {
   private readonly abort = new AbortController();
   private readonly batcher: AppendBatcher;
   private readonly env: ChatEnvironment;
+  /** Characters of the request's messages, for the ledger (estimates from the user's own history). */
+  private sentChars = 0;
 
   constructor(
     private readonly conversation: Conversation,
@@ -70,19 +72,25 @@ export class StreamingAnswer {
   async run(): Promise<void> {
     this.conversation.messages.push(this.message);
     this.sink.upsert(this.message);
-    const billing = await this.backend.openBillingWindow(this.env.name);
+    let billing: BillingWindow | undefined;
     try {
-      await this.answer(billing);
+      await this.answer(async () => (billing = await this.backend.openBillingWindow(this.env.name)));
     } finally {
-      billing.close();
+      billing?.close();
     }
   }
 
-  private async answer(billing: BillingWindow): Promise<void> {
+  /** `openBilling` refuses (throws) when a spending limit is reached: the answer is then an error card, nothing is sent. */
+  private async answer(openBilling: () => Promise<BillingWindow>): Promise<void> {
     const { conversation, message, env } = this;
-    const balanceBefore = this.backend.balance(env.name);
+    let billing: BillingWindow | undefined;
+    let balanceBefore: number | undefined;
     try {
-      const events = await this.backend.openStream(env.name, this.request(), this.abort.signal);
+      billing = await openBilling();
+      balanceBefore = this.backend.balance(env.name);
+      const request = this.request();
+      this.sentChars = request.messages.reduce((sum, m) => sum + (typeof m.content === 'string' ? m.content.length : 0), 0);
+      const events = await this.backend.openStream(env.name, request, this.abort.signal);
       let complete = false;
       for await (const event of events) complete = this.onEvent(event) ?? complete;
       message.status = complete ? 'done' : 'interrupted';
@@ -105,6 +113,7 @@ export class StreamingAnswer {
       this.sink.patch(message);
       await this.sink.save();
     }
+    if (!billing) return;
     billing.settling();
     // Only an answer the service responded to was billed: it gets its spend, or the reason it has none.
     if (message.meta?.requestId) await this.recordSpend(balanceBefore, billing);
@@ -173,7 +182,7 @@ export class StreamingAnswer {
       this.backend.usage.recordOverlapped(record, 'Chat');
     } else if (spent !== undefined) {
       this.message.meta = { ...this.message.meta, creditsSpent: spent };
-      this.backend.usage.record({ ...record, credits: spent });
+      this.backend.usage.record({ ...record, credits: spent, chars: { in: this.sentChars, out: this.message.text.length } });
     } else {
       // Said, so that the conversation's total does not look complete (conversationSpend.ts).
       this.message.meta = { ...this.message.meta, spendNotMeasured: 'noReading' };

@@ -132,7 +132,7 @@ export const anthropicProtocol: EndpointProtocol = {
     MODEL_ROUTE,
   ],
   token: { source: apiKeyToken, described: 'x-api-key' },
-  errorBody: (status, message) => anthropicErrorBody(status, message),
+  errorBody: (status, message, _code, type) => anthropicErrorBody(status, message, type),
   sendServiceError,
   model: anthropicModel,
   // Anthropic clients read the request id from `request-id`.

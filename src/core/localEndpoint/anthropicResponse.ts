@@ -195,6 +195,6 @@ export function anthropicErrorType(status: number): string {
   }
 }
 
-export function anthropicErrorBody(status: number, message: string): Json {
-  return { type: 'error', error: { type: anthropicErrorType(status), message } };
+export function anthropicErrorBody(status: number, message: string, type = anthropicErrorType(status)): Json {
+  return { type: 'error', error: { type, message } };
 }

@@ -61,8 +61,8 @@ export const openaiProtocol: EndpointProtocol = {
     MODEL_ROUTE,
   ],
   token: { source: bearerToken, described: 'Authorization: Bearer' },
-  errorBody: (status, message, code) => ({
-    error: { message, type: status === 401 ? 'authentication_error' : status < 500 ? 'invalid_request_error' : 'server_error', code },
+  errorBody: (status, message, code, type) => ({
+    error: { message, type: type ?? (status === 401 ? 'authentication_error' : status < 500 ? 'invalid_request_error' : 'server_error'), code },
   }),
   // The service's own error body is in this protocol already: relayed as it came.
   sendServiceError: (exchange, upstream) => relay(exchange, upstream, false),

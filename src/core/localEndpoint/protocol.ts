@@ -65,7 +65,7 @@ export interface EndpointProtocol {
   /** Where its clients put the endpoint's token, and how the refusal of a wrong one names that place. */
   token: { source: TokenSource; described: string };
   /** The body of the endpoint's own error, as its clients' SDKs expect it so that they raise their usual errors. */
-  errorBody(status: number, message: string, code: string): unknown;
+  errorBody(status: number, message: string, code: string, type?: string): unknown;
   /** The service's error answer (status ≥ 300) as its clients get it. */
   sendServiceError(exchange: Exchange, upstream: ForwardedResponse): Promise<void>;
   /** One usable entry of the service's chat model list, as its clients expect a model (GET /v1/models/{id}). */

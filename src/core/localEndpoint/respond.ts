@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  */
 export class EndpointError extends Error {
   override readonly name = 'EndpointError';
-  constructor(readonly status: number, readonly code: string, message: string, readonly headers: Record<string, string> = {}) {
+  /** `type`: the error body's type, when the status's usual one would mislead the client (a spending limit is no permission error). */
+  constructor(readonly status: number, readonly code: string, message: string, readonly headers: Record<string, string> = {}, readonly type?: string) {
     super(message);
   }
 }

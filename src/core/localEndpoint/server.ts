@@ -151,7 +151,7 @@ export class LocalEndpointServer {
       summary.status = failure.status;
       summary.problem = failure.message;
       if (res.headersSent) res.destroy();
-      else sendJson(res, failure.status, protocol.errorBody(failure.status, failure.message, failure.code), failure.headers);
+      else sendJson(res, failure.status, protocol.errorBody(failure.status, failure.message, failure.code, failure.type), failure.headers);
     }
   }
 

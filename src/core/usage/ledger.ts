@@ -24,6 +24,8 @@ export interface UsageEntry {
   credits: number | null;
   /** Milliseconds since the epoch, from the ledger's clock. */
   at: number;
+  /** Chat answers: characters of the request's messages and of the answer (estimates, estimate.ts). Earlier entries have none. */
+  chars?: { in: number; out: number };
 }
 
 /** What a feature hands over; the ledger adds the version and the time. */
@@ -42,7 +44,13 @@ export interface UsageRecorder {
 export type Clock = () => number;
 
 export function toUsageEntry(record: UsageRecord, at: number): UsageEntry {
-  return { v: USAGE_ENTRY_VERSION, requestId: record.requestId, model: record.model, environment: record.environment, kind: record.kind, credits: record.credits, at };
+  const entry: UsageEntry = { v: USAGE_ENTRY_VERSION, requestId: record.requestId, model: record.model, environment: record.environment, kind: record.kind, credits: record.credits, at };
+  if (record.chars) entry.chars = { in: record.chars.in, out: record.chars.out };
+  return entry;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 /** One stored line back to an entry; anything of another version or shape is skipped (undefined). */
@@ -56,11 +64,15 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const value = raw as Record<string, unknown>;
   if (value.v !== USAGE_ENTRY_VERSION) return undefined;
-  const { requestId, model, environment, kind, credits, at } = value;
+  const { requestId, model, environment, kind, credits, at, chars } = value;
   if (typeof requestId !== 'string' || typeof model !== 'string' || typeof environment !== 'string') return undefined;
   if (kind !== 'chat' && kind !== 'image') return undefined;
   if ((credits !== null && (typeof credits !== 'number' || !Number.isFinite(credits))) || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
-  return { v: USAGE_ENTRY_VERSION, requestId, model, environment, kind, credits, at };
+  const entry: UsageEntry = { v: USAGE_ENTRY_VERSION, requestId, model, environment, kind, credits, at };
+  // An optional field: a malformed one is dropped, the entry kept.
+  const counts = typeof chars === 'object' && chars !== null ? chars as Record<string, unknown> : undefined;
+  if (counts && isCount(counts.in) && isCount(counts.out)) entry.chars = { in: counts.in, out: counts.out };
+  return entry;
 }
 
 /** The ledger file's content: JSON Lines, so that recording is an append. */

@@ -3,10 +3,23 @@
  * whole report (src/core/usage/report.ts); the webview only draws it and asks for two actions.
  */
 import type { UsageReport } from './report';
+import type { LimitPeriod, LimitState } from './spendingLimits';
+
+/** One environment's spend against one of its limits, as the view shows it. */
+export interface LimitRow {
+  environment: string;
+  period: LimitPeriod;
+  limit: number;
+  /** What counts against the limit: measured, plus the allowance for each unmeasured request. */
+  counted: number;
+  unmeasured: number;
+  state: LimitState;
+  resetsAt: number;
+}
 
 export const USAGE_PROTOCOL_VERSION = 1;
 
-export type UsageHostMessage = { v: typeof USAGE_PROTOCOL_VERSION; type: 'report'; report: UsageReport };
+export type UsageHostMessage = { v: typeof USAGE_PROTOCOL_VERSION; type: 'report'; report: UsageReport; limits: LimitRow[] };
 
 export type UsageWebviewMessage =
   | { v: typeof USAGE_PROTOCOL_VERSION; type: 'ready' }

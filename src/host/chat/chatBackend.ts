@@ -1,5 +1,6 @@
 import type { ChatBackend } from '../../core/chat/ports';
 import { errorFacts } from '../../core/errorView';
+import { spendEstimate } from '../../core/usage/estimate';
 import type { ChatRequest, ChatStreamEvent } from '../../core/types';
 import type { Services } from '../services';
 import { readSettledBalance } from '../settledBalance';
@@ -15,6 +16,8 @@ export function createChatBackend(services: Services): ChatBackend {
     },
     refusal: (env) => services.settings.blocking('chat', env)?.message,
     chatDefaults: (model) => chatDefaults(services.environments.active().name, model),
+    // The answers this window has read from the ledger (today's, or the usage view's days), of the active environment.
+    estimate: (model) => spendEstimate(services.usage.entries().filter((e) => e.environment === services.environments.active().name), model),
     openStream: (env, request, signal) => openChatStream(services, env, request, signal),
     balance: (env) => services.account.get(env).balanceCredits,
     openBillingWindow: (env) => services.billing.open(env),

@@ -41,6 +41,10 @@ export function createRequestHandler(
       const error = engine.errorOf(messageId);
       if (!error) throw new Error(vscode.l10n.t('That message has no error any more.'));
       if (action === 'retry') return engine.regenerate();
+      if (action === 'sendAnyway') {
+        services.billing.allowOnce(services.environments.active().name);
+        return engine.regenerate();
+      }
       if (action === 'pickModel') {
         // Picking a model from the card answers the question again with it.
         if (!(await pickConversationModel(services, engine))) return;

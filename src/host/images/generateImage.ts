@@ -4,6 +4,7 @@ import { extensionForMimeType, fileNameFromPrompt } from '../../core/images/file
 import { creditsSpent } from '../../core/credits';
 import { buildSidecar, toImageRequest, type ImageInputs } from '../../core/images/imageJob';
 import type { ImageResult } from '../../core/types';
+import type { BillingWindow } from '../../core/usage/billingWindows';
 import type { Services } from '../services';
 import { writeImageWithSidecar, type WrittenImage } from './imageWriter';
 import { askForFolder, resolveSaveTarget, type ChooseFolder } from './saveTarget';
@@ -63,10 +64,11 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
       const abort = new AbortController();
       const subscriptions = [progressToken, options.token].map((token) => token?.onCancellationRequested(() => abort.abort()));
       if (options.token?.isCancellationRequested) abort.abort();
-      // Open until the response, whose balance header is the balance after the charge.
-      const billing = await services.billing.open(env);
-      const balanceBefore = services.account.get(env).balanceCredits;
+      let billing: BillingWindow | undefined;
       try {
+        // Open until the response, whose balance header is the balance after the charge; a spending limit refuses here.
+        billing = await services.billing.open(env);
+        const balanceBefore = services.account.get(env).balanceCredits;
         const client = await services.api.client(env, undefined, 'image');
         const result = await services.api.withRateLimitRetry(
           'image generation',
@@ -81,7 +83,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
         return apiError.kind === 'cancelled' || abort.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: apiError };
       } finally {
         for (const subscription of subscriptions) subscription?.dispose();
-        billing.close();
+        billing?.close();
       }
     },
   );

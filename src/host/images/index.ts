@@ -46,6 +46,10 @@ async function showOutcome(services: Services, history: ImageHistory, env: strin
         source: 'image generation',
         env,
         retry: () => runGeneration(services, history, env, answered, options),
+        sendAnyway: () => {
+          services.billing.allowOnce(env);
+          return runGeneration(services, history, env, answered, options);
+        },
       });
       return;
     case 'saveFailed':

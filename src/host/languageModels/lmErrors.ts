@@ -13,6 +13,8 @@ const CODES: Partial<Record<ApiErrorKind, Factory>> = {
   // The wallet (402) and the key's rate (429, once the automatic retries are used up) block the caller.
   insufficientCredits: (m) => vscode.LanguageModelError.Blocked(m),
   rateLimited: (m) => vscode.LanguageModelError.Blocked(m),
+  // The user's own spending limit: blocked until it resets or is raised.
+  spendingLimit: (m) => vscode.LanguageModelError.Blocked(m),
   modelNotFound: (m) => vscode.LanguageModelError.NotFound(m),
 };
 

@@ -2,10 +2,12 @@ import vscode = require('vscode');
 import type { InferenceClient } from '../../core/client';
 import { createEndpointToken } from '../../core/localEndpoint/auth';
 import { ReusedValue } from '../../core/localEndpoint/reusedValue';
+import { spendingLimitRefusal } from '../../core/localEndpoint/spendingLimit';
 import { describeRequest, LocalEndpointServer, type Forward, type RequestSummary } from '../../core/localEndpoint/server';
 import { readSetting } from '../config';
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
+import { SpendingLimitError } from '../usage/spendingGuard';
 import { readSettledBalance } from '../settledBalance';
 
 export interface EndpointState {
@@ -63,7 +65,10 @@ export class LocalEndpointController extends Disposable {
    */
   async #openBillingWindow(): Promise<{ close(answered: RequestSummary): void }> {
     const env = this.services.environments.active().name;
-    const window = await this.services.billing.open(env);
+    const window = await this.services.billing.open(env).catch((error: unknown) => {
+      if (error instanceof SpendingLimitError) throw spendingLimitRefusal(error.spend, error.environment);
+      throw error;
+    });
     return {
       close: (answered) => {
         if (!answered.stream || answered.requestId === undefined || answered.status >= 400) return window.close();

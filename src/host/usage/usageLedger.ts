@@ -71,6 +71,23 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     this.record({ ...record, credits: null });
   }
 
+  /** Resolves once every record made so far is in the file (or failed to get there, which is logged). */
+  written(): Promise<void> {
+    return this.#queue;
+  }
+
+  /**
+   * Every window's entries recorded at or after `start`, read now from the end of the file (spending
+   * limits: what other windows recorded counts too), without changing what this window shows.
+   */
+  async since(start: number): Promise<UsageEntry[]> {
+    let stored: UsageEntry[] = [];
+    await this.#enqueue('read', async () => {
+      stored = await readLedgerSince(this.#file, start);
+    });
+    return [...stored, ...this.#unwritten].filter((entry) => entry.at >= start);
+  }
+
   /**
    * Re-reads the last `days` days ending today (by default those last read), so that spend recorded
    * by other windows shows too. Only those days are read, from the end of the file.

@@ -1,7 +1,8 @@
 import vscode = require('vscode');
 import { webviewHtml } from '../../core/chat/webviewHtml';
 import { buildUsageReport, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
-import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
+import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
+import { stateOf } from '../../core/usage/spendingLimits';
 import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
 
@@ -59,8 +60,21 @@ export class UsagePanel extends Disposable {
     if (reread) await this.services.usage.reload(REPORT_DAYS);
     if (!this.#ready) return;
     const report = buildUsageReport(this.services.usage.entries(), this.services.usage.clock());
-    const message: UsageHostMessage = { v: USAGE_PROTOCOL_VERSION, type: 'report', report };
+    const message: UsageHostMessage = { v: USAGE_PROTOCOL_VERSION, type: 'report', report, limits: await this.#limits() };
     void this.panel.webview.postMessage(message);
+  }
+
+  /** Each environment's spend (every window's) against each of its limits. */
+  async #limits(): Promise<LimitRow[]> {
+    const rows: LimitRow[] = [];
+    for (const environment of this.services.environments.all()) {
+      const limit = this.services.billing.limitOf(environment.name);
+      if (!limit) continue;
+      for (const spend of await this.services.billing.spend(environment.name, limit, 0)) {
+        rows.push({ environment: environment.label, period: spend.period, limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt });
+      }
+    }
+    return rows;
   }
 
   private async onMessage(raw: unknown): Promise<void> {

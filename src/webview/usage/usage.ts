@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
-import { USAGE_PROTOCOL_VERSION, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
+import { USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
 import type { RequestRow, StackedDays, UsageReport } from '../../core/usage/report';
 import { codicon, el } from '../dom';
 import { formatSpend, SERIES_CLASSES, stackedBarChart } from './chart';
@@ -17,6 +17,7 @@ interface UsageState { v: 1; stackBy: StackBy }
 /** The usage view: draws the report the host sends; the only state it keeps is how bars are stacked. */
 class UsageView {
   private report: UsageReport | undefined;
+  private limits: LimitRow[] = [];
   private stackBy: StackBy;
 
   constructor(private readonly root: HTMLElement, private readonly api: WebviewApi<UsageState>) {
@@ -40,6 +41,7 @@ class UsageView {
   handle(message: UsageHostMessage): void {
     if (message.v !== USAGE_PROTOCOL_VERSION || message.type !== 'report') return;
     this.report = message.report;
+    this.limits = Array.isArray(message.limits) ? message.limits : [];
     this.render();
   }
 
@@ -77,6 +79,7 @@ class UsageView {
       el('h1', { text: l10n.t('Usage') }),
       toolbar,
       summary,
+      ...(this.limits.length ? [this.limitTable(this.limits)] : []),
       el('section', { className: 'chart-section', attrs: { 'aria-label': l10n.t('Spend per day') } }, [stackedBarChart(stacked, seriesIndex), legend]),
       el('div', { className: 'tables' }, [this.topTable(report.topRequests), this.environmentTable(report)]),
       note,
@@ -111,6 +114,25 @@ class UsageView {
       rows.length === 0 ? el('p', { text: l10n.t('None yet.') }) : el('table', {}, [
         el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Time')), headerCell(l10n.t('Environment')), headerCell(l10n.t('Kind')), headerCell(l10n.t('Model')), headerCell(l10n.t('Credits'), 'number'), headerCell(l10n.t('Request ID'))])]),
         el('tbody', {}, body),
+      ]),
+    ]);
+  }
+
+  /** Today's and this month's spend against each limit (every window's, with the allowance for unmeasured requests). */
+  private limitTable(rows: readonly LimitRow[]): HTMLElement {
+    const stateText = (row: LimitRow) => row.state === 'reached' ? l10n.t('reached: requests are refused') : row.state === 'warning' ? l10n.t('near the limit') : l10n.t('within the limit');
+    return el('section', { className: 'limits' }, [
+      el('h2', { text: l10n.t('Spending limits') }),
+      el('table', {}, [
+        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Environment')), headerCell(l10n.t('Period')), headerCell(l10n.t('Spent'), 'number'), headerCell(l10n.t('Limit'), 'number'), headerCell(l10n.t('State')), headerCell(l10n.t('Resets'))])]),
+        el('tbody', {}, rows.map((row) => el('tr', { className: `limit-${row.state}` }, [
+          el('td', { text: row.environment }),
+          el('td', { text: row.period === 'day' ? l10n.t('Today') : l10n.t('This month') }),
+          el('td', { className: 'number', text: formatSpend(row.counted), attrs: row.unmeasured ? { title: l10n.t('Includes {0} requests whose spend could not be measured, each counted at the allowance set in inference.unmeasuredRequestCredits.', row.unmeasured) } : {} }),
+          el('td', { className: 'number', text: formatSpend(row.limit) }),
+          el('td', { text: stateText(row) }),
+          el('td', { text: new Date(row.resetsAt).toLocaleString() }),
+        ]))),
       ]),
     ]);
   }

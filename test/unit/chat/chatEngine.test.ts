@@ -210,7 +210,7 @@ describe('chat engine', () => {
     assert.equal(patches(answer().id).at(-1)?.meta?.creditsSpent, 0.75);
     assert.equal((saver.last().messages.at(-1)!.meta as { creditsSpent: number }).creditsSpent, 0.75);
     const first = answer().meta;
-    assert.deepEqual(backend.recorded, [{ requestId: first?.requestId, model: first?.model, environment: 'production', kind: 'chat', credits: 0.75 }], 'the spend goes to the usage ledger');
+    assert.deepEqual(backend.recorded, [{ requestId: first?.requestId, model: first?.model, environment: 'production', kind: 'chat', credits: 0.75, chars: { in: 'Question'.length, out: 'A short answer.'.length } }], 'the spend goes to the usage ledger');
     assert.equal(await ask({ credits: 90, at: 10 }), undefined, 'an older reading is the stream\'s pre-billing balance');
     assert.equal(await ask({ credits: 150, at: 99_999 }), undefined, 'a higher balance (a top-up) gives no spend');
     assert.equal(await ask(undefined), undefined, 'no reading, no spend');
@@ -312,6 +312,33 @@ describe('chat engine', () => {
     await engine.whenIdle();
     assert.deepEqual(patches(answer().id).at(-1)?.meta?.usage, { promptTokens: 12, completionTokens: 3, totalTokens: 15 });
     assert.deepEqual((saver.last().messages[1].meta as { usage: unknown }).usage, { promptTokens: 12, completionTokens: 3, totalTokens: 15 });
+  });
+
+  it('refused by a spending limit: an error card with Raise Limit and Send Anyway, the question kept, nothing sent', async () => {
+    backend.billingRefusal = new ApiError('spendingLimit', 'The daily spending limit of "production" is reached: 5 of 5 credits spent today. Nothing was sent. The limit resets at 00:00.');
+    await engine.send('Question');
+    await engine.whenIdle();
+    assert.equal(backend.requests.length, 0, 'no stream was opened');
+    assert.equal(engine.conversation.messages[0].text, 'Question', 'the prompt stays in the conversation');
+    assert.equal(answer().status, 'error');
+    assert.match(answer().error?.message ?? '', /daily spending limit .* resets at/);
+    assert.deepEqual(patches(answer().id).at(-1)?.error?.actions.map((a) => a.id), ['raiseLimit', 'sendAnyway', 'openLogs']);
+    await engine.regenerate();
+    await engine.whenIdle();
+    assert.equal(backend.requests.length, 1, 'sent again (after Send Anyway) exactly once');
+    assert.equal(answer().status, 'done');
+  });
+
+  it('records the characters sent and received with the spend, and shows the estimate the ledger gives for the model', async () => {
+    backend.settled = { credits: 99.5, at: Number.MAX_SAFE_INTEGER };
+    backend.streams.push(new ScriptedStream().answer(['Twelve chars'], { requestId: 'req-c' }));
+    await engine.send('Question');
+    await engine.whenIdle();
+    await waitFor('the spend', () => backend.recorded.length > 0, { timeoutMs: 2000, intervalMs: 1 });
+    assert.deepEqual(backend.recorded[0].chars, { in: 'Question'.length, out: 'Twelve chars'.length });
+    assert.equal(engine.environmentView().estimate, undefined, 'nothing when the ledger has too few answers');
+    backend.spendEstimate = { creditsPer1kChars: 0.4, answers: 7 };
+    assert.deepEqual(engine.environmentView().estimate, { creditsPer1kChars: 0.4, answers: 7 });
   });
 
   it('answers "no model" as an error card without asking the service', async () => {

@@ -8,6 +8,7 @@ import { ApiError, toApiError } from '../../../src/core/errors';
 import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
 import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/types';
 import { BillingWindows, type BillingWindow } from '../../../src/core/usage/billingWindows';
+import type { SpendEstimate } from '../../../src/core/usage/estimate';
 import type { UsageRecord } from '../../../src/core/usage/ledger';
 
 /** Fakes of the chat engine's ports (core/chat/ports.ts), for its state machine tests. */
@@ -129,8 +130,18 @@ export class FakeBackend implements ChatBackend {
   refusal(): string | undefined {
     return this.settingsProblem;
   }
+  /** When set, opening a billing window rejects with it once (a spending limit refusing the request). */
+  billingRefusal: unknown;
   openBillingWindow(env: string): Promise<BillingWindow> {
+    const refusal = this.billingRefusal;
+    this.billingRefusal = undefined;
+    if (refusal !== undefined) return Promise.reject(refusal);
     return this.billing.open(env);
+  }
+  /** What estimate() answers. */
+  spendEstimate: SpendEstimate | undefined;
+  estimate(): SpendEstimate | undefined {
+    return this.spendEstimate;
   }
   /** The models chatDefaults was asked for, in order. */
   readonly defaultsAskedFor: (string | undefined)[] = [];

@@ -1,6 +1,8 @@
 /** The local endpoint's chat-completions side with the official openai client, and its gatekeeping, against the emulator. */
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
+import { spendingLimitRefusal } from '../../../src/core/localEndpoint/spendingLimit';
+import type { PeriodSpend } from '../../../src/core/usage/spendingLimits';
 import { BillingWindows } from '../../../src/core/usage/billingWindows';
 import { waitFor } from '../../harness/wait';
 import { bearer, chatBody, rawRequest } from '../emulator/helpers';
@@ -44,6 +46,26 @@ describe('local endpoint: chat-completions passthrough and access', () => {
     assert.deepEqual(events, ['open', 'close whole 200 billed', 'open', 'close streamed 200 billed']);
     alone.close();
     assert.equal(alone.overlapped, true, 'an answer of this window while the endpoint forwarded is not measured');
+  });
+
+  it('answers a request its billing window refuses (a spending limit) with that error, in each protocol, and sends nothing', async () => {
+    const spend: PeriodSpend = { period: 'day', limit: 5, measured: 5.25, unmeasured: 0, reserved: 0, counted: 5.25, warningAt: 4, resetsAt: Date.parse('2026-03-16T00:00:00Z') };
+    const refusal = () => spendingLimitRefusal(spend, 'production');
+    assert.equal(refusal().message, 'The daily spending limit of "production" set in VS Code is reached: 5.25 of 5 credits spent. Nothing was sent. It resets at 2026-03-16T00:00:00.000Z.');
+    const { origin, token, summaries } = await fixture().start({ openBillingWindow: () => Promise.reject(refusal()) });
+    const before = fixture().emulator.requests.length;
+    const openaiAnswer = await rawRequest(`${origin}/v1/chat/completions`, { headers: bearer(token), body: chatBody('emu-chat-small', {}) });
+    assert.equal(openaiAnswer.status, 403);
+    assert.deepEqual(JSON.parse(openaiAnswer.body.toString()).error, { message: refusal().message, type: 'spending_limit_reached', code: 'spending_limit_reached' });
+    const anthropicAnswer = await rawRequest(`${origin}/v1/messages`, {
+      headers: { 'x-api-key': token, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'emu-chat-small', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    assert.equal(anthropicAnswer.status, 403);
+    assert.deepEqual(JSON.parse(anthropicAnswer.body.toString()), { type: 'error', error: { type: 'spending_limit_reached', message: refusal().message } });
+    assert.equal(fixture().emulator.requests.length, before, 'the service saw nothing');
+    await waitFor('both summaries', () => summaries.length === 2, { timeoutMs: 2000, intervalMs: 5 });
+    assert.deepEqual(summaries.map((s) => s.problem), [refusal().message, refusal().message], 'the refusal is in what the host logs');
   });
 
   for (const stream of [false, true]) {

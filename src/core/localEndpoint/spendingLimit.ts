@@ -1,0 +1,16 @@
+import { formatCredits, SPEND_DIGITS } from '../credits';
+import type { PeriodSpend } from '../usage/spendingLimits';
+import { EndpointError } from './respond';
+
+/**
+ * The error type and code with which the local endpoint refuses a request past the user's spending
+ * limit: HTTP 403, as neither 402 (the wallet is empty: the client would tell its user to add credits)
+ * nor 429 (the client would retry) is true. Documented in the README.
+ */
+export const SPENDING_LIMIT_REACHED = 'spending_limit_reached';
+
+/** The refusal for another program: protocol text, in English; the reset time in ISO 8601. */
+export function spendingLimitRefusal(spend: PeriodSpend, environment: string): EndpointError {
+  const message = `The ${spend.period === 'day' ? 'daily' : 'monthly'} spending limit of "${environment}" set in VS Code is reached: ${formatCredits(spend.counted, SPEND_DIGITS)} of ${formatCredits(spend.limit, SPEND_DIGITS)} credits spent. Nothing was sent. It resets at ${new Date(spend.resetsAt).toISOString()}.`;
+  return new EndpointError(403, SPENDING_LIMIT_REACHED, message, {}, SPENDING_LIMIT_REACHED);
+}
