@@ -178,7 +178,7 @@ async function installCodeServer(dir: string): Promise<void> {
   log(`code-server installed in ${seconds(started)}`);
 }
 
-function describe(needs: ProvisionNeeds): string {
+function whatIsProvisioned(needs: ProvisionNeeds): string {
   return `provisioning ${[needs.chromium && 'Chromium', needs.codeServer && 'code-server'].filter(Boolean).join(' and ')}`;
 }
 
@@ -189,7 +189,7 @@ async function provisionNow(needs: ProvisionNeeds): Promise<void> {
   const nothingMissing = (): boolean => missingPackages(needs).length === 0 && (!needs.codeServer || codeServerInstalled());
   if (nothingMissing()) return;
   try {
-    await withLock(path.join(cacheRoot(), 'provision.lock'), { what: describe(needs), timeoutMs: LOCK_TIMEOUT_MS, onWait: log }, async () => {
+    await withLock(path.join(cacheRoot(), 'provision.lock'), { what: whatIsProvisioned(needs), timeoutMs: LOCK_TIMEOUT_MS, onWait: log }, async () => {
       // What the holder before us installed is not installed again.
       const packages = missingPackages(needs);
       if (packages.length > 0) installDebianPackages(packages);
