@@ -14,11 +14,15 @@ const VSCODE = { name: 'vscode', allowTypeImports: false };
 const climbs = (depth) => `^(\\.\\./){${depth}}`;
 
 /**
- * HTTP goes through core/transport.ts; undici is one adapter behind it (core/undiciTransport.ts), so that
+ * HTTP goes through core/api/transport.ts; undici is one adapter behind it (core/api/undiciTransport.ts), so that
  * the client's logic tests run on a fake and activation never loads the HTTP stack by accident.
  */
-const UNDICI = { name: 'undici', allowTypeImports: false, message: 'Only src/core/undiciTransport.ts uses undici: depend on the Transport interface (core/transport.ts).' };
-const UNDICI_ADAPTER = 'src/core/undiciTransport.ts';
+const UNDICI = { name: 'undici', allowTypeImports: false, message: 'Only src/core/api/undiciTransport.ts uses undici: depend on the Transport interface (core/api/transport.ts).' };
+const UNDICI_ADAPTER = 'src/core/api/undiciTransport.ts';
+
+/** What the chat webview may take from the core: the protocol and pure helpers with no Node or VS Code in them. */
+const WEBVIEW_CORE = ['chat/chatProtocol', 'chat/chatMessageValidation', 'credits', 'chat/linkTarget', 'chat/answerDetails', 'chat/conversationSpend', 'chat/numberParams', 'chat/snapshotParts'];
+const WEBVIEW_OUTSIDE = `^\\.\\./(?!(core/(${WEBVIEW_CORE.join('|')}))$)`;
 
 const NEVER_TEST = {
   regex: '^(\\.\\./)+test/',
@@ -70,7 +74,7 @@ export default tseslint.config(
   coreZone(1),
   coreZone(2),
   coreZone(3),
-  coreZone(1, [UNDICI_ADAPTER], []),
+  coreZone(2, [UNDICI_ADAPTER], []),
   {
     // The webview runs in the browser: it imports its own files, browser packages, and from the
     // core only the protocol and the pure validation helpers, never vscode, the host or test code.
@@ -79,8 +83,22 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [{ ...VSCODE, message: 'The webview runs in the browser and talks to the host only through the chat protocol.' }],
         patterns: [{
-          regex: '^\\.\\./(?!core/(chatProtocol|chatMessageValidation|credits|chat/linkTarget|chat/answerDetails|chat/conversationSpend|chat/numberParams|chat/snapshotParts)$)',
-          message: 'src/webview imports from outside itself only core/chatProtocol and the pure helpers core/chatMessageValidation, core/credits, core/chat/linkTarget, core/chat/answerDetails, core/chat/conversationSpend, core/chat/numberParams and core/chat/snapshotParts (how a long conversation is sent and shown).',
+          regex: WEBVIEW_OUTSIDE,
+          message: `src/webview imports from outside itself only ${WEBVIEW_CORE.map((file) => `core/${file}`).join(', ')} (the protocol, and pure helpers such as how a long conversation is sent and shown).`,
+        }],
+      }],
+    },
+  },
+  {
+    // The markdown renderer: browser code that knows nothing of the chat, its protocol or the core;
+    // from the panel's chrome it uses only the DOM builders, the frame scheduler and the code-block toolbar.
+    files: ['src/webview/markdown/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ ...VSCODE, message: 'The renderer runs in the browser and knows nothing of VS Code.' }],
+        patterns: [{
+          regex: '^\\.\\./(?!(dom|frames|codeBlocks)$)',
+          message: 'src/webview/markdown imports only its own folder and, from the chrome, ../dom, ../frames and ../codeBlocks.',
         }],
       }],
     },

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { RETRYABLE_KINDS, type ApiErrorKind } from './errors';
+import { RETRYABLE_KINDS, type ApiErrorKind } from './api/errors';
 
 /** What a user can do about a failed call; shared by notifications and the chat panel's error cards. */
 export const ERROR_ACTION_IDS = ['setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings', 'manageTrust', 'raiseLimit', 'sendAnyway'] as const;

@@ -1,4 +1,4 @@
-import type { ErrorCardView } from './chatProtocol';
+import type { ErrorCardView } from './chat/chatProtocol';
 import { actionsForError } from './errorActions';
 
 /** What any failure shows the user: the facts an error keeps, from a live ApiError or a saved answer. */

@@ -1,19 +1,19 @@
 import vscode = require('vscode');
-import { InferenceClient } from '../core/client';
-import { ApiError } from '../core/errors';
-import { FailoverTransport } from '../core/failoverTransport';
-import { HostHealth, type HostState } from '../core/hostHealth';
-import { withRateLimitRetry, type RetryWait } from '../core/rateLimitRetry';
+import { InferenceClient } from '../core/api/client';
+import { ApiError } from '../core/api/errors';
+import { FailoverTransport } from '../core/api/failoverTransport';
+import { HostHealth, type HostState } from '../core/api/hostHealth';
+import { withRateLimitRetry, type RetryWait } from '../core/api/rateLimitRetry';
 import { probeBaseUrl, type Reachability } from '../core/settings/reachability';
-import type { Transport } from '../core/transport';
-import { createUndiciTransport, type ConnectionSettings } from '../core/undiciTransport';
-import type { ResponseMeta } from '../core/types';
-import type { AccountState } from './accountState';
-import type { ApiKeyStore } from './apiKeyStore';
+import type { Transport } from '../core/api/transport';
+import { createUndiciTransport, type ConnectionSettings } from '../core/api/undiciTransport';
+import type { ResponseMeta } from '../core/api/types';
+import type { AccountState } from './account/accountState';
+import type { ApiKeyStore } from './account/apiKeyStore';
 import { affectsSetting, readSetting } from './config';
 import { Disposable } from './disposable';
-import type { Environment, Environments } from './environments';
-import type { RequestPurpose, SettingsProblems } from './settingsProblems';
+import type { Environment, Environments } from './account/environments';
+import type { RequestPurpose, SettingsProblems } from './account/settingsProblems';
 
 function connectionSettings(): ConnectionSettings {
   const http = vscode.workspace.getConfiguration('http');
@@ -148,7 +148,7 @@ export class ApiAccess extends Disposable {
     this.log.info(`The user confirmed ${to} for the key of ${env.name}`);
   }
 
-  /** The environment's hosts as one transport that fails over between them (core/failoverTransport.ts), or `shared` for one host. */
+  /** The environment's hosts as one transport that fails over between them (core/api/failoverTransport.ts), or `shared` for one host. */
   #transportFor(env: Environment, shared: Transport): Transport {
     const origins = env.origins ?? [];
     if (origins.length < 2) return shared;
@@ -169,7 +169,7 @@ export class ApiAccess extends Disposable {
   }
 
   /**
-   * Runs a call, and when the service answers 429 tries again as core/rateLimitRetry.ts decides, at most
+   * Runs a call, and when the service answers 429 tries again as core/api/rateLimitRetry.ts decides, at most
    * `inference.rateLimit.maxRetries` times, each wait a visible, cancellable countdown.
    */
   withRateLimitRetry<T>(label: string, attempt: (attemptNumber: number) => Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -1,12 +1,12 @@
 import vscode = require('vscode');
-import { ApiError } from '../core/errors';
-import { SharedOperations, untilAborted, type CachedModelList, type ListSource } from '../core/modelListCache';
-import { PersistedModelLists, type ModelKind } from '../core/persistedModelLists';
+import { ApiError } from '../core/api/errors';
+import { SharedOperations, untilAborted, type CachedModelList, type ListSource } from '../core/models/modelListCache';
+import { PersistedModelLists, type ModelKind } from '../core/models/persistedModelLists';
 import type { ApiAccess } from './apiAccess';
-import type { ApiKeyStore } from './apiKeyStore';
+import type { ApiKeyStore } from './account/apiKeyStore';
 import { readSetting } from './config';
 import { Disposable } from './disposable';
-import type { Environments } from './environments';
+import type { Environments } from './account/environments';
 
 const SELECTED_KEY = (env: string, kind: ModelKind) => `inference.selectedModel.${env}.${kind}`;
 
@@ -26,7 +26,7 @@ export interface ListOptions {
 
 /**
  * Model ids come only from GET /models of the environment (never guessed), persisted in globalState
- * per environment (shared by windows, core/persistedModelLists.ts) and current for
+ * per environment (shared by windows, core/models/persistedModelLists.ts) and current for
  * `inference.modelCacheMinutes` while the environment's address and key stay the same; the chosen
  * model is remembered per environment.
  */

@@ -1,16 +1,16 @@
 import vscode = require('vscode');
 import { BillingWindows } from '../core/usage/billingWindows';
-import { AccountState } from './accountState';
+import { AccountState } from './account/accountState';
 import { ApiAccess } from './apiAccess';
-import { ApiKeyStore } from './apiKeyStore';
-import { Environments } from './environments';
+import { ApiKeyStore } from './account/apiKeyStore';
+import { Environments } from './account/environments';
 import { ErrorPresenter } from './errorPresenter';
 import { ModelService } from './modelService';
-import { SettingsProblems } from './settingsProblems';
+import { SettingsProblems } from './account/settingsProblems';
 import { SpendingGuard } from './usage/spendingGuard';
 import { SpendingWatch } from './usage/spendingWatch';
 import { ledgerClock, UsageLedger } from './usage/usageLedger';
-import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
+import { WorkspaceSettingsGuard } from './account/workspaceSettingsGuard';
 
 /** Everything a feature needs, built once at activation and owned by the extension context. */
 export interface Services {

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
 import { conversationSpend } from '../core/chat/conversationSpend';
 import { eagerFrom } from '../core/chat/snapshotParts';
-import { parseAppend } from '../core/chatMessageValidation';
+import { parseAppend } from '../core/chat/chatMessageValidation';
 import {
   CHAT_PROTOCOL_VERSION,
   CHAT_STATE_VERSION,
@@ -18,7 +18,7 @@ import {
   type MessagePatchMessage,
   type MessageView,
   type SnapshotMessage,
-} from '../core/chatProtocol';
+} from '../core/chat/chatProtocol';
 import { BottomFollower } from './bottomFollower';
 import { routeClick, showLinkTarget, type ClickContext } from './clickActions';
 import { Composer } from './composer';
@@ -28,7 +28,7 @@ import { ConversationHeaderView } from './header';
 import type { HostConnection } from './hostConnection';
 import { LazyMessages } from './lazyMessages';
 import { LiveRegion } from './liveRegion';
-import { createMarkdown } from './markdown';
+import { createMarkdown } from './markdown/markdown';
 import { MessageElement } from './messageView';
 
 /** How long a revealed message (a search result) stays outlined. */

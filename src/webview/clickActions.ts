@@ -1,5 +1,5 @@
 import { describeLinkTarget } from '../core/chat/linkTarget';
-import type { ChatMethod, ChatRequests, ChatResponses, ErrorActionId } from '../core/chatProtocol';
+import type { ChatMethod, ChatRequests, ChatResponses, ErrorActionId } from '../core/chat/chatProtocol';
 import { codeBlockOf } from './codeBlocks';
 import type { Composer } from './composer';
 

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AttachmentView, ChatEnvironmentView } from '../core/chatProtocol';
+import type { AttachmentView, ChatEnvironmentView } from '../core/chat/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { actionButton, codicon, el } from './dom';
 

@@ -7,7 +7,7 @@ import {
   type ChatWebviewState,
   type HostMessage,
   type WebviewToHost,
-} from '../core/chatProtocol';
+} from '../core/chat/chatProtocol';
 
 /** Methods that wait for the user (a quick pick, an input box) get a long timeout; the rest a short one. */
 const INTERACTIVE: ReadonlySet<ChatMethod> = new Set<ChatMethod>([

@@ -1,5 +1,5 @@
-import { parseChatWebviewState } from '../core/chatMessageValidation';
-import type { ChatWebviewState, HostToWebview } from '../core/chatProtocol';
+import { parseChatWebviewState } from '../core/chat/chatMessageValidation';
+import type { ChatWebviewState, HostToWebview } from '../core/chat/chatProtocol';
 import { ChatApp } from './app';
 import { HostConnection } from './hostConnection';
 import { configureLocalization } from './localize';

@@ -1,11 +1,11 @@
 import * as l10n from '@vscode/l10n';
 import { answerDetails } from '../core/chat/answerDetails';
-import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chatProtocol';
+import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chat/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { actionButton, codicon, el } from './dom';
 import type { FrameScheduler } from './frames';
 import type { MarkdownIt } from 'markdown-it';
-import { StreamingMarkdown } from './streamingMarkdown';
+import { StreamingMarkdown } from './markdown/streamingMarkdown';
 
 export interface MessageContext {
   md: MarkdownIt;

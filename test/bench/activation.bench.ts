@@ -40,7 +40,7 @@ function loadInFreshProcess(file: string): number {
     const undici = Object.keys(require.cache).filter((id) => /undici/.test(id));
     process.stdout.write(JSON.stringify({ ms, undici }));`;
   const { ms, undici } = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { ms: number; undici: string[] };
-  if (undici.length) throw new Error(`loading ${path.relative(REPO_ROOT, file)} also loaded undici (${undici.join(', ')}): import it lazily (core/undiciTransport.ts loadUndici)`);
+  if (undici.length) throw new Error(`loading ${path.relative(REPO_ROOT, file)} also loaded undici (${undici.join(', ')}): import it lazily (core/api/undiciTransport.ts loadUndici)`);
   return ms;
 }
 

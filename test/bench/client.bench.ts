@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
 import { Agent, request } from 'undici';
-import { InferenceClient } from '../../src/core/client';
+import { InferenceClient } from '../../src/core/api/client';
 import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 import { longAnswer, modelTokens } from '../shared/answerCorpus';
 

@@ -1,11 +1,11 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { InferenceClient } from '../../src/core/client';
-import { FailoverTransport } from '../../src/core/failoverTransport';
-import { HostHealth } from '../../src/core/hostHealth';
-import type { Transport } from '../../src/core/transport';
-import { createUndiciTransport } from '../../src/core/undiciTransport';
+import { InferenceClient } from '../../src/core/api/client';
+import { FailoverTransport } from '../../src/core/api/failoverTransport';
+import { HostHealth } from '../../src/core/api/hostHealth';
+import type { Transport } from '../../src/core/api/transport';
+import { createUndiciTransport } from '../../src/core/api/undiciTransport';
 import { alternate, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 
 /**

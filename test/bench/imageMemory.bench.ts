@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { request } from 'undici';
-import { InferenceClient } from '../../src/core/client';
+import { InferenceClient } from '../../src/core/api/client';
 import { arg, SMOKE, stats } from './benchReport';
 
 /**

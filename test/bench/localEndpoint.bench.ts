@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent, request } from 'undici';
-import { InferenceClient } from '../../src/core/client';
+import { InferenceClient } from '../../src/core/api/client';
 import { createEndpointToken } from '../../src/core/localEndpoint/auth';
 import { LocalEndpointServer } from '../../src/core/localEndpoint/server';
 import { startEmulator } from '../emulator';

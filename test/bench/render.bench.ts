@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
 import { RESULTS_DIR } from '../harness/paths';
 import { arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
 import { batchedAppends, longAnswer, longFence, longList, longTable } from '../shared/answerCorpus';

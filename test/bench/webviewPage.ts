@@ -5,8 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { findChromium, provision } from '../harness/provision';
-import { chatHtml } from '../../src/core/chat/webviewHtml';
-import { CHAT_PROTOCOL_VERSION, type HostToWebview, type SnapshotMessage } from '../../src/core/chatProtocol';
+import { chatHtml } from '../../src/core/webviewHtml';
+import { CHAT_PROTOCOL_VERSION, type HostToWebview, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
 
 /**
  * The real chat webview bundle (dist/webview/main.js) in Debian Chromium, outside VS Code: a static

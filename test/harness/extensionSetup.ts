@@ -1,4 +1,4 @@
-import { apiKeyVariableName } from '../../src/core/apiKey';
+import { apiKeyVariableName } from '../../src/core/api/apiKey';
 import type { Emulator, EnvironmentName } from '../emulator';
 
 /**

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Conversation } from '../../src/core/chat/conversation';
-import { serializeConversation } from '../../src/core/chat/serialization';
+import { serializeConversation } from '../../src/core/chat/history/serialization';
 import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';

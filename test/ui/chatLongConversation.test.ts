@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { snapshotParts } from '../../src/core/chat/snapshotParts';
-import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
 import { conversationMessages } from '../shared/answerCorpus';
 import { openWebviewPage, type PageElement, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 

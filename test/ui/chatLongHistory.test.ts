@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HistoryStore } from '../../src/core/chat/historyStore';
+import { HistoryStore } from '../../src/core/chat/history/historyStore';
 import { conversationMessages } from '../shared/answerCorpus';
 import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';

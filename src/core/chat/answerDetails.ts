@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AnswerMeta } from '../chatProtocol';
+import type { AnswerMeta } from './chatProtocol';
 
 /** The timing and token facts of an answer, as short labels for its meta line (credits and model are shown apart). */
 export interface AnswerDetail {

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import {
   appendMessage, hostMessage, type AttachmentView, type ChatEnvironmentView, type ChatParams, type SnapshotMessage,
-} from '../chatProtocol';
+} from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import { DEFAULT_TITLE, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
 import { attachmentView, conversationHeader, conversationView, messageView } from './conversationView';

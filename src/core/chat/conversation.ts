@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole } from '../chatProtocol';
+import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
-import type { ChatMessage } from '../types';
+import type { ChatMessage } from '../api/types';
 import { roundCredits } from '../usage/report';
 import { mergeServiceParameters } from './params';
 

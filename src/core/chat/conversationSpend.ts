@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { MessageView } from '../chatProtocol';
+import type { MessageView } from './chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../credits';
 import { roundCredits } from '../usage/report';
 

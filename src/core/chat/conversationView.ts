@@ -1,4 +1,4 @@
-import type { AttachmentView, ConversationHeader, ConversationView, MessageView } from '../chatProtocol';
+import type { AttachmentView, ConversationHeader, ConversationView, MessageView } from './chatProtocol';
 import { errorView } from '../errorView';
 import type { Attachment, Conversation, ConversationMessage } from './conversation';
 

@@ -1,6 +1,6 @@
-import type { ChatParams, HostToWebview } from '../chatProtocol';
+import type { ChatParams, HostToWebview } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
-import type { ChatRequest, ChatStreamEvent } from '../types';
+import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import type { UsageRecorder } from '../usage/ledger';
 import type { BalanceReading } from '../usage/answerSpend';
 import type { BillingWindow } from '../usage/billingWindows';

@@ -1,4 +1,4 @@
-import { hostMessage, type EarlierMessagesMessage, type MessageView, type SnapshotMessage } from '../chatProtocol';
+import { hostMessage, type EarlierMessagesMessage, type MessageView, type SnapshotMessage } from './chatProtocol';
 
 /**
  * Characters of message text per webview message. A 5 MB conversation posted as one snapshot was

@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { AppendMessage } from '../chatProtocol';
-import { ApiError, toApiError } from '../errors';
+import type { AppendMessage } from './chatProtocol';
+import { ApiError, toApiError } from '../api/errors';
 import { errorFacts } from '../errorView';
-import type { ChatRequest, ChatStreamEvent } from '../types';
+import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import { answerSpend } from '../usage/answerSpend';
 import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { ImageRequest, ImageResponseFormat, ResponseMeta } from '../types';
+import type { ImageRequest, ImageResponseFormat, ResponseMeta } from '../api/types';
 import { imageDimensions } from './dimensions';
 
 /** Everything the user chose for one generation; enough to run it again. */

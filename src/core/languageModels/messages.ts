@@ -1,4 +1,4 @@
-import type { ChatRequestMessage, ChatToolCall } from '../types';
+import type { ChatRequestMessage, ChatToolCall } from '../api/types';
 
 /** A message of VS Code's language model API, reduced to plain data by the host (no vscode import here). */
 export interface NeutralMessage {

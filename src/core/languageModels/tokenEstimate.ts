@@ -1,4 +1,4 @@
-import type { ChatRequestMessage, ChatTool } from '../types';
+import type { ChatRequestMessage, ChatTool } from '../api/types';
 
 /**
  * The service publishes no tokenizer, so token counts are estimated, the same way every time:

@@ -1,8 +1,8 @@
 /** The Anthropic Messages protocol, translated to and from the service's chat completions. */
 import { createParser } from 'eventsource-parser';
-import { redactSecrets } from '../redact';
-import { describeErrorBody } from '../responseErrors';
-import type { ForwardedResponse } from '../types';
+import { redactSecrets } from '../api/redact';
+import { describeErrorBody } from '../api/responseErrors';
+import type { ForwardedResponse } from '../api/types';
 import { apiKeyToken } from './auth';
 import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModel, anthropicModelList, completionToMessage } from './anthropicResponse';
 import { anthropicToChat, TranslationError } from './anthropicRequest';

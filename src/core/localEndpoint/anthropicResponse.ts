@@ -3,7 +3,7 @@
  * a stream, the model list and the error shape. Pure: the server feeds it parsed JSON and writes the text.
  */
 import { randomBytes } from 'node:crypto';
-import type { Model } from '../types';
+import type { Model } from '../api/types';
 import { isRecord, type Json } from './json';
 
 export function anthropicId(prefix: 'msg' | 'toolu'): string {

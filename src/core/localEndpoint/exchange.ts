@@ -1,7 +1,7 @@
 /** What every protocol does with the service during one request, and what the endpoint reports about it afterwards. */
-import { isApiError } from '../errors';
+import { isApiError } from '../api/errors';
 import { escapeControlCharacters } from '../logText';
-import type { ForwardedResponse, ForwardRequest } from '../types';
+import type { ForwardedResponse, ForwardRequest } from '../api/types';
 import type { EndpointProtocol, Exchange, RequestSummary } from './protocol';
 import { EndpointError } from './respond';
 

@@ -2,8 +2,8 @@
  * The chat model list, read the same way in every protocol, and GET /v1/models/{id}: the service has
  * no such path, so the model is looked up in the list and written in the client's protocol.
  */
-import { readModelEntries } from '../modelEntries';
-import type { ForwardedResponse, ForwardRequest, Model } from '../types';
+import { readModelEntries } from '../api/modelEntries';
+import type { ForwardedResponse, ForwardRequest, Model } from '../api/types';
 import { forwardFor, metadataHeaders } from './exchange';
 import { isRecord } from './json';
 import type { Exchange, ProtocolRoute } from './protocol';

@@ -2,7 +2,7 @@
  * The common chat-completions protocol (OpenAI's), relayed: the client's bytes go up, the service's
  * bytes come back. The first protocol of the list: a request no protocol claims is answered in it.
  */
-import type { ForwardedResponse } from '../types';
+import type { ForwardedResponse } from '../api/types';
 import { bearerToken } from './auth';
 import { tokenLimitProblem } from './anthropicRequest';
 import { forwardFor } from './exchange';

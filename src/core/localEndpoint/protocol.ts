@@ -4,7 +4,7 @@
  * is one file that exports one of these.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ForwardedResponse, ForwardRequest, Model } from '../types';
+import type { ForwardedResponse, ForwardRequest, Model } from '../api/types';
 import type { TokenSource } from './auth';
 
 /** Sends one request to the active environment with its key (the host's InferenceClient.forward). */

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { isLoopbackHost } from '../loopback';
+import { isLoopbackHost } from '../api/loopback';
 
 /** Every path of the service contract is relative to a base URL ending in this version prefix. */
 export const API_PREFIX = '/api/v1';

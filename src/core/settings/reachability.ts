@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { responseHeader, TransportFailure, type Transport } from '../transport';
+import { responseHeader, TransportFailure, type Transport } from '../api/transport';
 
 export type Reachability =
   | { reachable: true; status: number; looksLikeService: boolean; note: string }

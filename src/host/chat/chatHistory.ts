@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { HistoryStore, type DamagedHistory } from '../../core/chat/historyStore';
+import { HistoryStore, type DamagedHistory } from '../../core/chat/history/historyStore';
 
 /**
  * The chat history under the extension's global storage: the core store (the format and its crash
- * safety are in core/chat/historyLog.ts), used directly, and what it reports through VS Code — the
+ * safety are in core/chat/history/historyLog.ts), used directly, and what it reports through VS Code — the
  * change event, the log, and the one warning a damaged history file deserves.
  */
 export interface ChatHistory {

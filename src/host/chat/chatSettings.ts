@@ -1,4 +1,4 @@
-import type { ChatParams } from '../../core/chatProtocol';
+import type { ChatParams } from '../../core/chat/chatProtocol';
 import { NUMBER_PARAMS } from '../../core/chat/numberParams';
 import { asServiceParameters, mergeServiceParameters, sanitizeParams } from '../../core/chat/params';
 import { readSetting } from '../config';

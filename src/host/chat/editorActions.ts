@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import type { AttachmentKind } from '../../core/chatProtocol';
+import type { AttachmentKind } from '../../core/chat/chatProtocol';
 import type { Registered } from '../disposable';
 import type { ChatPanel } from './chatPanel';
 import { captureContext, type EditorTracker } from './editorContext';

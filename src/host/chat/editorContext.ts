@@ -4,7 +4,7 @@ import { inspectLink } from '../../core/chat/linkTarget';
 import { newId, type Attachment } from '../../core/chat/conversation';
 import { selectionLineRange } from '../../core/chat/selectionLines';
 import { Disposable } from '../disposable';
-import type { AttachmentKind } from '../../core/chatProtocol';
+import type { AttachmentKind } from '../../core/chat/chatProtocol';
 
 /** Larger context is refused rather than silently cut: the user decides what to send. */
 export const MAX_ATTACHMENT_CHARS = 200_000;

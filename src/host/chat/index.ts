@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { createConversation, type Conversation } from '../../core/chat/conversation';
-import { parseChatWebviewState } from '../../core/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequestMessage, type ChatRequests } from '../../core/chatProtocol';
+import { parseChatWebviewState } from '../../core/chat/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequestMessage, type ChatRequests } from '../../core/chat/chatProtocol';
 import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
 import { ChatPanel, CHAT_VIEW_TYPE, CHAT_WEBVIEW_OPTIONS } from './chatPanel';

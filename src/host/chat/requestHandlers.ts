@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { ChatEngine } from '../../core/chat/chatEngine';
 import { createConversation } from '../../core/chat/conversation';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
-import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chatProtocol';
+import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatProtocol';
 import type { Services } from '../services';
 import type { RequestHandler } from './chatPanel';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';

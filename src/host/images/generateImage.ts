@@ -1,9 +1,9 @@
 import vscode = require('vscode');
-import { toApiError, type ApiError } from '../../core/errors';
+import { toApiError, type ApiError } from '../../core/api/errors';
 import { extensionForMimeType, fileNameFromPrompt } from '../../core/images/fileNames';
 import { creditsSpent } from '../../core/credits';
 import { buildSidecar, toImageRequest, type ImageInputs } from '../../core/images/imageJob';
-import type { ImageResult } from '../../core/types';
+import type { ImageResult } from '../../core/api/types';
 import type { BillingWindow } from '../../core/usage/billingWindows';
 import type { Services } from '../services';
 import { writeImageWithSidecar, type WrittenImage } from './imageWriter';

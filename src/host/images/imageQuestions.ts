@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import vscode = require('vscode');
 import { AUTO_MODEL, MAX_SEED, parseSeed, parseSize, sizePresets, type ImageInputs, type ImageSize } from '../../core/images/imageJob';
-import type { ImageResponseFormat } from '../../core/types';
+import type { ImageResponseFormat } from '../../core/api/types';
 import { readSetting } from '../config';
 import type { Services } from '../services';
 import type { ImageHistory } from './imageHistory';

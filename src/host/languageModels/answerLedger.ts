@@ -1,7 +1,7 @@
 import { answerSpend } from '../../core/usage/answerSpend';
 import type { BillingWindow } from '../../core/usage/billingWindows';
 import type { Services } from '../services';
-import { readSettledBalance } from '../settledBalance';
+import { readSettledBalance } from '../account/settledBalance';
 
 /** One answer in flight: what its spend is computed from. */
 export interface AnswerInFlight {

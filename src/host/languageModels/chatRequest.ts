@@ -1,9 +1,9 @@
 import vscode = require('vscode');
 import { readNumberParams } from '../../core/chat/numberParams';
-import { ApiError } from '../../core/errors';
+import { ApiError } from '../../core/api/errors';
 import { toChatMessages } from '../../core/languageModels/messages';
 import { estimateRequestTokens } from '../../core/languageModels/tokenEstimate';
-import type { ChatRequest, ChatStreamEvent, ChatTool } from '../../core/types';
+import type { ChatRequest, ChatStreamEvent, ChatTool } from '../../core/api/types';
 import { toNeutralMessage } from './messageParts';
 
 /**

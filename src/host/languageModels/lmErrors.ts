@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import type { ApiError, ApiErrorKind } from '../../core/errors';
+import type { ApiError, ApiErrorKind } from '../../core/api/errors';
 
 type Factory = (message?: string) => vscode.LanguageModelError;
 

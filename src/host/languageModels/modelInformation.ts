@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { modelProfile } from '../../core/languageModels/modelInfo';
 import { readSetting } from '../config';
-import type { Environment } from '../environments';
+import type { Environment } from '../account/environments';
 
 export const VENDOR = 'inference';
 

@@ -1,11 +1,11 @@
 import vscode = require('vscode');
-import { ApiError, toApiError } from '../../core/errors';
+import { ApiError, toApiError } from '../../core/api/errors';
 import { toChatMessages } from '../../core/languageModels/messages';
 import { refusesTools } from '../../core/languageModels/modelInfo';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/languageModels/tokenEstimate';
 import { openChatStream } from '../chat/chatBackend';
 import { affectsSetting } from '../config';
-import type { Environment } from '../environments';
+import type { Environment } from '../account/environments';
 import type { Services } from '../services';
 import { AnswerLedger } from './answerLedger';
 import { buildChatRequest, reportEvent } from './chatRequest';

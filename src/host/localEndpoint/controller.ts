@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import type { InferenceClient } from '../../core/client';
+import type { InferenceClient } from '../../core/api/client';
 import { createEndpointToken } from '../../core/localEndpoint/auth';
 import { ReusedValue } from '../../core/localEndpoint/reusedValue';
 import { spendingLimitRefusal } from '../../core/localEndpoint/spendingLimit';
@@ -8,7 +8,7 @@ import { readSetting } from '../config';
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
 import { SpendingLimitError } from '../usage/spendingGuard';
-import { readSettledBalance } from '../settledBalance';
+import { readSettledBalance } from '../account/settledBalance';
 
 export interface EndpointState {
   port: number;

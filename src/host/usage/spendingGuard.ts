@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { ApiError } from '../../core/errors';
+import { ApiError } from '../../core/api/errors';
 import type { BillingWindow, BillingWindows } from '../../core/usage/billingWindows';
 import { ReservationStore } from '../../core/usage/reservations';
 import { monthPeriod } from '../../core/usage/spendPeriods';

@@ -3,7 +3,7 @@ import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { stateOf, warnedLimit, type PeriodSpend } from '../../core/usage/spendingLimits';
 import { affectsSetting } from '../config';
 import { Disposable } from '../disposable';
-import type { Environments } from '../environments';
+import type { Environments } from '../account/environments';
 import type { SpendingGuard } from './spendingGuard';
 import type { UsageLedger } from './usageLedger';
 

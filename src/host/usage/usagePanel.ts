@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { webviewHtml } from '../../core/chat/webviewHtml';
+import { webviewHtml } from '../../core/webviewHtml';
 import { buildUsageReport, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
 import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
 import { stateOf } from '../../core/usage/spendingLimits';

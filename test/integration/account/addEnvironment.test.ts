@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { addEnvironment } from '../../../src/host/addEnvironment';
+import { addEnvironment } from '../../../src/host/account/addEnvironment';
 import { startEmulator, type Emulator } from '../../emulator';
 import { waitFor } from '../../harness/wait';
 import { extensionApi } from '../support/emulatorSetup';

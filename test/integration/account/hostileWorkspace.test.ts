@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { importKeysFromEnvironment, setApiKey } from '../../../src/host/apiKeyCommands';
+import { importKeysFromEnvironment, setApiKey } from '../../../src/host/account/apiKeyCommands';
 import type { RecordedRequest } from '../../harness/recordingServer';
 import { RECORDED_PATH } from '../../harness/recordingServer';
 import { waitFor } from '../../harness/wait';

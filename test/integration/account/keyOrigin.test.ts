@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { isApiError } from '../../../src/core/errors';
-import { setApiKey } from '../../../src/host/apiKeyCommands';
+import { isApiError } from '../../../src/core/api/errors';
+import { setApiKey } from '../../../src/host/account/apiKeyCommands';
 import { confirmNewOriginModal, type OriginConfirmation } from '../../../src/host/apiAccess';
 import { useEmulatorSuite } from '../support/emulatorSetup';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../../harness/wait';
-import { importKeysFromEnvironment, setApiKey } from '../../../src/host/apiKeyCommands';
+import { importKeysFromEnvironment, setApiKey } from '../../../src/host/account/apiKeyCommands';
 import { useEmulatorSuite } from '../support/emulatorSetup';
 
 describe('Keys and environments (real extension host, emulator back end)', () => {

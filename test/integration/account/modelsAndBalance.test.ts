@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../../harness/wait';
-import { isApiError } from '../../../src/core/errors';
+import { isApiError } from '../../../src/core/api/errors';
 import { markdownLiteral } from '../../../src/core/markdownText';
 import { useEmulatorSuite } from '../support/emulatorSetup';
 

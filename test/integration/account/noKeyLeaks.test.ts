@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../../src/host/services';
-import { setApiKey } from '../../../src/host/apiKeyCommands';
+import { setApiKey } from '../../../src/host/account/apiKeyCommands';
 import { issuedKeys } from '../../emulator/keys';
 import { waitFor } from '../../harness/wait';
 import { extensionApi, useConfiguredEmulator } from '../support/emulatorSetup';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ApiError } from '../../../src/core/errors';
-import { pickModel, switchTo } from '../../../src/host/accountCommands';
-import { importKeysFromEnvironment, setApiKey } from '../../../src/host/apiKeyCommands';
-import { environmentItems } from '../../../src/host/chooseEnvironment';
+import { ApiError } from '../../../src/core/api/errors';
+import { pickModel, switchTo } from '../../../src/host/account/accountCommands';
+import { importKeysFromEnvironment, setApiKey } from '../../../src/host/account/apiKeyCommands';
+import { environmentItems } from '../../../src/host/account/chooseEnvironment';
 import { waitFor } from '../../harness/wait';
 import { useEmulatorSuite } from '../support/emulatorSetup';
 import { extensionLogText } from '../support/logs';

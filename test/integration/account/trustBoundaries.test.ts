@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { isApiError } from '../../../src/core/errors';
+import { isApiError } from '../../../src/core/api/errors';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
-import { refreshAccount } from '../../../src/host/accountCommands';
+import { refreshAccount } from '../../../src/host/account/accountCommands';
 import { generateImage, type GenerationOutcome } from '../../../src/host/images';
 import { waitFor } from '../../harness/wait';
 import { windowLogText } from '../support/logs';

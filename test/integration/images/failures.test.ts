@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../../harness/wait';
-import type { ApiError } from '../../../src/core/errors';
+import type { ApiError } from '../../../src/core/api/errors';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
 import { generateImage, type GenerationOutcome } from '../../../src/host/images';
 import { useImageFixture } from './support';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CachedModelList } from '../../../src/core/modelListCache';
-import { ApiKeyStore } from '../../../src/host/apiKeyStore';
+import type { CachedModelList } from '../../../src/core/models/modelListCache';
+import { ApiKeyStore } from '../../../src/host/account/apiKeyStore';
 import { InferenceChatModelProvider } from '../../../src/host/languageModels/provider';
 import { ModelService } from '../../../src/host/modelService';
 import type { Services } from '../../../src/host/services';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { isApiError } from '../../../src/core/errors';
+import { isApiError } from '../../../src/core/api/errors';
 import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { LANGUAGE_MODELS } from '../tags';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ChatEngine } from '../../../src/core/chat/chatEngine';
 import { createConversation, type Conversation } from '../../../src/core/chat/conversation';
-import { ApiError } from '../../../src/core/errors';
+import { ApiError } from '../../../src/core/api/errors';
 import { waitFor } from '../../harness/wait';
 import { FakeBackend, FakeSaver, FakeView, ScriptedStream } from '../fakes/chatEngine';
 

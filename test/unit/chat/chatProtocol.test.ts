@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { chatHtml, contentSecurityPolicy } from '../../../src/core/chat/webviewHtml';
-import { parseAppend, parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chatMessageValidation';
-import { appendMessage, CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequests } from '../../../src/core/chatProtocol';
+import { chatHtml, contentSecurityPolicy } from '../../../src/core/webviewHtml';
+import { parseAppend, parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chat/chatMessageValidation';
+import { appendMessage, CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequests } from '../../../src/core/chat/chatProtocol';
 
 /**
  * Every request the webview can send, with params that must pass and params that must not. Typed

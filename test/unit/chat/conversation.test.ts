@@ -5,8 +5,8 @@ import { AppendBatcher, type Timer } from '../../../src/core/chat/appendBatcher'
 import { createConversation, effectiveParams, requestMessages, titleFrom, type Conversation } from '../../../src/core/chat/conversation';
 import { conversationView } from '../../../src/core/chat/conversationView';
 import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
-import { parseConversation, serializeConversation, STORED_CONVERSATION_VERSION } from '../../../src/core/chat/serialization';
-import type { AppendMessage } from '../../../src/core/chatProtocol';
+import { parseConversation, serializeConversation, STORED_CONVERSATION_VERSION } from '../../../src/core/chat/history/serialization';
+import type { AppendMessage } from '../../../src/core/chat/chatProtocol';
 
 function manualTimer(): Timer & { fire(): void; pending: number } {
   let callbacks: (() => void)[] = [];

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createConversation, type Conversation } from '../../../src/core/chat/conversation';
-import { HistoryStore, nodeFileSystem, type HistoryFileSystem } from '../../../src/core/chat/historyStore';
-import { encodeIndex, parseIndex } from '../../../src/core/chat/historyIndex';
-import { serializeConversation } from '../../../src/core/chat/serialization';
+import { HistoryStore, nodeFileSystem, type HistoryFileSystem } from '../../../src/core/chat/history/historyStore';
+import { encodeIndex, parseIndex } from '../../../src/core/chat/history/historyIndex';
+import { serializeConversation } from '../../../src/core/chat/history/serialization';
 import { manualTimer } from '../../shared/manualTimer';
 
 const INDEX = 'history.index';

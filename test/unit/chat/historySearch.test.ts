@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { createConversation, type Conversation } from '../../../src/core/chat/conversation';
-import { searchHistory, searchLog, snippetAround, type SearchableLog, type SearchHit } from '../../../src/core/chat/historySearch';
-import { encodeRecord } from '../../../src/core/chat/historyLog';
-import { serializeConversation, toStoredMessage } from '../../../src/core/chat/serialization';
+import { searchHistory, searchLog, snippetAround, type SearchableLog, type SearchHit } from '../../../src/core/chat/history/historySearch';
+import { encodeRecord } from '../../../src/core/chat/history/historyLog';
+import { serializeConversation, toStoredMessage } from '../../../src/core/chat/history/serialization';
 
 function chat(id: string, title: string, texts: string[]): Conversation {
   const c = createConversation(1);

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createConversation, type Conversation, type ConversationMessage } from '../../../src/core/chat/conversation';
-import { HistoryStore, type DamagedHistory, type HistoryStoreOptions } from '../../../src/core/chat/historyStore';
-import { replayJournal, replayLog } from '../../../src/core/chat/historyLog';
-import { serializeConversation } from '../../../src/core/chat/serialization';
+import { HistoryStore, type DamagedHistory, type HistoryStoreOptions } from '../../../src/core/chat/history/historyStore';
+import { replayJournal, replayLog } from '../../../src/core/chat/history/historyLog';
+import { serializeConversation } from '../../../src/core/chat/history/serialization';
 import { manualTimer } from '../../shared/manualTimer';
 
 const LIVE_PIDS = new Set<number>();

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { NUMBER_PARAMS, readNumberParams } from '../../../src/core/chat/numberParams';
 import { sanitizeParams } from '../../../src/core/chat/params';
-import { parseConversation } from '../../../src/core/chat/serialization';
-import { parseWebviewMessage } from '../../../src/core/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION } from '../../../src/core/chatProtocol';
+import { parseConversation } from '../../../src/core/chat/history/serialization';
+import { parseWebviewMessage } from '../../../src/core/chat/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION } from '../../../src/core/chat/chatProtocol';
 import { checkNumberSetting } from '../../../src/core/settings/settingsCheck';
 
 const field = (values: object | undefined, wire: string): unknown => (values as Record<string, unknown> | undefined)?.[wire];

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { SNAPSHOT_PART_CHARS, snapshotParts } from '../../../src/core/chat/snapshotParts';
-import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type MessageView, type SnapshotMessage } from '../../../src/core/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type MessageView, type SnapshotMessage } from '../../../src/core/chat/chatProtocol';
 
 function snapshotOf(messages: MessageView[], streaming?: string): SnapshotMessage {
   return {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Base64Sink, NotBase64 } from '../../../src/core/base64Sink';
+import { Base64Sink, NotBase64 } from '../../../src/core/api/base64Sink';
 import { seededRandom } from '../../shared/seededRandom';
 
 /** Bytes long enough that their base64 has runs for the native decoder (256 characters and more) and for the table loop. */

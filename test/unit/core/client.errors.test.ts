@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../../src/core/errors';
+import { ApiError } from '../../../src/core/api/errors';
 import { drain, HELLO, useEmulator } from './support';
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {

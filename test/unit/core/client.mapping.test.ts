@@ -1,8 +1,8 @@
 /** The client's logic over a fake transport: what it sends, and what each status, header and body means. */
 import assert from 'node:assert/strict';
-import { InferenceClient, type ClientOptions } from '../../../src/core/client';
-import { type ApiErrorKind } from '../../../src/core/errors';
-import type { ResponseMeta } from '../../../src/core/types';
+import { InferenceClient, type ClientOptions } from '../../../src/core/api/client';
+import { type ApiErrorKind } from '../../../src/core/api/errors';
+import type { ResponseMeta } from '../../../src/core/api/types';
 import { FakeTransport, json, sse, type FakeReply } from '../fakes/transport';
 import { drain, failure, HELLO } from './support';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
-import { ApiError } from '../../../src/core/errors';
-import { InferenceClient } from '../../../src/core/client';
-import { createUndiciTransport } from '../../../src/core/undiciTransport';
+import { ApiError } from '../../../src/core/api/errors';
+import { InferenceClient } from '../../../src/core/api/client';
+import { createUndiciTransport } from '../../../src/core/api/undiciTransport';
 import { waitFor } from '../../harness/wait';
 import { drain, HELLO, tunnelConnections, useEmulator } from './support';
 

@@ -1,9 +1,9 @@
 /** The client's streaming, limits and cancellation over a fake transport: framing, caps and connections, without sockets. */
 import assert from 'node:assert/strict';
-import { InferenceClient, type ClientOptions } from '../../../src/core/client';
+import { InferenceClient, type ClientOptions } from '../../../src/core/api/client';
 import { actionsForError } from '../../../src/core/errorActions';
-import { ApiError } from '../../../src/core/errors';
-import { PROXY_REFUSED } from '../../../src/core/transport';
+import { ApiError } from '../../../src/core/api/errors';
+import { PROXY_REFUSED } from '../../../src/core/api/transport';
 import { FakeTransport, json, socketError, sse, type FakeReply } from '../fakes/transport';
 import { drain, failure, HELLO } from './support';
 

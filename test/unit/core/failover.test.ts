@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { InferenceClient } from '../../../src/core/client';
-import { ApiError } from '../../../src/core/errors';
-import { FailoverTransport, type Failover } from '../../../src/core/failoverTransport';
-import { HostHealth } from '../../../src/core/hostHealth';
+import { InferenceClient } from '../../../src/core/api/client';
+import { ApiError } from '../../../src/core/api/errors';
+import { FailoverTransport, type Failover } from '../../../src/core/api/failoverTransport';
+import { HostHealth } from '../../../src/core/api/hostHealth';
 import { FakeHosts, json, socketError, sse, type FakeReply } from '../fakes/transport';
 import { drain } from './support';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { InferenceClient } from '../../../src/core/client';
-import { FailoverTransport, type Failover } from '../../../src/core/failoverTransport';
-import { HostHealth } from '../../../src/core/hostHealth';
-import { createUndiciTransport } from '../../../src/core/undiciTransport';
+import { InferenceClient } from '../../../src/core/api/client';
+import { FailoverTransport, type Failover } from '../../../src/core/api/failoverTransport';
+import { HostHealth } from '../../../src/core/api/hostHealth';
+import { createUndiciTransport } from '../../../src/core/api/undiciTransport';
 import type { ExtraListener } from '../../emulator';
 import { failure, HELLO, useEmulator } from './support';
 

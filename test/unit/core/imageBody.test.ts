@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InferenceClient } from '../../../src/core/client';
-import { ApiError } from '../../../src/core/errors';
-import { DecodedString, LARGE_STRING_BYTES, readImageResultBody, type ImageBodyLimits } from '../../../src/core/imageBody';
-import { decodeImageItem } from '../../../src/core/imageData';
+import { InferenceClient } from '../../../src/core/api/client';
+import { ApiError } from '../../../src/core/api/errors';
+import { DecodedString, LARGE_STRING_BYTES, readImageResultBody, type ImageBodyLimits } from '../../../src/core/api/imageBody';
+import { decodeImageItem } from '../../../src/core/images/imageData';
 
 const META = { status: 200, receivedAt: 0 };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { ApiError } from '../../../src/core/errors';
+import { ApiError } from '../../../src/core/api/errors';
 import { drain, HELLO, useEmulator } from './support';
 
 describe('the API key never leaks from the core', () => {

@@ -1,7 +1,7 @@
 /** The tag that tells whether a stored model list was fetched with the key in use: one-way, keyed by the installation's secret. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { KeyTagger, keyTag, type SecretSlot } from '../../../src/core/keyTag';
+import { KeyTagger, keyTag, type SecretSlot } from '../../../src/core/models/keyTag';
 
 const KEY = 'sk-test-0123456789abcdef0123456789abcdef';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as l10n from '@vscode/l10n';
-import { checkApiKeyFormat } from '../../../src/core/apiKey';
+import { checkApiKeyFormat } from '../../../src/core/api/apiKey';
 import { actionsForError } from '../../../src/core/errorActions';
 import { checkNumberSetting } from '../../../src/core/settings/settingsCheck';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_LIMITS } from '../../../src/core/limits';
+import { DEFAULT_LIMITS } from '../../../src/core/api/limits';
 import { failure, useEmulator } from './support';
 
 describe('size limits on responses', () => {

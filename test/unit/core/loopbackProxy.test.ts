@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
-import { InferenceClient } from '../../../src/core/client';
-import { ApiError } from '../../../src/core/errors';
-import { createUndiciTransport, type ConnectionSettings } from '../../../src/core/undiciTransport';
+import { InferenceClient } from '../../../src/core/api/client';
+import { ApiError } from '../../../src/core/api/errors';
+import { createUndiciTransport, type ConnectionSettings } from '../../../src/core/api/undiciTransport';
 
 const KEY = 'svc-loopback-key-0123456789';
 

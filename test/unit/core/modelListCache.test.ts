@@ -1,6 +1,6 @@
 /** When one model-list request is shared (when a stored list answers: persistedModelLists.test.ts). */
 import assert from 'node:assert/strict';
-import { SharedOperations, untilAborted } from '../../../src/core/modelListCache';
+import { SharedOperations, untilAborted } from '../../../src/core/models/modelListCache';
 
 describe('model list cache', () => {
   describe('SharedOperations', () => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { checkApiKeyFormat } from '../../../src/core/apiKey';
-import { parseChatEventStream } from '../../../src/core/chatStream';
+import { checkApiKeyFormat } from '../../../src/core/api/apiKey';
+import { parseChatEventStream } from '../../../src/core/api/chatStream';
 import { actionsForError } from '../../../src/core/errorActions';
-import { ApiError } from '../../../src/core/errors';
-import { decodeImageItem, sniffImageType } from '../../../src/core/imageData';
-import { describeErrorBody, type ErrorBody } from '../../../src/core/responseErrors';
-import { parseResponseMeta, parseRetryAfter } from '../../../src/core/responseMeta';
+import { ApiError } from '../../../src/core/api/errors';
+import { decodeImageItem, sniffImageType } from '../../../src/core/images/imageData';
+import { describeErrorBody, type ErrorBody } from '../../../src/core/api/responseErrors';
+import { parseResponseMeta, parseRetryAfter } from '../../../src/core/api/responseMeta';
 import { drain } from './support';
 
 const META = { status: 200, receivedAt: 0 };

@@ -1,7 +1,7 @@
 /** When a stored model list answers VS Code's questions, in this window and the next, and when it is refreshed. */
 import assert from 'node:assert/strict';
-import type { CachedModelList, ListSource } from '../../../src/core/modelListCache';
-import { PersistedModelLists, type StateStore } from '../../../src/core/persistedModelLists';
+import type { CachedModelList, ListSource } from '../../../src/core/models/modelListCache';
+import { PersistedModelLists, type StateStore } from '../../../src/core/models/persistedModelLists';
 
 const BASE = 'https://api.example.test/api/v1';
 const SOURCE: ListSource = { baseUrl: BASE, keyTag: 'tag-of-key-a' };

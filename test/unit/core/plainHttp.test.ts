@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { InferenceClient } from '../../../src/core/client';
-import { ApiError } from '../../../src/core/errors';
-import { isLoopbackHost } from '../../../src/core/loopback';
+import { InferenceClient } from '../../../src/core/api/client';
+import { ApiError } from '../../../src/core/api/errors';
+import { isLoopbackHost } from '../../../src/core/api/loopback';
 import { checkBaseUrl } from '../../../src/core/settings/baseUrl';
 import { checkEnvironments } from '../../../src/core/settings/settingsCheck';
 

@@ -5,9 +5,9 @@ import https from 'node:https';
 import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InferenceClient } from '../../../src/core/client';
-import { ApiError } from '../../../src/core/errors';
-import { createUndiciTransport } from '../../../src/core/undiciTransport';
+import { InferenceClient } from '../../../src/core/api/client';
+import { ApiError } from '../../../src/core/api/errors';
+import { createUndiciTransport } from '../../../src/core/api/undiciTransport';
 import { tunnelConnections } from './support';
 
 /** A throwaway self-signed certificate for 127.0.0.1, made for this run and deleted after it. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../../src/core/errors';
-import { LONGEST_AUTOMATIC_WAIT_SECONDS, withRateLimitRetry, type RetryWait, type Wait } from '../../../src/core/rateLimitRetry';
+import { ApiError } from '../../../src/core/api/errors';
+import { LONGEST_AUTOMATIC_WAIT_SECONDS, withRateLimitRetry, type RetryWait, type Wait } from '../../../src/core/api/rateLimitRetry';
 
 const META = { status: 429, receivedAt: 0, requestId: 'req-429' };
 const rateLimited = (retryAfterSeconds?: number) =>

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
 import { createConversation } from '../../../src/core/chat/conversation';
-import { parseConversation, serializeConversation } from '../../../src/core/chat/serialization';
-import { InferenceClient } from '../../../src/core/client';
-import { ApiError } from '../../../src/core/errors';
-import { keySecrets, redactErrorText, redactSecrets } from '../../../src/core/redact';
+import { parseConversation, serializeConversation } from '../../../src/core/chat/history/serialization';
+import { InferenceClient } from '../../../src/core/api/client';
+import { ApiError } from '../../../src/core/api/errors';
+import { keySecrets, redactErrorText, redactSecrets } from '../../../src/core/api/redact';
 import { drain, HELLO, useEmulator } from './support';
 
 const KEY = 'svc-Zq8AbCdEfGhIjKlMnOpQrStUvWxYz0123';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { keySecrets, usableSecrets } from '../../../src/core/redact';
-import { RelayRedactor } from '../../../src/core/relayRedaction';
+import { keySecrets, usableSecrets } from '../../../src/core/api/redact';
+import { RelayRedactor } from '../../../src/core/api/relayRedaction';
 
 const KEY = 'svc-RelayKey0123456789abcdefghijklmnop';
 const SECRETS = usableSecrets(keySecrets(KEY, 'svc-'));

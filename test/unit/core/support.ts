@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import net from 'node:net';
-import { InferenceClient, type ClientOptions } from '../../../src/core/client';
-import { ApiError } from '../../../src/core/errors';
-import type { ChatStreamEvent, ResponseMeta } from '../../../src/core/types';
+import { InferenceClient, type ClientOptions } from '../../../src/core/api/client';
+import { ApiError } from '../../../src/core/api/errors';
+import type { ChatStreamEvent, ResponseMeta } from '../../../src/core/api/types';
 import { startEmulator, type Emulator, type EmulatorOptions, type EnvironmentName } from '../../emulator';
 
 export interface StreamOutcome {

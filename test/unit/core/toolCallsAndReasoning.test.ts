@@ -1,10 +1,10 @@
 /** Tool calls and reasoning text in the core: stream parsing, assembly by index, and the client against the emulator. */
 import assert from 'node:assert/strict';
-import { chatResultFromJson } from '../../../src/core/chatCompletion';
-import { parseChatEventStream } from '../../../src/core/chatStream';
-import { ApiError } from '../../../src/core/errors';
-import { ToolCallAssembler } from '../../../src/core/toolCalls';
-import type { ChatRequest, ChatStreamEvent, CompletedToolCall } from '../../../src/core/types';
+import { chatResultFromJson } from '../../../src/core/api/chatCompletion';
+import { parseChatEventStream } from '../../../src/core/api/chatStream';
+import { ApiError } from '../../../src/core/api/errors';
+import { ToolCallAssembler } from '../../../src/core/api/toolCalls';
+import type { ChatRequest, ChatStreamEvent, CompletedToolCall } from '../../../src/core/api/types';
 import { drain, useEmulator } from './support';
 
 const META = { status: 200, receivedAt: 0 };

@@ -1,8 +1,8 @@
 /** The undici adapter over real sockets: what a failover transport would learn from a failed send. */
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { TransportFailure, type TransportRequest } from '../../../src/core/transport';
-import { createUndiciTransport } from '../../../src/core/undiciTransport';
+import { TransportFailure, type TransportRequest } from '../../../src/core/api/transport';
+import { createUndiciTransport } from '../../../src/core/api/undiciTransport';
 
 const BODY = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x'.repeat(1000) }] });
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ConversationSaver, FailureContext } from '../../../src/core/chat/ports';
 import type { Conversation } from '../../../src/core/chat/conversation';
-import { serializeConversation } from '../../../src/core/chat/serialization';
-import { parseAppend } from '../../../src/core/chatMessageValidation';
-import type { AppendMessage, ChatParams, HostMessage, HostToWebview } from '../../../src/core/chatProtocol';
-import { ApiError, toApiError } from '../../../src/core/errors';
+import { serializeConversation } from '../../../src/core/chat/history/serialization';
+import { parseAppend } from '../../../src/core/chat/chatMessageValidation';
+import type { AppendMessage, ChatParams, HostMessage, HostToWebview } from '../../../src/core/chat/chatProtocol';
+import { ApiError, toApiError } from '../../../src/core/api/errors';
 import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
-import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/types';
+import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/api/types';
 import { BillingWindows, type BillingWindow } from '../../../src/core/usage/billingWindows';
 import type { SpendEstimate } from '../../../src/core/usage/estimate';
 import type { UsageRecord } from '../../../src/core/usage/ledger';

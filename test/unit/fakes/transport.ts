@@ -1,4 +1,4 @@
-import { NOTHING_SENT, TransportFailure, type ResponseBody, type Transport, type TransportProgress, type TransportRequest, type TransportResponse } from '../../../src/core/transport';
+import { NOTHING_SENT, TransportFailure, type ResponseBody, type Transport, type TransportProgress, type TransportRequest, type TransportResponse } from '../../../src/core/api/transport';
 
 /**
  * A Transport without sockets, for the client's logic tests: each request gets the next scripted

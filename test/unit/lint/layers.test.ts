@@ -15,14 +15,19 @@ describe('lint: layer boundaries', function () {
   const named = (source: string, index: number) => `import * as i${index} from '${source}';`;
 
   it('keeps src/core free of everything outside it, at any depth', async () => {
-    assert.deepEqual(await problems('src/core/zz.ts', lines(named('../host/config', 0), named('vscode', 1), named('./errors', 2), named('../webview/app', 3))), [1, 2, 4]);
-    assert.deepEqual(await problems('src/core/chat/zz.ts', lines(named('../../host/services', 0), named('../errors', 1), named('../../../test/harness/wait', 2))), [1, 3]);
+    assert.deepEqual(await problems('src/core/zz.ts', lines(named('../host/config', 0), named('vscode', 1), named('./credits', 2), named('../webview/app', 3))), [1, 2, 4]);
+    assert.deepEqual(await problems('src/core/chat/zz.ts', lines(named('../../host/services', 0), named('../credits', 1), named('../../../test/harness/wait', 2))), [1, 3]);
     assert.deepEqual(await problems('src/core/chat/zz.ts', 'import type * as v from \'vscode\';\nexport type V = typeof v;\n'), [1], 'not even types from vscode');
   });
 
   it('lets the webview import only the protocol and pure core helpers', async () => {
-    const code = lines(named('../core/chatProtocol', 0), named('../core/chatMessageValidation', 1), named('../core/errors', 2), named('../host/config', 3), named('./dom', 4), named('vscode', 5));
+    const code = lines(named('../core/chat/chatProtocol', 0), named('../core/chat/chatMessageValidation', 1), named('../core/api/errors', 2), named('../host/config', 3), named('./dom', 4), named('vscode', 5));
     assert.deepEqual(await problems('src/webview/zz.ts', code), [3, 4, 6]);
+  });
+
+  it('keeps the markdown renderer free of the chat, the core and VS Code', async () => {
+    const code = lines(named('../dom', 0), named('../frames', 1), named('./blocks', 2), named('../app', 3), named('../../core/chat/chatProtocol', 4), named('vscode', 5));
+    assert.deepEqual(await problems('src/webview/markdown/zz.ts', code), [4, 5, 6]);
   });
 
   it('lets only the undici adapter import undici, types included', async () => {
@@ -30,12 +35,12 @@ describe('lint: layer boundaries', function () {
     for (const file of ['src/core/zz.ts', 'src/core/chat/zz.ts', 'src/host/zz.ts', 'src/extension2.ts']) {
       assert.deepEqual(await problems(file, typeImport), [1], file);
     }
-    assert.deepEqual(await problems('src/core/undiciTransport.ts', lines(named('undici', 0), named('./transport', 1))), []);
-    assert.deepEqual(await problems('src/core/undiciTransport.ts', lines(named('vscode', 0), named('../host/config', 1))), [1, 2], 'the adapter is still in the core zone');
+    assert.deepEqual(await problems('src/core/api/undiciTransport.ts', lines(named('undici', 0), named('./transport', 1))), []);
+    assert.deepEqual(await problems('src/core/api/undiciTransport.ts', lines(named('vscode', 0), named('../../host/config', 1))), [1, 2], 'the adapter is still in the core zone');
   });
 
   it('never lets src import test code', async () => {
-    assert.deepEqual(await problems('src/host/zz.ts', lines(named('../../test/harness/wait', 0), named('../core/errors', 1))), [1]);
+    assert.deepEqual(await problems('src/host/zz.ts', lines(named('../../test/harness/wait', 0), named('../core/api/errors', 1))), [1]);
     assert.deepEqual(await problems('src/extension2.ts', lines(named('../test/harness/wait', 0))), [1]);
   });
 });

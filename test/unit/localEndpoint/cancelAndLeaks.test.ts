@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { InferenceClient } from '../../../src/core/client';
+import { InferenceClient } from '../../../src/core/api/client';
 import { createEndpointToken } from '../../../src/core/localEndpoint/auth';
 import { LocalEndpointServer } from '../../../src/core/localEndpoint/server';
 import { waitFor } from '../../harness/wait';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InferenceClient } from '../../../src/core/client';
+import { InferenceClient } from '../../../src/core/api/client';
 import { createEndpointToken } from '../../../src/core/localEndpoint/auth';
 import { LocalEndpointServer } from '../../../src/core/localEndpoint/server';
 import { bearer, rawRequest, type RawResponse } from '../emulator/helpers';

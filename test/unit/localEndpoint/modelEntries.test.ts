@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InferenceClient } from '../../../src/core/client';
+import { InferenceClient } from '../../../src/core/api/client';
 import { createEndpointToken } from '../../../src/core/localEndpoint/auth';
 import { describeRequest, LocalEndpointServer, type RequestSummary } from '../../../src/core/localEndpoint/server';
-import { readModelEntries } from '../../../src/core/modelEntries';
+import { readModelEntries } from '../../../src/core/api/modelEntries';
 import { waitFor } from '../../harness/wait';
 import { bearer, rawRequest } from '../emulator/helpers';
 

@@ -1,5 +1,5 @@
 /** A local endpoint forwarding to an emulator through the real core client, for the unit tier. */
-import { InferenceClient } from '../../../src/core/client';
+import { InferenceClient } from '../../../src/core/api/client';
 import { createEndpointToken } from '../../../src/core/localEndpoint/auth';
 import { LocalEndpointServer, type LocalEndpointOptions, type RequestSummary } from '../../../src/core/localEndpoint/server';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator';

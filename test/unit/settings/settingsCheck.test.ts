@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { checkBaseUrl, checkEnvironmentName, originOf } from '../../../src/core/settings/baseUrl';
-import { isLoopbackHost } from '../../../src/core/loopback';
+import { isLoopbackHost } from '../../../src/core/api/loopback';
 import { checkActiveEnvironment, checkEnvironments, checkSettings, problemsBlocking } from '../../../src/core/settings/settingsCheck';
 
 function refused(raw: unknown): string {

@@ -1,7 +1,7 @@
 import type { MarkdownIt } from 'markdown-it';
-import { decorateCodeBlocks } from './codeBlocks';
-import { el } from './dom';
-import { whenIdle, type FrameScheduler, type FrameTask } from './frames';
+import { decorateCodeBlocks } from '../codeBlocks';
+import { el } from '../dom';
+import { whenIdle, type FrameScheduler, type FrameTask } from '../frames';
 import { IncrementalMarkdown } from './incremental';
 import { appendCodeLines, closeFence, GROWING_FENCE } from './growingFence';
 import { PendingSanitiser, tokensToFragment } from './pendingSanitiser';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Conversation, ConversationMessage } from './conversation';
+import type { Conversation, ConversationMessage } from '../conversation';
 import { conversationFromJson, serializeConversation, toStoredConversation, toStoredMessage, type StoredConversation, type StoredMessage } from './serialization';
 
 /**

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
-import { checkBaseUrl } from './settings/baseUrl';
+import { checkBaseUrl } from '../settings/baseUrl';
 
 /**
  * The base URL as the client appends paths to it, or a `notConfigured` error that says how to fix the

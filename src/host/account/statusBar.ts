@@ -1,11 +1,11 @@
 import vscode = require('vscode');
-import type { Services } from './services';
-import { readSetting } from './config';
-import { formatCredits } from '../core/credits';
-import { markdownLiteral } from '../core/markdownText';
-import { Disposable } from './disposable';
-import { describeAge } from './format';
-import { limitSummary } from './usage/spendingWatch';
+import type { Services } from '../services';
+import { readSetting } from '../config';
+import { formatCredits } from '../../core/credits';
+import { markdownLiteral } from '../../core/markdownText';
+import { Disposable } from '../disposable';
+import { describeAge } from '../format';
+import { limitSummary } from '../usage/spendingWatch';
 
 
 /**

@@ -3,7 +3,7 @@
  * a name, a `created` no date can hold, such as 1e300) is skipped and said why, for the log; it never
  * fails the whole list, so the other models stay usable.
  */
-import { hasControlCharacters } from './logText';
+import { hasControlCharacters } from '../logText';
 import type { Model } from './types';
 
 /** Milliseconds a JavaScript Date can hold either side of 1970 (ECMAScript's time value range). */

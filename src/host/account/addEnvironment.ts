@@ -1,7 +1,7 @@
 import vscode = require('vscode');
-import { checkAlternateBaseUrl, checkBaseUrl, checkEnvironmentName } from '../core/settings/baseUrl';
+import { checkAlternateBaseUrl, checkBaseUrl, checkEnvironmentName } from '../../core/settings/baseUrl';
 import { setApiKey } from './apiKeyCommands';
-import type { Services } from './services';
+import type { Services } from '../services';
 
 /** Answers given up front (automation and tests); any left out is asked for. */
 export interface AddEnvironmentAnswers {

@@ -1,13 +1,13 @@
 import vscode = require('vscode');
-import { formatCredits } from '../core/credits';
-import { isApiError } from '../core/errors';
+import { formatCredits } from '../../core/credits';
+import { isApiError } from '../../core/api/errors';
 import { addEnvironment } from './addEnvironment';
 import { clearApiKey, setApiKey } from './apiKeyCommands';
 import { chooseEnvironment } from './chooseEnvironment';
-import type { Registered } from './disposable';
-import { describeAge } from './format';
+import type { Registered } from '../disposable';
+import { describeAge } from '../format';
 import type { Environment } from './environments';
-import type { Services } from './services';
+import type { Services } from '../services';
 
 /** The account commands (environment, model, balance, request id, the account menu) and their registration. */
 

@@ -1,5 +1,5 @@
-import { NUMBER_PARAMS } from './chat/numberParams';
-import { ERROR_ACTION_IDS } from './errorActions';
+import { NUMBER_PARAMS } from './numberParams';
+import { ERROR_ACTION_IDS } from '../errorActions';
 import {
   ATTACHMENT_KINDS, CHAT_PROTOCOL_VERSION, CHAT_STATE_VERSION,
   type AppendMessage, type ChatMethod, type ChatRequestMessage, type ChatWebviewState, type WebviewToHost,

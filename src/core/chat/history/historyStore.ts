@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { realTimer, type Timer } from './appendBatcher';
-import { summary, type Conversation, type ConversationSummary } from './conversation';
+import { realTimer, type Timer } from '../appendBatcher';
+import { summary, type Conversation, type ConversationSummary } from '../conversation';
 import { logFile, parseJournalName, tempFilePid } from './historyFileNames';
 import { nodeFileSystem, processIsAlive, type HistoryFileSystem } from './historyFileSystem';
 import { HistoryIndexFile } from './historyIndexFile';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
-import { WEBVIEW_L10N_ATTRIBUTE } from '../chatProtocol';
+import { WEBVIEW_L10N_ATTRIBUTE } from './chat/chatProtocol';
 
 export interface ChatHtmlOptions {
   /** `webview.cspSource` */

@@ -1,4 +1,4 @@
-import type { Conversation, ConversationMessage } from './conversation';
+import type { Conversation, ConversationMessage } from '../conversation';
 import { journalFile, logFile, tempFile } from './historyFileNames';
 import type { HistoryFileSystem } from './historyFileSystem';
 import { changeRecords, encodeJournalPatch, encodeJournalStart, encodeJournalText, encodeSnapshot, journalPatchKey, liveBytes, writtenState, type WrittenState } from './historyLog';

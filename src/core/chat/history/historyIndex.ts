@@ -1,4 +1,4 @@
-import type { ConversationSummary } from './conversation';
+import type { ConversationSummary } from '../conversation';
 
 /**
  * The history index: one summary per conversation, so that Chat History lists without opening any

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
-import type { ResponseMeta } from '../core/types';
-import { Disposable } from './disposable';
+import type { ResponseMeta } from '../../core/api/types';
+import { Disposable } from '../disposable';
 
 /** What the service last told us about an environment's account, kept across restarts. */
 export interface AccountSnapshot {

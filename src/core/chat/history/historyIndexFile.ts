@@ -1,4 +1,4 @@
-import type { ConversationSummary } from './conversation';
+import type { ConversationSummary } from '../conversation';
 import { indexFile, logFile, logId, tempFile } from './historyFileNames';
 import type { HistoryFileSystem } from './historyFileSystem';
 import { encodeIndex, encodeIndexEntry, encodeIndexRemoval, indexNeedsRewrite, parseIndex, sameStamp, stampMatches, type FileStamp, type IndexEntry, type ParsedIndex } from './historyIndex';

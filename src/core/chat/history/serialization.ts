@@ -1,9 +1,9 @@
 import { SPEND_NOT_MEASURED, type AnswerMeta, type AnswerStatus, type ChatParams, type SpendNotMeasured } from '../chatProtocol';
-import type { Usage } from '../types';
-import type { ErrorFacts } from '../errorView';
-import type { Attachment, Conversation, ConversationMessage } from './conversation';
-import { readNumberParams, type NumberParamValues } from './numberParams';
-import { asServiceParameters } from './params';
+import type { Usage } from '../../api/types';
+import type { ErrorFacts } from '../../errorView';
+import type { Attachment, Conversation, ConversationMessage } from '../conversation';
+import { readNumberParams, type NumberParamValues } from '../numberParams';
+import { asServiceParameters } from '../params';
 
 /**
  * The history file format: its own versioned type, converted explicitly to and from the engine's

@@ -1,4 +1,4 @@
-import type { NumberParamValues } from './chat/numberParams';
+import type { NumberParamValues } from '../chat/numberParams';
 
 /** Request and response shapes of the inference API (spec sections 2 and 4), as the client sees them. */
 

@@ -11,12 +11,12 @@
  *
  * These are view types: what is saved to disk has its own versioned type (`StoredConversation`, chat/serialization.ts).
  */
-import type { SpendEstimate } from './usage/estimate';
-import type { NumberParamValues } from './chat/numberParams';
-import type { ErrorActionId } from './errorActions';
-import type { ChatRole, Usage } from './types';
+import type { SpendEstimate } from '../usage/estimate';
+import type { NumberParamValues } from './numberParams';
+import type { ErrorActionId } from '../errorActions';
+import type { ChatRole, Usage } from '../api/types';
 
-export type { ErrorActionId } from './errorActions';
+export type { ErrorActionId } from '../errorActions';
 
 /** 2: ids renamed to messageId/conversationId, messagePatch, typed request responses. 3: appends are tuples. */
 export const CHAT_PROTOCOL_VERSION = 3;

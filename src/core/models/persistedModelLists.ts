@@ -1,4 +1,4 @@
-import type { ModelType } from './types';
+import type { ModelType } from '../api/types';
 import { isFromSource, isWithinLifetime, type CachedModelList, type ListSource } from './modelListCache';
 
 export type ModelKind = Extract<ModelType, 'chat' | 'image'>;

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
-import { KeyTagger } from '../core/keyTag';
-import { Disposable } from './disposable';
+import { KeyTagger } from '../../core/models/keyTag';
+import { Disposable } from '../disposable';
 
 const NAMESPACE = 'inference.apiKey.';
 /**
@@ -9,7 +9,7 @@ const NAMESPACE = 'inference.apiKey.';
  * Beside the key so both live and go together.
  */
 const ORIGIN_NAMESPACE = 'inference.apiKeyOrigin.';
-/** The installation's secret under which key tags are made (core/keyTag.ts explains why it lives here). */
+/** The installation's secret under which key tags are made (core/models/keyTag.ts explains why it lives here). */
 const TAG_SECRET = 'inference.keyTagSecret';
 
 /**
@@ -33,7 +33,7 @@ export class ApiKeyStore extends Disposable {
     }));
   }
 
-  /** A one-way tag of a key (core/keyTag.ts), to tell whether a stored model list was fetched with it; undefined without a key. */
+  /** A one-way tag of a key (core/models/keyTag.ts), to tell whether a stored model list was fetched with it; undefined without a key. */
   tag(key: string | undefined): Promise<string | undefined> {
     return this.#tagger.tag(key?.trim() || undefined);
   }
