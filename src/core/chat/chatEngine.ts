@@ -106,6 +106,7 @@ export class ChatEngine {
     const attachments = this.pending.take();
     if (attachments.length) message.attachments = attachments;
     this.current.messages.push(message);
+    const title = this.current.title;
     if (this.current.title === DEFAULT_TITLE) {
       this.current.title = titleFrom(text);
       this.announceHeader();
@@ -113,12 +114,12 @@ export class ChatEngine {
     this.upsert(message);
     await this.persist();
     const answer = this.answer();
-    if (images.length) await this.takeBackIfRefused(message, answer);
+    if (images.length) await this.takeBackIfRefused(message, answer, title);
     return { attachments: [] };
   }
 
   /** A request the service refused as such (a model that takes no images): the turn goes back to the composer. */
-  private async takeBackIfRefused(question: ConversationMessage, answer: StreamingAnswer): Promise<void> {
+  private async takeBackIfRefused(question: ConversationMessage, answer: StreamingAnswer, title: string): Promise<void> {
     await answer.opened;
     const { status, error, meta } = answer.message;
     if (status !== 'error' || error?.status === undefined || !REFUSED_REQUEST_STATUSES.has(error.status)) return;
@@ -126,6 +127,10 @@ export class ChatEngine {
     this.remove(answer.message.id);
     this.remove(question.id);
     this.pending.restore(question.attachments ?? []);
+    if (this.current.title !== title) {
+      this.current.title = title;
+      this.announceHeader();
+    }
     await this.persist();
     throw new Error(l10n.t('The model {0} refused the message with its images: {1}', meta?.model ?? '?', error.message));
   }

@@ -60,6 +60,7 @@ describe('chat engine: images', () => {
     assert.deepEqual(engine.attachmentViews().map((c) => c.label), ['a.png'], 'the image is still in the composer');
     assert.equal(view.of('messageRemoved').length, 2, 'the question and its error card left the view');
     assert.deepEqual(saver.last().messages, [], 'and the saved conversation');
+    assert.equal(engine.conversation.title, 'New chat', 'the title it took from the question is given back');
     backend.openError = undefined;
     await engine.send('Describe it');
     await engine.whenIdle();
