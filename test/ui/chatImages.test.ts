@@ -32,7 +32,7 @@ const thumbnailShown = (chip: Locator) => chip.locator('img.thumbnail').evaluate
 /** Images in the chat in real VS Code: pasted, sent as image parts, restored after a reload, refused by a model, sent from the Explorer. */
 describe('chat panel: images in', () => {
   const ui = useWorkbench({ emulator: { tokensPerSecond: 40, modelsWithoutImages: ['emu-chat-small'] }, workspaceFiles: { 'README.md': '# images\n' } });
-  const { chat, composer, messages, chatRequests, openChat, waitForAnswerEnd } = chatSteps(ui);
+  const { chat, composer, messages, chatRequests, openChat, send, waitForAnswerEnd } = chatSteps(ui);
   const chips = () => chat().locator('.composer .chips .chip');
   const lastUserMessage = () => chatRequests().at(-1)?.chat?.messages.findLast((m) => m.role === 'user');
 
@@ -46,10 +46,7 @@ describe('chat panel: images in', () => {
     await ui.screenshot('01-pasted-image-chip');
 
     ui.emulator.scriptReply('production', { text: 'A gradient with discs.' });
-    const before = chatRequests().length;
-    await composer().fill('What is in this picture?');
-    await composer().press('Enter');
-    await waitFor('the request', () => chatRequests().length > before, { timeoutMs: 15_000, intervalMs: 50 });
+    await send('What is in this picture?');
     assert.deepEqual(lastUserMessage(), { role: 'user', content: 'What is in this picture?', images: [{ mime: 'image/png', bytes: PASTED.length }] });
     await waitForAnswerEnd();
     assert.equal(await chips().count(), 0, 'the chip left with the message');
@@ -66,10 +63,7 @@ describe('chat panel: images in', () => {
     await waitFor('the restored thumbnail', () => thumbnailShown(sent), { timeoutMs: 15_000, intervalMs: 100 });
     await ui.screenshot('03-after-reload');
     ui.emulator.scriptReply('production', { text: 'Still the same picture.' });
-    const before = chatRequests().length;
-    await composer().fill('And its colours?');
-    await composer().press('Enter');
-    await waitFor('the request', () => chatRequests().length > before, { timeoutMs: 15_000, intervalMs: 50 });
+    await send('And its colours?');
     const first = chatRequests().at(-1)?.chat?.messages.find((m) => m.role === 'user');
     assert.deepEqual(first?.images, [{ mime: 'image/png', bytes: PASTED.length }], 'the image, from its file beside the history');
     await waitForAnswerEnd();
