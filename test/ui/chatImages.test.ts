@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { renderPng } from '../emulator/png';
+import { GIF_1X1 } from '../shared/chatImages';
 import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
@@ -23,6 +24,16 @@ async function pasteImage(chat: FrameLocator, bytes: Buffer, name: string): Prom
     const transfer = new DataTransfer();
     transfer.items.add(new File([data], fileName, { type: 'image/png' }));
     input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+  }, { base64: bytes.toString('base64'), fileName: name });
+}
+
+/** Drops `bytes` as a file on the composer, as a drag from the desktop ends (dispatched, like the paste above). */
+async function dropImage(chat: FrameLocator, bytes: Buffer, name: string): Promise<void> {
+  await chat.locator('.composer').evaluate((composer, { base64, fileName }) => {
+    const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([data], fileName, { type: 'image/gif' }));
+    composer.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
   }, { base64: bytes.toString('base64'), fileName: name });
 }
 
@@ -102,5 +113,13 @@ describe('chat panel: images in', () => {
     await chip.waitFor({ timeout: 15_000 });
     await waitFor('its thumbnail', () => thumbnailShown(chip), { timeoutMs: 10_000, intervalMs: 100 });
     await ui.screenshot('05-send-image-to-chat');
+  });
+
+  it('an image dropped on the composer becomes a chip too, told by its bytes (a GIF named .png)', async () => {
+    await dropImage(chat(), GIF_1X1, 'dropped.png');
+    const chip = chips().filter({ hasText: 'dropped.png' });
+    await chip.waitFor({ timeout: 10_000 });
+    assert.match((await chip.getAttribute('title')) ?? '', /image\/gif/);
+    await waitFor('its thumbnail', () => thumbnailShown(chip), { timeoutMs: 10_000, intervalMs: 100 });
   });
 });
