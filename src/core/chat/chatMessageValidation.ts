@@ -41,6 +41,8 @@ export const REQUEST_PARAM_VALIDATORS: { readonly [M in ChatMethod]: (params: Js
   openLink: (p) => isString(p.href),
   pickModel: noParams,
   attach: (p) => oneOf(ATTACHMENT_KINDS)(p.kind),
+  attachImage: (p) => isString(p.name) && isString(p.data),
+  imageData: (p) => isString(p.id),
   removeAttachment: (p) => isString(p.id),
   errorAction: (p) => isString(p.messageId) && oneOf(ERROR_ACTION_IDS)(p.action),
   setParams: (p) => isChatParams(p.params),

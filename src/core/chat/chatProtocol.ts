@@ -64,7 +64,11 @@ export interface ErrorCardView {
   actions: { id: ErrorActionId; label: string }[];
 }
 
-export const ATTACHMENT_KINDS = ['selection', 'file'] as const;
+export const ATTACHMENT_KINDS = ['selection', 'file', 'image'] as const;
+
+/** The image types a message may carry (chat/chatImages.ts tells them by their bytes), and their file extensions. */
+export const CHAT_IMAGE_EXTENSIONS = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' } as const;
+export type ChatImageMime = keyof typeof CHAT_IMAGE_EXTENSIONS;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 
 /** What the webview shows of an attachment (the chip). The content itself stays on the host. */
@@ -73,6 +77,8 @@ export interface AttachmentView {
   kind: AttachmentKind;
   label: string;
   detail?: string;
+  /** An image's type and size, for its chip; the webview asks for the bytes (`imageData`) to show it. */
+  image?: { mime: ChatImageMime; bytes: number };
 }
 
 export interface MessageView {
@@ -211,7 +217,12 @@ export interface ChatRequests {
   openInNewFile: { code: string; language?: string };
   openLink: { href: string };
   pickModel: Record<string, never>;
+  /** `image` opens a file dialog on the host. */
   attach: { kind: AttachmentKind };
+  /** A pasted or dropped image: its name and its bytes in base64; the host checks both. */
+  attachImage: { name: string; data: string };
+  /** The bytes of an attached image (pending or sent), to show its thumbnail. */
+  imageData: { id: string };
   removeAttachment: { id: string };
   errorAction: { messageId: string; action: ErrorActionId };
   setParams: { params: ChatParams };
@@ -236,6 +247,8 @@ export interface ChatResponses {
   openLink: void;
   pickModel: void;
   attach: { attachments: AttachmentView[] };
+  attachImage: { attachments: AttachmentView[] };
+  imageData: { mime: ChatImageMime; data: string };
   removeAttachment: { attachments: AttachmentView[] };
   errorAction: void;
   setParams: void;

@@ -7,6 +7,7 @@ import type { Attachment, Conversation, ConversationMessage } from './conversati
 export function attachmentView(attachment: Attachment): AttachmentView {
   const view: AttachmentView = { id: attachment.id, kind: attachment.kind, label: attachment.label };
   if (attachment.detail !== undefined) view.detail = attachment.detail;
+  if (attachment.image) view.image = { mime: attachment.image.mime, bytes: attachment.image.bytes };
   return view;
 }
 

@@ -6,6 +6,7 @@ import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
 import { ChatPanel, CHAT_VIEW_TYPE, CHAT_WEBVIEW_OPTIONS } from './chatPanel';
 import { registerEditorActions } from './editorActions';
+import { registerSendImageToChat } from './chatImageFiles';
 import { EditorTracker } from './editorContext';
 import { openChatHistory } from './chatHistory';
 import { searchChatHistory } from './historySearchPick';
@@ -94,12 +95,14 @@ export class ChatFeature extends Disposable {
       if (choice.messageId) panel.revealMessage(choice.messageId);
     }));
     // Editor actions use the newest panel, or open one beside the editor.
-    this.register(registerEditorActions(editors, (preserveFocus) => {
+    const chatFor = (preserveFocus: boolean) => {
       const existing = latest();
       if (!existing) return open(createConversation(), vscode.ViewColumn.Beside, preserveFocus);
       existing.panel.reveal(undefined, preserveFocus);
       return existing;
-    }));
+    };
+    this.register(registerEditorActions(editors, chatFor));
+    this.register(registerSendImageToChat(chatFor));
     this.register({ dispose: () => this.closePanels() });
     let requestId = 0;
     const panelOf = (conversationId: string) => [...this.panels].find((p) => p.conversation.id === conversationId);

@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import type { ChatEngine } from '../../core/chat/chatEngine';
-import { createConversation } from '../../core/chat/conversation';
+import { createConversation, imageAttachments, imageDataUrls } from '../../core/chat/conversation';
+import { pastedImage, pickImages } from './chatImageFiles';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
 import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatProtocol';
 import type { Services } from '../services';
@@ -35,7 +36,16 @@ export function createRequestHandler(
     pickModel: async (engine) => {
       if (await pickConversationModel(services, engine)) engine.announceHeader();
     },
-    attach: (engine, { kind }) => ({ attachments: engine.attach(captureContext(editors.editor(), kind)) }),
+    attach: async (engine, { kind }) => {
+      if (kind !== 'image') return { attachments: engine.attach(captureContext(editors.editor(), kind)) };
+      for (const image of await pickImages()) engine.attach(image);
+      return { attachments: engine.attachmentViews() };
+    },
+    attachImage: (engine, { name, data }) => ({ attachments: engine.attach(pastedImage(name, data)) }),
+    imageData: async (engine, { id }) => {
+      const { mime, data } = await engine.imageBytes(id);
+      return { mime, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
+    },
     removeAttachment: (engine, { id }) => ({ attachments: engine.removeAttachment(id) }),
     errorAction: async (engine, { messageId, action }) => {
       const error = engine.errorOf(messageId);
@@ -71,7 +81,9 @@ export function createRequestHandler(
       if (title !== undefined) await engine.rename(title);
     },
     exportMarkdown: async (engine) => {
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: exportMarkdown(engine.conversation) });
+      const { conversation } = engine;
+      const images = await imageDataUrls(imageAttachments(conversation.messages), (file) => history.store.readImage(conversation.id, file));
+      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: exportMarkdown(conversation, images) });
       await vscode.window.showTextDocument(document, { preview: false });
     },
     requestSnapshot: (engine) => engine.showSnapshot(),

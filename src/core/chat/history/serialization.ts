@@ -3,6 +3,7 @@ import type { Usage } from '../../api/types';
 import type { ErrorFacts } from '../../errorView';
 import type { Attachment, Conversation, ConversationMessage } from '../conversation';
 import { readNumberParams, type NumberParamValues } from '../numberParams';
+import { isChatImageMime, isImageFileName, type ChatImage } from '../chatImages';
 import { asServiceParameters } from '../params';
 
 /**
@@ -19,11 +20,13 @@ export const STORED_CONVERSATION_VERSION = 2;
 // Field lists copied from the engine's types on purpose: a file format must not follow their changes.
 export interface StoredAttachment {
   id: string;
-  kind: 'selection' | 'file';
+  kind: 'selection' | 'file' | 'image';
   label: string;
   detail?: string;
+  /** Empty for an image: its bytes are a file beside the log (historyImages.ts), never inlined here. */
   content: string;
   languageId?: string;
+  image?: { mime: string; bytes: number; file: string };
 }
 
 export interface StoredAnswerError {
@@ -97,8 +100,14 @@ export function toStoredMessage(message: ConversationMessage): StoredMessage {
   if (message.status !== undefined) stored.status = message.status;
   if (message.meta !== undefined) stored.meta = { ...message.meta, ...(message.meta.usage && { usage: { ...message.meta.usage } }) };
   if (message.error !== undefined) stored.error = { ...message.error };
-  if (message.attachments?.length) stored.attachments = message.attachments.map((a) => ({ ...a }));
+  if (message.attachments?.length) stored.attachments = message.attachments.map(toStoredAttachment);
   return stored;
+}
+
+/** Field by field: an image's pending bytes (`data`) never reach the log. */
+function toStoredAttachment(attachment: Attachment): StoredAttachment {
+  const { image, ...fields } = attachment;
+  return { ...fields, ...(image && { image: { mime: image.mime, bytes: image.bytes, file: image.file } }) };
 }
 
 export function serializeConversation(conversation: Conversation): string {
@@ -150,10 +159,21 @@ function readError(raw: unknown): ErrorFacts | undefined {
   return { kind: raw.kind, message: raw.message, ...pick<ErrorFacts>(raw, ['requestId'], str), ...pick<ErrorFacts>(raw, ['status'], num) };
 }
 
+/** An image reference names a file as chatImages.ts makes them, so a hand-edited log cannot point elsewhere. */
+function readImage(raw: unknown): ChatImage | undefined {
+  if (!isObject(raw) || !isChatImageMime(raw.mime) || !num(raw.bytes) || !str(raw.file) || !isImageFileName(raw.file)) return undefined;
+  return { mime: raw.mime, bytes: raw.bytes, file: raw.file };
+}
+
 function readAttachment(raw: unknown): Attachment | undefined {
   if (!isObject(raw) || !str(raw.id) || !str(raw.label) || !str(raw.content)) return undefined;
+  const fields = { id: raw.id, label: raw.label, content: raw.content, ...pick<Attachment>(raw, ['detail', 'languageId'], str) };
+  if (raw.kind === 'image') {
+    const image = readImage(raw.image);
+    return image && { ...fields, kind: 'image', image };
+  }
   if (raw.kind !== 'selection' && raw.kind !== 'file') return undefined;
-  return { id: raw.id, kind: raw.kind, label: raw.label, content: raw.content, ...pick<Attachment>(raw, ['detail', 'languageId'], str) };
+  return { ...fields, kind: raw.kind };
 }
 
 const STATUSES: ReadonlySet<string> = new Set<AnswerStatus>(['done', 'stopped', 'error', 'interrupted', 'streaming']);
