@@ -12,14 +12,15 @@ export function createEndpointToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString('base64url');
 }
 
-function digest(text: string): Buffer {
+/** SHA-256 of a token: what a comparison (and a named token's stored form) uses, never the token itself. */
+export function tokenDigest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
 /** Constant-time whatever the lengths: both sides are hashed to 32 bytes before the comparison. */
 export function tokenMatches(presented: string | undefined, expected: string): boolean {
   if (presented === undefined || expected === '') return false;
-  return timingSafeEqual(digest(presented), digest(expected));
+  return timingSafeEqual(tokenDigest(presented), tokenDigest(expected));
 }
 
 function single(value: string | string[] | undefined): string | undefined {
