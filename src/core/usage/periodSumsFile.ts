@@ -9,7 +9,8 @@ import type { Period } from './spendPeriods';
  * window, so that a spending-limit check reads a small file and the ledger's new lines only, never the
  * month. The file is never trusted over the ledger: it names the ledger bytes it covers (file identity,
  * length, and the bytes just before that length), and is rebuilt from the ledger when it is missing,
- * unreadable, of other periods, or covers bytes the ledger no longer holds (compacted, replaced, cut).
+ * unreadable, of other periods, or covers bytes the ledger no longer holds (compacted, replaced, cut);
+ * it is brought forward once the lines past it add up to REWRITE_AFTER_BYTES.
  * Written through a temporary file and a rename, so a crash leaves the old file or the new one; two
  * windows writing at once each write sums that are true of the bytes they name.
  */
@@ -17,6 +18,11 @@ import type { Period } from './spendPeriods';
 const VERSION = 1;
 /** The covered bytes' last few, compared with the ledger's: a ledger rewritten to the same length differs here. */
 const FINGERPRINT_BYTES = 64;
+/**
+ * The file is rewritten once the lines read past it reach this size (about 60 records), not after every
+ * record: the write and rename cost more than reading those lines again, and the read stays bounded.
+ */
+const REWRITE_AFTER_BYTES = 16 * 1024;
 
 interface Coverage {
   dev: number;
@@ -89,7 +95,7 @@ export interface PeriodSumsFiles {
 /**
  * The ledger's sums for `day` and `month`: the stored file's, plus the lines appended since it was
  * written (other windows' records), or rebuilt from the ledger when the file cannot be trusted. The
- * file is rewritten when anything was added. A missing ledger is empty.
+ * file is rewritten when rebuilt or far behind. A missing ledger is empty.
  */
 export async function readPeriodSums(files: PeriodSumsFiles, day: Period, month: Period): Promise<SpendSums> {
   let handle: fs.FileHandle;
@@ -113,7 +119,7 @@ export async function readPeriodSums(files: PeriodSumsFiles, day: Period, month:
     } else {
       sums = sumsOf(await readEntriesBefore(handle, end, month.start), day, month);
     }
-    if (!trusted || end > stored.ledger.size) await writeSums(files, { v: VERSION, ledger: { dev, ino, size: end, tail: await fingerprint(handle, end) }, day, month, environments: [...sums.environments], tokens: [...sums.tokens] });
+    if (!trusted || end - stored.ledger.size >= REWRITE_AFTER_BYTES) await writeSums(files, { v: VERSION, ledger: { dev, ino, size: end, tail: await fingerprint(handle, end) }, day, month, environments: [...sums.environments], tokens: [...sums.tokens] });
     return sums;
   } finally {
     await handle.close();
