@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { waitFor } from '../../harness/wait';
 import { rawRequest } from '../../unit/emulator/helpers';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
+import { writtenFiles } from '../support/files';
 import { startThroughCommand, type Started } from './support';
 
 describe('Local endpoint: named tokens with their own daily limits, attributed in the ledger, revoked at once (real extension host, emulator prices)', () => {
@@ -10,6 +11,13 @@ describe('Local endpoint: named tokens with their own daily limits, attributed i
   const services = () => fixture().api.services;
   const billed = () => fixture().emulator.requests.filter((r) => r.path.endsWith('/chat/completions'));
   let endpoint: Started;
+  /** Every named token made here: none may be found in any file. */
+  const made: string[] = [];
+  const create = async (name: string, dailyLimit: number | undefined) => {
+    const result = await services().endpointTokens.create(name, dailyLimit);
+    made.push(result.secret);
+    return result;
+  };
   const ask = (token: string, stream = false) => rawRequest(`${endpoint.origin}/v1/chat/completions`, {
     headers: { authorization: `Bearer ${token}` },
     body: { model: 'emu-chat-small', messages: [{ role: 'user', content: 'Hello from a tool' }], stream },
@@ -28,7 +36,7 @@ describe('Local endpoint: named tokens with their own daily limits, attributed i
   });
 
   it('refuses a named token past its daily limit, sending nothing, while the per-run token still works', async () => {
-    const { secret, token } = await services().endpointTokens.create('limited tool', 0.000001);
+    const { secret, token } = await create('limited tool', 0.000001);
     const first = await ask(secret);
     assert.equal(first.status, 200, first.text);
     const firstId = billed().at(-1)?.id;
@@ -59,7 +67,7 @@ describe('Local endpoint: named tokens with their own daily limits, attributed i
   });
 
   it('refuses a revoked token at once, with the endpoint still running', async () => {
-    const { secret, token } = await services().endpointTokens.create('short-lived tool', undefined);
+    const { secret, token } = await create('short-lived tool', undefined);
     assert.equal((await ask(secret)).status, 200);
     const port = endpoint.origin;
     await services().endpointTokens.revoke(token);
@@ -70,5 +78,16 @@ describe('Local endpoint: named tokens with their own daily limits, attributed i
     assert.equal(billed().length, sentBefore);
     assert.equal(fixture().api.localEndpoint.state?.origin, port, 'the same run of the endpoint');
     assert.equal((await ask(endpoint.token)).status, 200);
+  });
+
+  it('names a token in the log and the ledger, and writes none of them to any file', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // let the log channel flush to disk
+    const files = writtenFiles(services().context, vscode.workspace.workspaceFolders);
+    assert.ok(files.some(([, text]) => text.includes('token "limited tool"')), 'the log names the token');
+    assert.ok(files.some(([file, text]) => file.endsWith('ledger.jsonl') && text.includes('"name":"limited tool"')), 'the ledger names the token');
+    assert.equal(made.length, 2);
+    for (const [file, text] of files) {
+      for (const secret of made) assert.equal(text.includes(secret), false, `an endpoint token was found in ${file}`);
+    }
   });
 });
