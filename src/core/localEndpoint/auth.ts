@@ -1,6 +1,7 @@
 /**
- * Who may use the local endpoint: a process on this machine that holds the per-run token, reaching it
- * under a loopback host name. The token is random per start; the service key never leaves the host.
+ * Who may use the local endpoint: a process on this machine that holds the per-run token (random per
+ * start) or a named token the user made (namedTokens.ts), reaching it under a loopback host name. The
+ * service key never leaves the host.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';

@@ -1,7 +1,7 @@
 /**
  * The local endpoint: a loopback-only HTTP server that lets other tools use the service through the
- * extension. Clients authenticate with a per-run token; the service key is added by `forward` and never
- * reaches them. No CORS headers are ever sent, Host must be a loopback name, and a browser's cross-origin
+ * extension. Clients authenticate with the per-run token or a named one (namedTokens.ts); the service
+ * key is added by `forward` and never reaches them. No CORS headers are ever sent, Host must be a loopback name, and a browser's cross-origin
  * request (it carries Origin) is refused, so a web page cannot use it. Knows nothing of VS Code.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';

@@ -83,18 +83,6 @@ export class UsageLedger extends Disposable implements UsageRecorder {
   }
 
   /**
-   * Every window's entries recorded at or after `start`, read now from the end of the file (spending
-   * limits: what other windows recorded counts too), without changing what this window shows.
-   */
-  async since(start: number): Promise<UsageEntry[]> {
-    let stored: UsageEntry[] = [];
-    await this.#enqueue('read', async () => {
-      stored = await readLedgerSince(this.#file, start);
-    });
-    return [...stored, ...this.#unwritten].filter((entry) => entry.at >= start);
-  }
-
-  /**
    * Every window's spend in the current day and month (the user's time zone), per environment and per
    * endpoint token: what spending limits check. Reads the sums kept beside the ledger and the lines
    * appended since, not the month, so that its cost does not grow with the ledger.
