@@ -7,6 +7,8 @@ import { CHAT_SIDE_VIEW_ID, type ChatSurfaces } from './chatSurfaces';
 
 /** workspaceState key of the conversation the side-bar view showed last (an id, nothing else). */
 const LAST_CONVERSATION_KEY = 'inference.chatView.conversationId';
+/** Context key: VS Code has created the side-bar view (package.json's commandPalette `when`). */
+const VIEW_OPEN_CONTEXT = 'inference.chatViewOpen';
 
 /** The side-bar view as a chat surface: the view keeps its name ("Chat"), the conversation's title is its description. */
 function viewFrame(view: vscode.WebviewView): ChatFrame {
@@ -43,6 +45,9 @@ export function registerChatSideView(surfaces: ChatSurfaces, workspaceState: vsc
       const remember = (id: string) => void workspaceState.update(LAST_CONVERSATION_KEY, id);
       remember(surface.conversationId);
       surface.onDidChangeConversation((conversation) => remember(conversation.id));
+      // Open Chat in Editor is offered in the command palette while there is a view to move from.
+      void vscode.commands.executeCommand('setContext', VIEW_OPEN_CONTEXT, true);
+      surface.onDidDispose(() => void vscode.commands.executeCommand('setContext', VIEW_OPEN_CONTEXT, false));
     },
   };
   return vscode.Disposable.from(

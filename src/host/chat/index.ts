@@ -23,6 +23,8 @@ export interface ChatTestApi {
   openConversations(): string[];
   /** The conversation the side-bar view shows, once VS Code has created the view. */
   sideViewConversation(): string | undefined;
+  /** What a surface's own history pick does once `conversationId` is picked, in the surface showing `surfaceConversationId`. */
+  showIn(surfaceConversationId: string, conversationId: string): Promise<void>;
   /** The conversation as its surface holds it, else as the history has it. */
   conversation(id: string): Promise<Conversation | undefined>;
 }
@@ -89,6 +91,11 @@ export class ChatFeature extends Disposable {
         const surface = surfaces.holder(conversationId);
         if (!surface) throw new Error(`No open chat surface shows conversation ${conversationId}`);
         return surface.request({ v: CHAT_PROTOCOL_VERSION, type: 'request', id: --requestId, method, params } as ChatRequestMessage);
+      },
+      showIn: async (surfaceConversationId, conversationId) => {
+        const surface = surfaces.holder(surfaceConversationId);
+        if (!surface) throw new Error(`No open chat surface shows conversation ${surfaceConversationId}`);
+        await surfaces.show(surface.session, conversationId);
       },
       openConversations: () => surfaces.panels().map((p) => p.conversationId),
       sideViewConversation: () => surfaces.view()?.conversationId,
