@@ -54,7 +54,7 @@ describe('chat side-bar view', () => {
   }
 
   const answers = (frame: FrameLocator) => frame.locator('.message.role-assistant');
-  const chatTabs = () => ui.page.locator('.tabs-container .tab', { hasText: /Hello from the side bar|Please write something long/ });
+  const chatTabs = () => ui.page.locator('.tabs-container .tab', { hasText: /Hello from the side bar/ });
 
   it('opens in its own activity-bar container and streams an answer from the emulator', async () => {
     await ui.runCommand('Inference: Pick Chat Model');
@@ -98,12 +98,22 @@ describe('chat side-bar view', () => {
     await ui.screenshot('03-side-bar-restored');
   });
 
-  it('moves the conversation to an editor tab and back, never showing it in both', async () => {
+  it('moves the conversation to an editor tab mid-answer and back, never showing it in both', async () => {
+    // ~6 s of answer at 25 tokens/s: it is still streaming when it moves, and finishes in the tab.
+    const scripted = Array.from({ length: 150 }, (_, i) => `moved${i}`).join(' ');
+    ui.emulator.scriptReply('production', { text: scripted });
+    const streaming = await viewFrame();
+    await send(streaming, 'Keep answering while this moves');
+    await waitFor('the third answer to stream', async () => (await answers(streaming).count()) === 3
+      && ((await answers(streaming).last().locator('.markdown').textContent()) ?? '').length > 20, { timeoutMs: 30_000, intervalMs: 100 });
     // The view's title bar (the container's, while the view is its only one) has the button.
     await ui.page.locator('.part.sidebar .composite.title .action-label[aria-label="Open Chat in Editor"]').click();
     await chatTabs().first().waitFor({ timeout: 30_000 });
     const panel = await panelFrame();
-    await waitFor('the moved conversation in the tab', async () => (await answers(panel).count()) === 2, { timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor('the moved conversation in the tab', async () => (await answers(panel).count()) === 3, { timeoutMs: 30_000, intervalMs: 200 });
+    await answers(panel).last().locator('.message-status', { hasText: 'Answering' }).waitFor({ state: 'detached', timeout: 60_000 });
+    assert.equal((await answers(panel).last().locator('.markdown').innerText()).trim(), scripted, 'the answer finished in the tab, whole');
+    assert.equal(chatRequests().filter((r) => JSON.stringify(r.chat?.messages ?? []).includes('Keep answering while this moves')).length, 1, 'moving sent nothing again');
     const view = await viewFrame();
     await waitFor('the view to start a new conversation', async () => (await view.locator('.message').count()) === 0, { timeoutMs: 15_000, intervalMs: 200 });
     await ui.screenshot('04-moved-to-editor');
@@ -111,7 +121,7 @@ describe('chat side-bar view', () => {
     await ui.runCommand('Inference: Move Chat to Side Bar');
     await chatTabs().first().waitFor({ state: 'detached', timeout: 30_000 });
     const back = await viewFrame();
-    await waitFor('the conversation back in the view', async () => (await answers(back).count()) === 2, { timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor('the conversation back in the view', async () => (await answers(back).count()) === 3, { timeoutMs: 30_000, intervalMs: 200 });
     await ui.screenshot('05-moved-back');
 
     // Chat History on the conversation the view shows reveals the view; no tab opens a second writer.
