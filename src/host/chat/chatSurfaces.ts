@@ -126,8 +126,14 @@ export class ChatSurfaces implements SurfaceConversations {
 
   /** Resolves with the side-bar view's surface, showing the view (VS Code creates it on first show). */
   async revealView(): Promise<ChatSurface> {
-    const created = this.sideView ? Promise.resolve(this.sideView) : new Promise<ChatSurface>((resolve) => {
+    const created = this.sideView ? Promise.resolve(this.sideView) : new Promise<ChatSurface>((resolve, reject) => {
+      // A view that VS Code never creates (its container removed from the layout) fails the move, not hangs it.
+      const timer = setTimeout(() => {
+        listener.dispose();
+        reject(new Error(vscode.l10n.t('The chat view in the side bar did not open.')));
+      }, VIEW_CREATION_TIMEOUT_MS);
       const listener = this.onSideViewEmitter.event((surface) => {
+        clearTimeout(timer);
         listener.dispose();
         resolve(surface);
       });
@@ -170,6 +176,9 @@ export class ChatSurfaces implements SurfaceConversations {
     this.owners.leaving(leaving, session.engine.whenIdle());
   }
 }
+
+/** How long Move Chat to Side Bar waits for VS Code to create the view it asked to show. */
+const VIEW_CREATION_TIMEOUT_MS = 15_000;
 
 /** The side-bar view's id (package.json `views`), also the prefix of the commands VS Code makes for it. */
 export const CHAT_SIDE_VIEW_ID = 'inference.chatView';
