@@ -1,16 +1,18 @@
 import vscode = require('vscode');
 import type { ChatEngine } from '../../core/chat/chatEngine';
-import { createConversation, imageAttachments, imageDataUrls } from '../../core/chat/conversation';
+import { imageAttachments, imageDataUrls } from '../../core/chat/conversation';
 import { pastedImage, pickImages } from './chatImageFiles';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
 import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatProtocol';
 import type { Services } from '../services';
-import type { RequestHandler } from './chatPanel';
+import type { RequestHandler } from './chatSurface';
+import type { ChatSession } from './chatSession';
+import type { SurfaceConversations } from './chatSurfaces';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
 import type { ChatHistory } from './chatHistory';
 import { pickConversation, pickConversationModel } from './pickers';
 
-type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M]) => Promise<ChatResponses[M]> | ChatResponses[M] };
+type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: ChatSession) => Promise<ChatResponses[M]> | ChatResponses[M] };
 
 /** What each webview request does on the host. Its result is the reply; errors thrown here become the error reply. */
 export function createRequestHandler(
@@ -18,6 +20,7 @@ export function createRequestHandler(
   history: ChatHistory,
   editors: EditorTracker,
   deleteConversation: (id: string) => Promise<void>,
+  conversations: SurfaceConversations,
 ): RequestHandler {
   const handlers: Handlers = {
     send: (engine, { text }) => engine.send(text),
@@ -64,17 +67,11 @@ export function createRequestHandler(
       await services.errors.run(action, error);
     },
     setParams: (engine, { params }) => engine.setParams(params),
-    newConversation: async (engine) => {
-      if (engine.conversation.messages.length === 0) return;
-      await engine.persist();
-      engine.load(createConversation());
-    },
-    openHistory: async (engine) => {
+    newConversation: (_engine, _params, session) => conversations.showNew(session),
+    // A conversation another surface shows is revealed there, not loaded here too.
+    openHistory: async (_engine, _params, session) => {
       const id = await pickConversation(history, deleteConversation);
-      if (!id || id === engine.conversation.id) return;
-      const conversation = await history.store.load(id);
-      if (!conversation) throw new Error(vscode.l10n.t('That conversation could not be read.'));
-      engine.load(conversation);
+      if (id) await conversations.show(session, id);
     },
     renameConversation: async (engine) => {
       const title = await vscode.window.showInputBox({ title: vscode.l10n.t('Rename chat'), value: engine.conversation.title, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')) });
@@ -88,8 +85,8 @@ export function createRequestHandler(
     },
     requestSnapshot: (engine) => engine.showSnapshot(),
   };
-  return async (engine: ChatEngine, request: ChatRequestMessage) => {
-    const handler = handlers[request.method] as (engine: ChatEngine, params: unknown) => Promise<unknown>;
-    return handler(engine, request.params);
+  return async (session: ChatSession, request: ChatRequestMessage) => {
+    const handler = handlers[request.method] as (engine: ChatEngine, params: unknown, session: ChatSession) => Promise<unknown>;
+    return handler(session.engine, request.params, session);
   };
 }
