@@ -8,9 +8,6 @@ import {
   CHAT_STATE_VERSION,
   type AppendMessage,
   type ChatEnvironmentView,
-  type ChatMethod,
-  type ChatRequests,
-  type ChatResponses,
   type ChatWebviewState,
   type ConversationView,
   type EarlierMessagesMessage,
@@ -19,6 +16,7 @@ import {
   type MessageView,
   type SnapshotMessage,
 } from '../core/chat/chatProtocol';
+import type { ChatMethod, ChatRequests, ChatResponses } from '../core/chat/chatRequests';
 import { BottomFollower } from './bottomFollower';
 import { routeClick, showLinkTarget, type AttachmentMethod, type ClickContext } from './clickActions';
 import { bytesBase64, ImageThumbnails } from './imageThumbnails';
