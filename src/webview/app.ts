@@ -17,21 +17,15 @@ import {
   type SnapshotMessage,
 } from '../core/chat/chatProtocol';
 import type { ChatMethod, ChatRequests, ChatResponses } from '../core/chat/chatRequests';
-import { BottomFollower } from './bottomFollower';
 import { routeClick, showLinkTarget, type AttachmentMethod, type ClickContext } from './clickActions';
 import { bytesBase64, ImageThumbnails } from './imageThumbnails';
 import { Composer } from './composer';
-import { el } from './dom';
 import { FrameScheduler } from './frames';
 import { ConversationHeaderView } from './header';
 import type { HostConnection } from './hostConnection';
-import { LazyMessages } from './lazyMessages';
 import { LiveRegion } from './liveRegion';
 import { createMarkdown } from './markdown/markdown';
-import { MessageElement } from './messageView';
-
-/** How long a revealed message (a search result) stays outlined. */
-const REVEAL_HIGHLIGHT_MS = 2000;
+import { MessageList } from './messageList';
 
 export class ChatApp {
   private readonly frames = new FrameScheduler();
@@ -40,16 +34,10 @@ export class ChatApp {
   private readonly header: ConversationHeaderView;
   private readonly composer: Composer;
   private readonly thumbnails: ImageThumbnails;
-  private readonly list: HTMLElement;
-  private readonly empty: HTMLElement;
-  private readonly messages = new Map<string, MessageElement>();
+  private readonly messages: MessageList;
   private conversation: ConversationView | undefined;
   private streaming: { messageId: string; seq: number } | undefined;
   private awaitingSnapshot = false;
-  private readonly bottom: BottomFollower;
-  private readonly lazy: LazyMessages;
-  /** The messages whose chrome was last rendered as the last turn's (refreshChrome). */
-  private lastTurn = new Set<string>();
   private state: ChatWebviewState;
 
   constructor(
@@ -67,12 +55,9 @@ export class ChatApp {
       draftChanged: (draft) => this.saveState({ draft }),
       attachFiles: (files) => void this.attachFiles(files),
     }, this.thumbnails);
-    this.empty = el('div', { className: 'empty-state', text: l10n.t('Ask a question to start the conversation.') });
-    this.list = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.empty]);
-    root.append(this.header.root, this.list, this.composer.root, this.live.element);
+    this.messages = new MessageList({ md: this.md, thumbnails: this.thumbnails, frames: this.frames, announce: (t) => this.live.announce(t) });
+    root.append(this.header.root, this.messages.root, this.composer.root, this.live.element);
     this.composer.setDraft(this.state.draft ?? '');
-    this.bottom = new BottomFollower(this.list);
-    this.lazy = new LazyMessages(this.list);
     const clicks: ClickContext = {
       call: (method, params) => this.call(method, params),
       updateAttachments: (method, params) => this.updateAttachments(method, params),
@@ -105,7 +90,7 @@ export class ChatApp {
         return;
       case 'messageRemoved':
         if (message.conversationId !== this.conversation?.id) return;
-        this.removeMessage(message.messageId);
+        this.messages.remove(message.messageId);
         this.conversation.messages = this.conversation.messages.filter((m) => m.id !== message.messageId);
         return this.refreshChrome();
       case 'conversationChanged':
@@ -115,7 +100,7 @@ export class ChatApp {
       case 'focusComposer':
         return this.composer.focus();
       case 'revealMessage':
-        return this.reveal(message.messageId);
+        return this.messages.reveal(message.messageId);
       case 'fillComposer':
         this.composer.setAttachments(message.attachments);
         if (message.text !== undefined) {
@@ -125,18 +110,6 @@ export class ChatApp {
         if (message.focus) this.composer.focus();
         return;
     }
-  }
-
-  /** Shows a message (a search result): the list stops following the bottom and scrolls it into view. */
-  private reveal(messageId: string): void {
-    const element = this.messages.get(messageId);
-    if (!element) return;
-    // Shown as it will look, not as the placeholder of an answer not rendered yet.
-    this.lazy.renderNow(element);
-    this.bottom.release();
-    requestAnimationFrame(() => element.root.scrollIntoView({ block: 'start' }));
-    element.root.classList.add('revealed');
-    setTimeout(() => element.root.classList.remove('revealed'), REVEAL_HIGHLIGHT_MS);
   }
 
   private append(append: AppendMessage): void {
@@ -157,13 +130,13 @@ export class ChatApp {
     this.awaitingSnapshot = false;
     this.conversation = { ...snapshot.conversation, messages: [...snapshot.conversation.messages] };
     this.streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
-    for (const id of [...this.messages.keys()]) this.removeMessage(id);
+    this.messages.clear();
     const eager = eagerFrom(this.conversation.messages.map((m) => m.text));
-    this.conversation.messages.forEach((view, index) => this.addMessage(view, index < eager));
+    this.conversation.messages.forEach((view, index) => this.messages.add(view, index < eager));
     this.composer.setAttachments(snapshot.attachments);
     this.applyEnvironment(snapshot.environment);
     this.saveState({ conversationId: this.conversation.id });
-    this.bottom.follow();
+    this.messages.followBottom();
     this.refreshChrome();
   }
 
@@ -172,8 +145,7 @@ export class ChatApp {
     const first = this.conversation?.messages[0];
     if (!this.conversation || earlier.conversationId !== this.conversation.id || first?.id !== earlier.before) return;
     this.conversation.messages.unshift(...earlier.messages);
-    const before = this.messages.get(first.id)?.root ?? null;
-    for (const view of earlier.messages) this.addMessage(view, true, before);
+    for (const view of earlier.messages) this.messages.add(view, true, first.id);
   }
 
   private applyEnvironment(environment: ChatEnvironmentView): void {
@@ -212,52 +184,24 @@ export class ChatApp {
     }
     const existing = this.messages.get(view.id);
     if (existing) existing.update(view, false, this.busy);
-    else this.addMessage(view);
+    else this.messages.add(view);
     this.refreshChrome();
-  }
-
-  /** `deferred`: rendered when scrolled near (lazyMessages.ts); `before`: where it goes, the end by default. */
-  private addMessage(view: MessageView, deferred = false, before: Element | null = null): void {
-    const element = new MessageElement(view, { md: this.md, thumbnails: this.thumbnails, frames: this.frames, announce: (t) => this.live.announce(t) }, deferred);
-    this.messages.set(view.id, element);
-    this.list.insertBefore(element.root, before);
-    this.bottom.watch(element.root);
-    this.lazy.watch(element);
-  }
-
-  private removeMessage(id: string): void {
-    const element = this.messages.get(id);
-    if (!element) return;
-    this.bottom.unwatch(element.root);
-    this.lazy.unwatch(element);
-    element.root.remove();
-    this.messages.delete(id);
   }
 
   private get busy(): boolean {
     return this.streaming !== undefined;
   }
 
-  /**
-   * Action buttons depend on position (only the last turn can be regenerated or edited) and, for
-   * the last turn, on whether an answer streams. Only the messages that are last, or were, change:
-   * a long conversation's thousand others keep their chrome.
-   */
+  /** The chrome that depends on the whole conversation: the last turn's buttons, the composer, the spend. */
   private refreshChrome(): void {
     const views = this.conversation?.messages ?? [];
-    const lastUser = views.findLast((m) => m.role === 'user')?.id;
-    const lastIsUser = views.at(-1)?.role === 'user';
-    const lastAssistant = lastIsUser ? undefined : views.findLast((m) => m.role === 'assistant')?.id;
-    const last = new Set([lastAssistant, lastUser].filter((id) => id !== undefined));
-    for (const id of new Set([...this.lastTurn, ...last])) this.messages.get(id)?.renderChrome(last.has(id), this.busy);
-    this.lastTurn = last;
-    this.empty.hidden = views.length > 0;
+    this.messages.refreshChrome(views, this.busy);
     this.composer.setBusy(this.busy);
     this.header.showSpend(conversationSpend(views));
   }
 
   private async send(text: string, editing: boolean): Promise<boolean> {
-    this.bottom.follow();
+    this.messages.followBottom();
     const reply = await this.call(editing ? 'editLast' : 'send', { text });
     // The host took the pending attachments with the message: the chips left with it.
     if (reply) this.composer.setAttachments(reply.result.attachments);
