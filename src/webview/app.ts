@@ -1,7 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
 import { conversationSpend } from '../core/chat/conversationSpend';
-import { eagerFrom } from '../core/chat/snapshotParts';
 import { parseAppend } from '../core/chat/chatMessageValidation';
 import {
   CHAT_PROTOCOL_VERSION,
@@ -9,9 +8,10 @@ import {
   type AppendMessage,
   type ChatEnvironmentView,
   type ChatWebviewState,
-  type ConversationView,
+  type ConversationHeader,
   type EarlierMessagesMessage,
   type HostToWebview,
+  type MessagePatch,
   type MessagePatchMessage,
   type MessageView,
   type SnapshotMessage,
@@ -35,7 +35,8 @@ export class ChatApp {
   private readonly composer: Composer;
   private readonly thumbnails: ImageThumbnails;
   private readonly messages: MessageList;
-  private conversation: ConversationView | undefined;
+  /** The conversation shown, without its messages: those are `messages`, which hold their text. */
+  private conversation: ConversationHeader | undefined;
   private streaming: { messageId: string; seq: number } | undefined;
   private awaitingSnapshot = false;
   private state: ChatWebviewState;
@@ -91,7 +92,6 @@ export class ChatApp {
       case 'messageRemoved':
         if (message.conversationId !== this.conversation?.id) return;
         this.messages.remove(message.messageId);
-        this.conversation.messages = this.conversation.messages.filter((m) => m.id !== message.messageId);
         return this.refreshChrome();
       case 'conversationChanged':
         if (!this.conversation || message.conversation.id !== this.conversation.id) return;
@@ -128,11 +128,10 @@ export class ChatApp {
 
   private applySnapshot(snapshot: SnapshotMessage): void {
     this.awaitingSnapshot = false;
-    this.conversation = { ...snapshot.conversation, messages: [...snapshot.conversation.messages] };
+    const { messages, ...conversation } = snapshot.conversation;
+    this.conversation = conversation;
     this.streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
-    this.messages.clear();
-    const eager = eagerFrom(this.conversation.messages.map((m) => m.text));
-    this.conversation.messages.forEach((view, index) => this.messages.add(view, index < eager));
+    this.messages.show(messages);
     this.composer.setAttachments(snapshot.attachments);
     this.applyEnvironment(snapshot.environment);
     this.saveState({ conversationId: this.conversation.id });
@@ -142,10 +141,8 @@ export class ChatApp {
 
   /** The older part of a long conversation, after its snapshot: shown deferred above what is there. */
   private prependEarlier(earlier: EarlierMessagesMessage): void {
-    const first = this.conversation?.messages[0];
-    if (!this.conversation || earlier.conversationId !== this.conversation.id || first?.id !== earlier.before) return;
-    this.conversation.messages.unshift(...earlier.messages);
-    for (const view of earlier.messages) this.messages.add(view, true, first.id);
+    if (earlier.conversationId !== this.conversation?.id || this.messages.all[0]?.id !== earlier.before) return;
+    this.messages.prepend(earlier.messages);
   }
 
   private applyEnvironment(environment: ChatEnvironmentView): void {
@@ -157,35 +154,31 @@ export class ChatApp {
 
   /** The end of an answer: status, meta and error change; the text is what the appends built. */
   private patch(patch: MessagePatchMessage): void {
-    const current = this.conversation?.messages.find((m) => m.id === patch.messageId);
     const element = this.messages.get(patch.messageId);
-    if (!current || !element) return;
-    const view: MessageView = { ...current, text: element.text };
-    const reasoning = element.reasoning;
-    if (reasoning) view.reasoning = reasoning;
-    for (const key of ['status', 'meta', 'error'] as const) {
-      if (patch[key] === undefined) delete view[key];
-      else (view as unknown as Record<string, unknown>)[key] = patch[key];
-    }
-    this.upsert(view);
+    if (!element) return;
+    this.followStatus(patch.messageId, patch);
+    element.patch(patch, false, this.busy);
+    this.refreshChrome();
   }
 
   private upsert(view: MessageView): void {
     if (!this.conversation) return;
-    const index = this.conversation.messages.findIndex((m) => m.id === view.id);
-    if (index >= 0) this.conversation.messages[index] = view;
-    else this.conversation.messages.push(view);
-    if (view.status === 'streaming' && this.streaming?.messageId !== view.id) this.streaming = { messageId: view.id, seq: 0 };
-    if (view.status !== 'streaming' && this.streaming?.messageId === view.id) {
-      this.streaming = undefined;
-      if (view.status === 'stopped') this.live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
-      else if (view.error) this.live.announceNow(l10n.t('Request failed: {0}', view.error.message));
-      else this.live.announceNow(l10n.t('Answer complete.'));
-    }
+    this.followStatus(view.id, view);
     const existing = this.messages.get(view.id);
     if (existing) existing.update(view, false, this.busy);
     else this.messages.add(view);
     this.refreshChrome();
+  }
+
+  /** Which answer streams (the next appends are its), and the announcement when it ends. */
+  private followStatus(messageId: string, { status, error }: MessagePatch): void {
+    if (status === 'streaming' && this.streaming?.messageId !== messageId) this.streaming = { messageId, seq: 0 };
+    if (status !== 'streaming' && this.streaming?.messageId === messageId) {
+      this.streaming = undefined;
+      if (status === 'stopped') this.live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
+      else if (error) this.live.announceNow(l10n.t('Request failed: {0}', error.message));
+      else this.live.announceNow(l10n.t('Answer complete.'));
+    }
   }
 
   private get busy(): boolean {
@@ -194,10 +187,9 @@ export class ChatApp {
 
   /** The chrome that depends on the whole conversation: the last turn's buttons, the composer, the spend. */
   private refreshChrome(): void {
-    const views = this.conversation?.messages ?? [];
-    this.messages.refreshChrome(views, this.busy);
+    this.messages.refreshChrome(this.busy);
     this.composer.setBusy(this.busy);
-    this.header.showSpend(conversationSpend(views));
+    this.header.showSpend(conversationSpend(this.messages.all));
   }
 
   private async send(text: string, editing: boolean): Promise<boolean> {

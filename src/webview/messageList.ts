@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { MessageView } from '../core/chat/chatProtocol';
+import { eagerFrom } from '../core/chat/snapshotParts';
 import { BottomFollower } from './bottomFollower';
 import { el } from './dom';
 import { LazyMessages } from './lazyMessages';
@@ -9,7 +10,8 @@ import { MessageElement, type MessageContext } from './messageView';
 const REVEAL_HIGHLIGHT_MS = 2000;
 
 /**
- * The conversation's messages on screen: their elements by id, the list that follows the bottom
+ * The conversation's messages on screen, in order: the webview's one model of them (each element
+ * holds its message's text, messageView.ts). Also the list that follows the bottom
  * (bottomFollower.ts), the answers rendered when they come near (lazyMessages.ts), and the chrome
  * of the last turn.
  */
@@ -17,6 +19,7 @@ export class MessageList {
   readonly root: HTMLElement;
   private readonly empty: HTMLElement;
   private readonly messages = new Map<string, MessageElement>();
+  private ordered: MessageElement[] = [];
   private readonly bottom: BottomFollower;
   private readonly lazy: LazyMessages;
   /** The messages whose chrome was last rendered as the last turn's (refreshChrome). */
@@ -31,6 +34,24 @@ export class MessageList {
 
   get(id: string): MessageElement | undefined {
     return this.messages.get(id);
+  }
+
+  /** Every message, first to last. */
+  get all(): readonly MessageElement[] {
+    return this.ordered;
+  }
+
+  /** A conversation's messages in place of those shown: only the latest are rendered at once (eagerFrom). */
+  show(views: readonly MessageView[]): void {
+    this.clear();
+    const eager = eagerFrom(views.map((m) => m.text));
+    views.forEach((view, index) => this.add(view, index < eager));
+  }
+
+  /** Older messages of the conversation (a snapshot's earlier parts), deferred, before those shown. */
+  prepend(views: readonly MessageView[]): void {
+    const first = this.ordered[0]?.id;
+    for (const view of views) this.add(view, true, first);
   }
 
   /** Keeps the newest message in view as the list grows (a snapshot shown, a question sent). */
@@ -53,8 +74,11 @@ export class MessageList {
   /** `deferred`: rendered when scrolled near (lazyMessages.ts); `before`: the message it goes before, the end by default. */
   add(view: MessageView, deferred = false, before?: string): void {
     const element = new MessageElement(view, this.ctx, deferred);
+    const next = before === undefined ? undefined : this.messages.get(before);
     this.messages.set(view.id, element);
-    this.root.insertBefore(element.root, before === undefined ? null : this.messages.get(before)?.root ?? null);
+    if (next) this.ordered.splice(this.ordered.indexOf(next), 0, element);
+    else this.ordered.push(element);
+    this.root.insertBefore(element.root, next?.root ?? null);
     this.bottom.watch(element.root);
     this.lazy.watch(element);
   }
@@ -66,9 +90,10 @@ export class MessageList {
     this.lazy.unwatch(element);
     element.root.remove();
     this.messages.delete(id);
+    this.ordered.splice(this.ordered.indexOf(element), 1);
   }
 
-  clear(): void {
+  private clear(): void {
     for (const id of [...this.messages.keys()]) this.remove(id);
   }
 
@@ -77,7 +102,8 @@ export class MessageList {
    * the last turn, on whether an answer streams. Only the messages that are last, or were, change:
    * a long conversation's thousand others keep their chrome.
    */
-  refreshChrome(views: readonly Pick<MessageView, 'id' | 'role'>[], busy: boolean): void {
+  refreshChrome(busy: boolean): void {
+    const views = this.ordered;
     const lastUser = views.findLast((m) => m.role === 'user')?.id;
     const lastIsUser = views.at(-1)?.role === 'user';
     const lastAssistant = lastIsUser ? undefined : views.findLast((m) => m.role === 'assistant')?.id;
