@@ -2,7 +2,7 @@ import type { MarkdownIt, Token } from 'markdown-it';
 import { completeLineCount, lineOffsets, loosen, openTokensAlone, splitTail, splitTokens, tightness, topLevelBlocks } from './blocks';
 import { enterFence, growFence, type FenceMode } from './incrementalFence';
 import { enterTable, growTable, type TableMode } from './incrementalTable';
-import { blockHtml, commitOp, type RenderOp } from './renderOp';
+import { blockHtml, commitOp, type ContainerStep, type RenderOp } from './renderOp';
 
 /**
  * The DOM-free half of the streaming renderer: turns a growing answer into render operations whose
@@ -209,19 +209,15 @@ export class IncrementalMarkdown {
 
   private tablePass(mode: TableMode, final: boolean, ops: RenderOp[]): boolean {
     const step = growTable(this.md, mode, this.pending, final);
-    if (step.discard) return this.discard(mode, mode.head, ops, true);
-    ops.push(...step.ops);
-    this.pending = step.pending;
-    if (step.closed) {
-      this.mode = undefined;
-      return true;
-    }
-    this.tail = step.tail;
-    return false;
+    return step.discard ? this.discard(mode, mode.head, ops, true) : this.grown(step, ops);
   }
 
   private fencePass(mode: FenceMode, final: boolean, ops: RenderOp[]): boolean {
-    const step = growFence(this.md, mode, this.pending, final);
+    return this.grown(growFence(this.md, mode, this.pending, final), ops);
+  }
+
+  /** Takes a container's growth: its operations, the text left, and the top level again once it closed. */
+  private grown(step: ContainerStep, ops: RenderOp[]): boolean {
     ops.push(...step.ops);
     this.pending = step.pending;
     if (step.closed) {

@@ -1,6 +1,6 @@
 import type { MarkdownIt, Token } from 'markdown-it';
 import { completeLineCount, lineOffsets, topLevelBlocks, type Block } from './blocks';
-import { blockHtml, commitOp, type RenderOp } from './renderOp';
+import { blockHtml, commitOp, type ContainerStep, type RenderOp } from './renderOp';
 
 /**
  * The table half of IncrementalMarkdown: a table that is still open grows by rows, each committed
@@ -25,7 +25,7 @@ export function enterTable(md: MarkdownIt, tokens: Token[], block: Block, text: 
 export type TableStep =
   /** The text no longer starts with this table: it goes back to be rendered from the top level. */
   | { discard: true }
-  | { discard: false; ops: RenderOp[]; pending: string; closed: boolean; tail: RenderOp };
+  | ({ discard: false } & ContainerStep);
 
 /** Commits the complete rows of `pending` (the table's text after its head and the rows committed before). */
 export function growTable(md: MarkdownIt, mode: TableMode, pending: string, final: boolean): TableStep {

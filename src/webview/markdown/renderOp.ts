@@ -25,6 +25,16 @@ export type RenderOp =
   /** More provisional text, appended to the last text of the provisional rendering. */
   | { op: 'tailText'; text: string };
 
+/** One growth of an open container (fence, table): what it committed, and what is left. */
+export interface ContainerStep {
+  ops: RenderOp[];
+  /** The text not consumed: what follows a closed container, or the open one's unfinished lines. */
+  pending: string;
+  closed: boolean;
+  /** The provisional rendering of the open container's uncommitted lines. */
+  tail: RenderOp;
+}
+
 /** The HTML of finished tokens (highlighted code included). */
 export function blockHtml(md: MarkdownIt, tokens: Token[]): string {
   return tokens.length ? renderTokens(md, tokens, { highlight: true }) : '';
