@@ -135,7 +135,6 @@ export class ChatApp {
     this.composer.setAttachments(snapshot.attachments);
     this.applyEnvironment(snapshot.environment);
     this.saveState({ conversationId: this.conversation.id });
-    this.messages.followBottom();
     this.refreshChrome();
   }
 

@@ -13,6 +13,12 @@ const STICK_TO_BOTTOM_PX = 48;
  */
 export class BottomFollower {
   private following = true;
+  /**
+   * Released (a message was revealed) and not yet scrolled away from the bottom: the scroll event of
+   * an earlier automatic scroll to the bottom can arrive after the release, and must not read as the
+   * user returning to the bottom.
+   */
+  private releasedAtBottom = false;
   /** Where the last automatic scroll put the list. */
   private autoScrollTop = 0;
   private readonly resize: ResizeObserver;
@@ -21,6 +27,10 @@ export class BottomFollower {
     list.classList.add('following');
     list.addEventListener('scroll', () => {
       const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < STICK_TO_BOTTOM_PX;
+      if (this.releasedAtBottom) {
+        this.releasedAtBottom = atBottom;
+        return;
+      }
       // The scroll event of our own scroll can arrive after more content did: only scrolling up
       // (above where we put it) means the user left the bottom.
       this.setFollowing(atBottom || (this.following && list.scrollTop >= this.autoScrollTop));
@@ -40,12 +50,14 @@ export class BottomFollower {
 
   /** Back to the bottom (the user sent a message, or a new conversation was shown). */
   follow(): void {
+    this.releasedAtBottom = false;
     this.setFollowing(true);
     requestAnimationFrame(() => this.scrollToBottom());
   }
 
   /** Stops following: something else decides where the list is (a message was revealed). */
   release(): void {
+    this.releasedAtBottom = true;
     this.setFollowing(false);
   }
 

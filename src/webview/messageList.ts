@@ -22,6 +22,8 @@ export class MessageList {
   private ordered: MessageElement[] = [];
   private readonly bottom: BottomFollower;
   private readonly lazy: LazyMessages;
+  /** A message asked to be shown before it was here (its snapshot not applied yet): shown when it comes. */
+  private revealWhenShown: string | undefined;
   /** The messages whose chrome was last rendered as the last turn's (refreshChrome). */
   private lastTurn = new Set<string>();
 
@@ -41,17 +43,28 @@ export class MessageList {
     return this.ordered;
   }
 
-  /** A conversation's messages in place of those shown: only the latest are rendered at once (eagerFrom). */
+  /**
+   * A conversation's messages in place of those shown: only the latest are rendered at once
+   * (eagerFrom). The list then follows the bottom, unless a message asked to be shown is among them.
+   */
   show(views: readonly MessageView[]): void {
     this.clear();
     const eager = eagerFrom(views.map((m) => m.text));
     views.forEach((view, index) => this.add(view, index < eager));
+    if (!this.revealPending()) this.bottom.follow();
   }
 
   /** Older messages of the conversation (a snapshot's earlier parts), deferred, before those shown. */
   prepend(views: readonly MessageView[]): void {
     const first = this.ordered[0]?.id;
     for (const view of views) this.add(view, true, first);
+    this.revealPending();
+  }
+
+  private revealPending(): boolean {
+    if (!this.revealWhenShown || !this.messages.has(this.revealWhenShown)) return false;
+    this.reveal(this.revealWhenShown);
+    return true;
   }
 
   /** Keeps the newest message in view as the list grows (a snapshot shown, a question sent). */
@@ -62,6 +75,7 @@ export class MessageList {
   /** Shows a message (a search result): the list stops following the bottom and scrolls it into view. */
   reveal(messageId: string): void {
     const element = this.messages.get(messageId);
+    this.revealWhenShown = element ? undefined : messageId;
     if (!element) return;
     // Shown as it will look, not as the placeholder of an answer not rendered yet.
     this.lazy.renderNow(element);

@@ -69,8 +69,13 @@ describe('chat history at scale: list, search, open a match', () => {
     await hit.filter({ hasText: `A ${PHRASE} moves the water` }).waitFor({ timeout: 10_000 });
     await ui.screenshot('02-search-result');
     await hit.click();
-    const revealed = chat().locator('.message.revealed');
-    await revealed.waitFor({ state: 'visible', timeout: 30_000 });
+    // The outline goes after 2 s; from then on the message is found by its id, so that a slow
+    // machine checks the same message however long the checks below take.
+    const outlined = chat().locator('.message.revealed');
+    await outlined.waitFor({ state: 'visible', timeout: 30_000 });
+    const revealedId = await outlined.getAttribute('data-message-id');
+    assert.ok(revealedId, 'the outlined message has an id');
+    const revealed = chat().locator(`.message[data-message-id="${revealedId}"]`);
     // innerText is what is laid out: the message is outlined at once and scrolled to in the next
     // frame, and until then Chromium skips its off-screen box (content-visibility: auto).
     await waitFor('the revealed message to be laid out with its text', async () => new RegExp(PHRASE).test(await revealed.innerText()), { timeoutMs: 10_000, intervalMs: 100 });

@@ -9,6 +9,9 @@ import { Disposable } from '../disposable';
 import type { Services } from '../services';
 import type { ChatSession, SessionDisplay } from './chatSession';
 
+/** How long a search result asked to be shown is shown again when the webview loads again. */
+const REVEAL_AGAIN_MS = 10_000;
+
 /**
  * What the chat page may do: run its own script, nothing else. No forms (the page never submits
  * anything; requests go through the typed protocol) and no command: links in model output.
@@ -45,7 +48,11 @@ export class ChatSurface extends Disposable implements SessionDisplay {
   /** What an editor action put in the composer, kept until the webview is ready to take it. */
   private composerUpdate: { attachments: AttachmentView[]; text?: string; focus: boolean } | undefined;
   /** A message to scroll to (a search result), kept until the webview has shown the snapshot. */
-  private pendingReveal: string | undefined;
+  /**
+   * The message to show (a search result) and until when: posted on every `ready` until then, since a
+   * webview that loads again (hidden and shown while opening) would otherwise open at the bottom.
+   */
+  private pendingReveal: { messageId: string; until: number } | undefined;
   private readonly onDisposeEmitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this.onDisposeEmitter.event;
   private readonly onConversationEmitter = this.register(new vscode.EventEmitter<Conversation>());
@@ -152,14 +159,17 @@ export class ChatSurface extends Disposable implements SessionDisplay {
 
   /** Scrolls the surface to a message once its webview shows the conversation. */
   revealMessage(messageId: string): void {
-    this.pendingReveal = messageId;
+    this.pendingReveal = { messageId, until: Date.now() + REVEAL_AGAIN_MS };
     this.flushReveal();
   }
 
   private flushReveal(): void {
     if (!this.pendingReveal || !this.ready) return;
-    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'revealMessage', messageId: this.pendingReveal });
-    this.pendingReveal = undefined;
+    if (Date.now() > this.pendingReveal.until) {
+      this.pendingReveal = undefined;
+      return;
+    }
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'revealMessage', messageId: this.pendingReveal.messageId });
   }
 
   private flushComposerUpdate(): void {
