@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { NUMBER_PARAMS, type NumberParamSetting } from '../core/chat/numberParams';
+import { DEFAULT_CONTEXT_CAP_CHARS } from '../core/chat/mentions/mentionText';
 import { DEFAULT_UNMEASURED_CREDITS } from '../core/usage/spendingLimits';
 
 /** One environment of the service: its own host, keys, wallet and model ids (spec section 1). */
@@ -34,6 +35,8 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   'inference.images.responseFormat': string;
   'inference.chat.systemPrompt': string;
   'inference.chat.refreshBalanceAfterAnswer': boolean;
+  /** One attachment's size cap in characters (a file, a selection, a mention); larger ones are refused, never cut. */
+  'inference.chat.maxContextCharacters': number;
   /** Environment name → the contract's `service_parameters` object for chat in that environment. */
   'inference.serviceParameters.byEnvironment': Record<string, unknown>;
   /** Model id → `service_parameters` for that model (wins over the environment's, key by key). */
@@ -67,6 +70,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.chat.systemPrompt': '',
   ...Object.fromEntries(NUMBER_PARAMS.map((param) => [param.setting, null])) as Record<NumberParamSetting, null>,
   'inference.chat.refreshBalanceAfterAnswer': true,
+  'inference.chat.maxContextCharacters': DEFAULT_CONTEXT_CAP_CHARS,
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},
   'inference.localEndpoint.port': 0,

@@ -16,6 +16,7 @@ import {
   type EarlierMessagesMessage,
   type HostToWebview,
   type MessagePatchMessage,
+  type MentionTarget,
   type MessageView,
   type SnapshotMessage,
 } from '../core/chat/chatProtocol';
@@ -64,6 +65,10 @@ export class ChatApp {
       send: (text, editing) => this.send(text, editing),
       stop: () => void this.call('stop', {}),
       draftChanged: (draft) => this.saveState({ draft }),
+      mentions: {
+        query: async (query) => (await this.call('mentionQuery', { query }))?.result.items,
+        pick: (target) => void this.mention(target),
+      },
     });
     this.empty = el('div', { className: 'empty-state', text: l10n.t('Ask a question to start the conversation.') });
     this.list = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.empty]);
@@ -260,6 +265,16 @@ export class ChatApp {
     // The host took the pending attachments with the message: the chips left with it.
     if (reply) this.composer.setAttachments(reply.result.attachments);
     return reply !== undefined;
+  }
+
+  private async mention(target: MentionTarget): Promise<void> {
+    const reply = await this.call('mention', target);
+    if (!reply) return;
+    this.composer.setAttachments(reply.result.attachments);
+    if (reply.result.refused) {
+      this.composer.addRefusal(reply.result.refused);
+      this.live.announceNow(reply.result.refused.message);
+    }
   }
 
   private async updateAttachments<M extends 'attach' | 'removeAttachment'>(method: M, params: ChatRequests[M]): Promise<void> {

@@ -1,12 +1,15 @@
 import * as l10n from '@vscode/l10n';
-import type { AttachmentView, ChatEnvironmentView } from '../core/chat/chatProtocol';
+import type { AttachmentView, ChatEnvironmentView, MentionRefusal } from '../core/chat/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
+import { attachmentChip, refusalChip } from './chips';
 import { actionButton, codicon, el } from './dom';
+import { MentionPicker, type MentionPickerHandlers } from './mentionPicker';
 
 export interface ComposerHandlers {
   send(text: string, editing: boolean): Promise<boolean>;
   stop(): void;
   draftChanged(draft: string): void;
+  mentions: MentionPickerHandlers;
 }
 
 /**
@@ -22,6 +25,10 @@ export class Composer {
   private readonly modelButton: HTMLButtonElement;
   private readonly editBanner: HTMLElement;
   private readonly estimate: HTMLElement;
+  private readonly picker: MentionPicker;
+  private attachments: AttachmentView[] = [];
+  /** Mentions that attached nothing: shown until removed, and nothing is sent while one is. */
+  private refusals: MentionRefusal[] = [];
   private busy = false;
   private editing = false;
 
@@ -31,7 +38,7 @@ export class Composer {
       attrs: {
         rows: '3',
         'aria-label': l10n.t('Message. Enter sends, Shift+Enter adds a new line, Escape stops an answer.'),
-        placeholder: l10n.t('Ask anything (Enter to send, Shift+Enter for a new line)'),
+        placeholder: l10n.t('Ask anything (# to mention a file, problems, the terminal or changes; Enter to send)'),
       },
     });
     this.chips = el('div', { className: 'chips', attrs: { 'aria-label': l10n.t('Attached context') } });
@@ -54,7 +61,8 @@ export class Composer {
       this.stopButton,
       this.sendButton,
     ]);
-    this.root = el('div', { className: 'composer' }, [this.editBanner, this.chips, this.input, toolbar]);
+    this.picker = new MentionPicker(this.input, handlers.mentions);
+    this.root = el('div', { className: 'composer' }, [this.picker.root, this.editBanner, this.chips, this.input, toolbar]);
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.input.addEventListener('input', () => this.handlers.draftChanged(this.input.value));
   }
@@ -81,13 +89,24 @@ export class Composer {
   }
 
   setAttachments(attachments: AttachmentView[]): void {
-    this.chips.replaceChildren(...attachments.map((a) => {
-      const remove = actionButton('removeAttachment', 'close', l10n.t('Remove {0}', a.label));
-      remove.dataset.attachmentId = a.id;
-      return el('span', { className: 'chip', attrs: { title: a.detail ?? a.label } }, [
-        codicon(a.kind === 'selection' ? 'selection' : 'file'), el('span', { text: a.label }), remove,
-      ]);
+    this.attachments = attachments;
+    this.renderChips();
+  }
+
+  /** A mention the host refused: an error chip, and the message cannot be sent until it is removed. */
+  addRefusal(refusal: MentionRefusal): void {
+    this.refusals = [...this.refusals.filter((r) => r.label !== refusal.label), refusal];
+    this.renderChips();
+  }
+
+  private renderChips(): void {
+    const refused = this.refusals.map((refusal) => refusalChip(refusal, () => {
+      this.refusals = this.refusals.filter((r) => r !== refusal);
+      this.renderChips();
+      this.input.focus();
     }));
+    const note = this.refusals.length ? [el('span', { className: 'chips-note', text: l10n.t('Remove the mention marked with an error to send.') })] : [];
+    this.chips.replaceChildren(...this.attachments.map((a) => attachmentChip(a, true)), ...refused, ...note);
   }
 
   startEditing(text: string): void {
@@ -115,7 +134,7 @@ export class Composer {
 
   async submit(): Promise<void> {
     const text = this.input.value;
-    if (!text.trim() || this.busy) return;
+    if (!text.trim() || this.busy || this.refusals.length) return;
     const editing = this.editing;
     // Keep the text until the host accepted it: a failed send must never lose the user's message.
     if (await this.handlers.send(text, editing)) {
@@ -131,6 +150,7 @@ export class Composer {
   }
 
   private onKeyDown(event: KeyboardEvent): void {
+    if (this.picker.handleKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       void this.submit();

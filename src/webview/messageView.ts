@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { answerDetails } from '../core/chat/answerDetails';
+import { attachmentChip } from './chips';
 import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chat/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { actionButton, codicon, el } from './dom';
@@ -245,11 +246,7 @@ function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
 
 function attachmentList(attachments: AttachmentView[] | undefined): HTMLElement {
   const list = el('div', { className: 'attachments' });
-  for (const a of attachments ?? []) {
-    list.append(el('span', { className: 'chip', attrs: { title: a.detail ?? a.label } }, [
-      codicon(a.kind === 'selection' ? 'selection' : 'file'), el('span', { text: a.label }),
-    ]));
-  }
+  for (const a of attachments ?? []) list.append(attachmentChip(a, false));
   return list;
 }
 

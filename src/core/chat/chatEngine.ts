@@ -73,7 +73,7 @@ export class ChatEngine {
   snapshot(): SnapshotMessage {
     return hostMessage('snapshot', {
       conversation: conversationView(this.current),
-      attachments: this.attachmentViews(),
+      attachments: this.pendingAttachmentViews(),
       environment: this.environmentView(),
       ...(this.active && { streaming: this.active.snapshotPosition() }),
     });
@@ -121,7 +121,7 @@ export class ChatEngine {
     this.upsert(message);
     await this.persist();
     this.answer();
-    return { attachments: this.attachmentViews() };
+    return { attachments: this.pendingAttachmentViews() };
   }
 
   stop(): void {
@@ -151,12 +151,12 @@ export class ChatEngine {
   /** Adds context for the next message; one chip per kind and label (attaching again replaces it). */
   attach(attachment: Attachment): AttachmentView[] {
     this.pendingAttachments = [...this.pendingAttachments.filter((a) => a.kind !== attachment.kind || a.label !== attachment.label), attachment];
-    return this.attachmentViews();
+    return this.pendingAttachmentViews();
   }
 
   removeAttachment(id: string): AttachmentView[] {
     this.pendingAttachments = this.pendingAttachments.filter((a) => a.id !== id);
-    return this.attachmentViews();
+    return this.pendingAttachmentViews();
   }
 
   /** The error an answer keeps, for its card's actions. */
@@ -208,7 +208,8 @@ export class ChatEngine {
     return conversation;
   }
 
-  private attachmentViews(): AttachmentView[] {
+  /** The chips of the context the next message will carry. */
+  pendingAttachmentViews(): AttachmentView[] {
     return this.pendingAttachments.map(attachmentView);
   }
 

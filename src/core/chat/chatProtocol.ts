@@ -64,8 +64,11 @@ export interface ErrorCardView {
   actions: { id: ErrorActionId; label: string }[];
 }
 
-export const ATTACHMENT_KINDS = ['selection', 'file'] as const;
+export const ATTACHMENT_KINDS = ['selection', 'file', 'problems', 'terminal', 'changes'] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+/** What the composer's own buttons attach (the editor's selection or file); the rest come from `#` mentions. */
+export const EDITOR_ATTACHMENT_KINDS = ['selection', 'file'] as const satisfies readonly AttachmentKind[];
+export type EditorAttachmentKind = (typeof EDITOR_ATTACHMENT_KINDS)[number];
 
 /** What the webview shows of an attachment (the chip). The content itself stays on the host. */
 export interface AttachmentView {
@@ -73,6 +76,34 @@ export interface AttachmentView {
   kind: AttachmentKind;
   label: string;
   detail?: string;
+  /** The content's length in characters, shown on the chip. */
+  chars?: number;
+}
+
+/** What the `#` picker offers: a workspace file, or one of the other sources of context. */
+export const MENTION_KINDS = ['file', 'selection', 'problemsFile', 'problemsWorkspace', 'terminal', 'changes'] as const;
+export type MentionKind = (typeof MENTION_KINDS)[number];
+
+/** What the webview asks the host to attach; `path` (workspace-relative, as the picker listed it) only for files. */
+export interface MentionTarget {
+  kind: MentionKind;
+  path?: string;
+}
+
+/** One row of the picker. */
+export interface MentionItemView extends MentionTarget {
+  label: string;
+  detail?: string;
+  /** Indexes in `label` (for a file, its path) of the characters the query matched. */
+  matches?: number[];
+  /** A file open in an editor. */
+  open?: boolean;
+}
+
+/** Why a mention attached nothing: shown as an error chip, and nothing of it is sent. */
+export interface MentionRefusal {
+  label: string;
+  message: string;
 }
 
 export interface MessageView {
@@ -211,8 +242,11 @@ export interface ChatRequests {
   openInNewFile: { code: string; language?: string };
   openLink: { href: string };
   pickModel: Record<string, never>;
-  attach: { kind: AttachmentKind };
+  attach: { kind: EditorAttachmentKind };
   removeAttachment: { id: string };
+  /** The `#` picker's rows for what the user typed after `#`. */
+  mentionQuery: { query: string };
+  mention: MentionTarget;
   errorAction: { messageId: string; action: ErrorActionId };
   setParams: { params: ChatParams };
   newConversation: Record<string, never>;
@@ -237,6 +271,8 @@ export interface ChatResponses {
   pickModel: void;
   attach: { attachments: AttachmentView[] };
   removeAttachment: { attachments: AttachmentView[] };
+  mentionQuery: { items: MentionItemView[] };
+  mention: { attachments: AttachmentView[]; refused?: MentionRefusal };
   errorAction: void;
   setParams: void;
   newConversation: void;

@@ -78,13 +78,21 @@ export function titleFrom(text: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }
 
+/** What precedes each attachment in the request. The model reads this, not the user: it stays in English whatever the UI language. */
+const CONTEXT_HEADINGS: Readonly<Record<AttachmentKind, string>> = {
+  selection: 'Selected code from',
+  file: 'File',
+  problems: 'Problems (diagnostics) in',
+  terminal: 'Terminal',
+  changes: 'Working tree changes (git diff) in',
+};
+
 /** The user's text with its attached context, as the model receives it. */
 export function userContent(message: ConversationMessage): string {
   if (!message.attachments?.length) return message.text;
   const context = message.attachments.map((a) => {
     const fence = a.content.includes('```') ? '````' : '```';
-    // The model reads this, not the user: prompt text stays in English whatever the UI language.
-    return `${a.kind === 'selection' ? 'Selected code from' : 'File'} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
+    return `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
   });
   return `${context.join('\n\n')}\n\n${message.text}`;
 }

@@ -5,7 +5,7 @@ import type { Attachment, Conversation, ConversationMessage } from './conversati
 /** What the webview shows of a conversation: attachments as chips (no content), errors with their actions. */
 
 export function attachmentView(attachment: Attachment): AttachmentView {
-  const view: AttachmentView = { id: attachment.id, kind: attachment.kind, label: attachment.label };
+  const view: AttachmentView = { id: attachment.id, kind: attachment.kind, label: attachment.label, chars: attachment.content.length };
   if (attachment.detail !== undefined) view.detail = attachment.detail;
   return view;
 }

@@ -10,6 +10,7 @@ import { EditorTracker } from './editorContext';
 import { openChatHistory } from './chatHistory';
 import { searchChatHistory } from './historySearchPick';
 import { pickConversation } from './pickers';
+import { Mentions } from './mentions';
 import { createRequestHandler } from './requestHandlers';
 
 /** What integration tests drive: the panels' requests, as their webviews send them, and what the host holds. */
@@ -39,7 +40,8 @@ export class ChatFeature extends Disposable {
       for (const panel of this.panels) if (panel.conversation.id === id) panel.panel.dispose();
       await store.delete(id);
     };
-    const handler = createRequestHandler(services, history, editors, deleteConversation);
+    const mentions = this.register(new Mentions(editors));
+    const handler = createRequestHandler(services, history, editors, mentions, deleteConversation);
     const track = (panel: ChatPanel) => {
       this.panels.add(panel);
       panel.onDidDispose(() => {

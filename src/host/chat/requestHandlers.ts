@@ -7,6 +7,7 @@ import type { Services } from '../services';
 import type { RequestHandler } from './chatPanel';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
 import type { ChatHistory } from './chatHistory';
+import type { Mentions } from './mentions';
 import { pickConversation, pickConversationModel } from './pickers';
 
 type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M]) => Promise<ChatResponses[M]> | ChatResponses[M] };
@@ -16,6 +17,7 @@ export function createRequestHandler(
   services: Services,
   history: ChatHistory,
   editors: EditorTracker,
+  mentions: Mentions,
   deleteConversation: (id: string) => Promise<void>,
 ): RequestHandler {
   const handlers: Handlers = {
@@ -37,6 +39,11 @@ export function createRequestHandler(
     },
     attach: (engine, { kind }) => ({ attachments: engine.attach(captureContext(editors.editor(), kind)) }),
     removeAttachment: (engine, { id }) => ({ attachments: engine.removeAttachment(id) }),
+    mentionQuery: async (_engine, { query }) => ({ items: await mentions.query(query) }),
+    mention: async (engine, target) => {
+      const resolved = await mentions.resolve(target);
+      return 'message' in resolved ? { attachments: engine.pendingAttachmentViews(), refused: resolved } : { attachments: engine.attach(resolved) };
+    },
     errorAction: async (engine, { messageId, action }) => {
       const error = engine.errorOf(messageId);
       if (!error) throw new Error(vscode.l10n.t('That message has no error any more.'));

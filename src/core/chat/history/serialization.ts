@@ -17,9 +17,12 @@ import { asServiceParameters } from '../params';
 export const STORED_CONVERSATION_VERSION = 2;
 
 // Field lists copied from the engine's types on purpose: a file format must not follow their changes.
+const STORED_ATTACHMENT_KINDS = ['selection', 'file', 'problems', 'terminal', 'changes'] as const;
+type StoredAttachmentKind = (typeof STORED_ATTACHMENT_KINDS)[number];
+
 export interface StoredAttachment {
   id: string;
-  kind: 'selection' | 'file';
+  kind: StoredAttachmentKind;
   label: string;
   detail?: string;
   content: string;
@@ -152,8 +155,9 @@ function readError(raw: unknown): ErrorFacts | undefined {
 
 function readAttachment(raw: unknown): Attachment | undefined {
   if (!isObject(raw) || !str(raw.id) || !str(raw.label) || !str(raw.content)) return undefined;
-  if (raw.kind !== 'selection' && raw.kind !== 'file') return undefined;
-  return { id: raw.id, kind: raw.kind, label: raw.label, content: raw.content, ...pick<Attachment>(raw, ['detail', 'languageId'], str) };
+  const kind = STORED_ATTACHMENT_KINDS.find((known) => known === raw.kind);
+  if (!kind) return undefined;
+  return { id: raw.id, kind, label: raw.label, content: raw.content, ...pick<Attachment>(raw, ['detail', 'languageId'], str) };
 }
 
 const STATUSES: ReadonlySet<string> = new Set<AnswerStatus>(['done', 'stopped', 'error', 'interrupted', 'streaming']);
