@@ -28,7 +28,8 @@ export function attachmentChip(a: AttachmentView, removable: boolean): HTMLEleme
 export function refusalChip(refusal: MentionRefusal, remove: () => void): HTMLElement {
   const button = el('button', { className: 'action', attrs: { type: 'button', title: l10n.t('Remove {0}', refusal.label), 'aria-label': l10n.t('Remove {0}', refusal.label) } }, [codicon('close')]);
   button.addEventListener('click', remove);
-  return el('span', { className: 'chip chip-error', attrs: { role: 'alert' } }, [
-    codicon('error'), el('span', { className: 'chip-label', text: refusal.label }), el('span', { className: 'chip-error-message', text: refusal.message }), button,
+  // The message names what was refused (the host's refusals start with the label), so the label is not repeated.
+  return el('span', { className: 'chip chip-error', attrs: { role: 'alert', 'data-label': refusal.label } }, [
+    codicon('error'), el('span', { className: 'chip-error-message', text: refusal.message }), button,
   ]);
 }

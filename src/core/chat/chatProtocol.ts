@@ -45,6 +45,15 @@ export interface AnswerMeta {
   finishReason?: string;
   /** Token counts from the stream's `usage` chunk, when the service sends one. */
   usage?: Usage;
+  /** The attachments the request carried: the question's and, sent again with it, the earlier questions'. */
+  context?: SentContext[];
+}
+
+/** One attachment as an answer's details list it. */
+export interface SentContext {
+  kind: AttachmentKind;
+  label: string;
+  chars: number;
 }
 
 /**

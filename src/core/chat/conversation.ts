@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole } from './chatProtocol';
+import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole, SentContext } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatMessage } from '../api/types';
 import { roundCredits } from '../usage/report';
@@ -95,6 +95,12 @@ export function userContent(message: ConversationMessage): string {
     return `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
   });
   return `${context.join('\n\n')}\n\n${message.text}`;
+}
+
+/** What `requestMessages` sends as context, for the answer's details: every user message's attachments up to `endIndex`. */
+export function sentContext(conversation: Conversation, endIndex: number): SentContext[] {
+  return conversation.messages.slice(0, endIndex).filter((m) => m.role === 'user')
+    .flatMap((m) => m.attachments ?? []).map((a) => ({ kind: a.kind, label: a.label, chars: a.content.length }));
 }
 
 /**

@@ -6,7 +6,7 @@ import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import { answerSpend } from '../usage/answerSpend';
 import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
-import { effectiveParams, newId, requestMessages, type Conversation, type ConversationMessage } from './conversation';
+import { effectiveParams, newId, requestMessages, sentContext, type Conversation, type ConversationMessage } from './conversation';
 import { NUMBER_PARAMS } from './numberParams';
 import type { ChatBackend, ChatEnvironment } from './ports';
 
@@ -126,7 +126,10 @@ export class StreamingAnswer {
     const model = this.message.meta?.model;
     if (!model) throw new ApiError('modelNotFound', l10n.t('No chat model is selected for this environment. Pick one to start chatting.'));
     const params = effectiveParams(this.conversation, this.backend.chatDefaults(model));
-    const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, this.conversation.messages.length - 1) };
+    const endIndex = this.conversation.messages.length - 1;
+    const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, endIndex) };
+    const context = sentContext(this.conversation, endIndex);
+    if (context.length && this.message.meta) this.message.meta.context = context;
     for (const { wire } of NUMBER_PARAMS) if (params[wire] !== undefined) request[wire] = params[wire];
     if (params.service_parameters) request.service_parameters = params.service_parameters;
     return request;

@@ -123,7 +123,7 @@ function problems(entries: readonly [vscode.Uri, readonly vscode.Diagnostic[]][]
   }));
   const count = problemCount(files);
   if (!count) return { label, message: vscode.l10n.t('No problems are reported in {0}.', where) };
-  return { kind: 'problems', label: vscode.l10n.t('Problems: {0} ({1})', where, count), detail: where, content: problemsText(files) };
+  return { kind: 'problems', label: vscode.l10n.t('Problems in {0} ({1})', where, count), detail: where, content: problemsText(files) };
 }
 
 async function changes(label: string): Promise<Content | MentionRefusal> {
