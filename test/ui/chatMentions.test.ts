@@ -33,7 +33,11 @@ function prepareRepository(folder: string): void {
 describe('chat panel: # mentions', () => {
   const ui = useWorkbench({
     emulator: { tokensPerSecond: 200 },
-    workspaceFiles: { 'src/sample.ts': COMMITTED, 'config/broken.json': '{ "a": 1 "b": 2 }\n', '.gitignore': 'ignored.log\n', 'assets/.keep': '' },
+    // A small cap, so that one file of the workspace is over it.
+    settings: () => ({ 'inference.chat.maxContextCharacters': 1000 }),
+    workspaceFiles: {
+      'src/sample.ts': COMMITTED, 'config/broken.json': '{ "a": 1 "b": 2 }\n', '.gitignore': 'ignored.log\n', 'assets/.keep': '', 'logs/big.txt': 'x'.repeat(5000),
+    },
     prepareWorkspace: prepareRepository,
   });
   const { chat, composer, messages, chatRequests, lastUserContent, openChat, waitForAnswerEnd } = chatSteps(ui);
@@ -111,14 +115,16 @@ describe('chat panel: # mentions', () => {
     for (const line of [`sample.ts (${CHANGED.length} chars)`, 'Problems in the workspace (1)', 'Changes (']) assert.ok(listed.includes(line), `${line} in ${listed}`);
   });
 
-  it('refuses a binary file and a link out of the workspace with error chips, and sends nothing while they stay', async () => {
+  it('refuses a binary file, a link out of the workspace and a file over the cap with error chips, and sends nothing while they stay', async () => {
     await composer().click();
     await mention('logo', 'assets/logo.png');
     await mention('linked', 'linked.txt');
+    await mention('big', 'logs/big.txt');
     const errors = chat().locator('.composer .chips .chip-error');
-    await waitFor('two error chips', async () => (await errors.count()) === 2, { timeoutMs: 15_000, intervalMs: 100 });
+    await waitFor('three error chips', async () => (await errors.count()) === 3, { timeoutMs: 15_000, intervalMs: 100 });
     assert.match(await errors.nth(0).innerText(), /assets\/logo\.png is a binary file/);
     assert.match(await errors.nth(1).innerText(), /linked\.txt resolves to a path outside the workspace/);
+    assert.match(await errors.nth(2).innerText(), /logs\/big\.txt is 4\.9 KB, over the context cap of 1K chars \(setting inference\.chat\.maxContextCharacters\)/);
     await composer().pressSequentially('Send anyway?');
     await ui.screenshot('04-mention-error-chips');
     const before = chatRequests().length;
@@ -126,8 +132,33 @@ describe('chat panel: # mentions', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.equal(chatRequests().length, before, 'nothing is sent while an error chip stays');
     assert.equal(await composer().inputValue(), 'Send anyway?', 'the text is kept');
-    await errors.nth(0).locator('button').click();
-    await errors.nth(0).locator('button').click();
+    for (let i = 0; i < 3; i++) await errors.nth(0).locator('button').click();
     await waitFor('no error chips', async () => (await errors.count()) === 0, { timeoutMs: 5000, intervalMs: 100 });
+  });
+
+  it("attaches the terminal's last command and its output, read through shell integration", async () => {
+    await ui.runCommand('Terminal: Create New Terminal');
+    const terminal = ui.page.locator('.terminal-wrapper .xterm');
+    await terminal.first().waitFor({ timeout: 30_000 });
+    // The shell's prompt (and with it shell integration) needs a moment after the terminal appears.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await terminal.first().click();
+    await ui.page.keyboard.type('echo mention-$((40+2))');
+    await ui.page.keyboard.press('Enter');
+    // xterm draws on a canvas: nothing in the DOM to wait for; the command ends at once.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await composer().fill('');
+    await composer().click();
+    await mention('term', 'Terminal');
+    const chip = chips().filter({ hasText: 'last command' });
+    await chip.waitFor({ timeout: 15_000 });
+    await ui.screenshot('05-terminal-chip');
+    ui.emulator.scriptReply('production', { text: 'It printed 42.' });
+    await composer().pressSequentially('What did it print?');
+    const before = chatRequests().length;
+    await composer().press('Enter');
+    await waitFor('the request', () => chatRequests().length > before, { timeoutMs: 15_000, intervalMs: 50 });
+    assert.match(lastUserContent() ?? '', /Terminal .*\(last command: echo mention-\$\(\(40\+2\)\)\):\n```\n\$ echo mention-\$\(\(40\+2\)\)\nmention-42\n\(exit code 0\)\n```/);
+    await waitForAnswerEnd();
   });
 });

@@ -44,12 +44,20 @@ export class TerminalOutputs extends Disposable {
  * The terminal's selected text. The stable API has no terminal selection, so the terminal's own Copy
  * puts it on the clipboard and the clipboard's text is restored; when the clipboard did not change,
  * nothing was selected (a selection equal to the clipboard's text is missed: the last command is used).
+ * The clipboard's text is put back; anything else it held (an image) is not. Desktop only.
  */
 export async function terminalSelection(): Promise<string | undefined> {
-  const before = await vscode.env.clipboard.readText();
-  await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
-  const after = await vscode.env.clipboard.readText();
-  if (after === before) return undefined;
-  await vscode.env.clipboard.writeText(before);
-  return after || undefined;
+  // In a browser, reading the clipboard waits on a permission prompt that may never be answered.
+  if (vscode.env.uiKind === vscode.UIKind.Web) return undefined;
+  try {
+    const before = await vscode.env.clipboard.readText();
+    await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
+    const after = await vscode.env.clipboard.readText();
+    if (after === before) return undefined;
+    await vscode.env.clipboard.writeText(before);
+    return after || undefined;
+  } catch {
+    // A browser that does not let the page read the clipboard: no selection can be had this way.
+    return undefined;
+  }
 }

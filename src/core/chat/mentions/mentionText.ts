@@ -98,13 +98,14 @@ export function changesText(repositories: readonly RepositoryChanges[]): string 
 // eslint-disable-next-line no-control-regex
 const TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
-/** What a terminal wrote, as plain text: escape sequences removed, CR LF as LF, a lone CR (progress redraws) keeps the last state. */
+/** What a terminal wrote, as plain text: escape sequences removed, CR LF as LF, a CR within a line (progress redraws) keeps the last state. */
 export function terminalPlainText(raw: string): string {
   return raw
     .replace(TERMINAL_ESCAPES, '')
     .replace(/\r\n/g, '\n')
     .split('\n')
-    .map((line) => line.split('\r').at(-1) ?? '')
+    // What follows a carriage return is drawn over the line; a carriage return with nothing after it redraws nothing.
+    .map((line) => line.split('\r').findLast((part) => part !== '') ?? '')
     .join('\n')
     .trimEnd();
 }
