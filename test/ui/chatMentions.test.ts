@@ -143,10 +143,11 @@ describe('chat panel: # mentions', () => {
     // The shell's prompt (and with it shell integration) needs a moment after the terminal appears.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await terminal.first().click();
-    await ui.page.keyboard.type('echo mention-$((40+2))');
+    // A command that ends at once may write before VS Code reports its start, which read() then misses; real commands take longer.
+    await ui.page.keyboard.type('sleep 1; echo mention-$((40+2))');
     await ui.page.keyboard.press('Enter');
-    // xterm draws on a canvas: nothing in the DOM to wait for; the command ends at once.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // xterm draws on a canvas: nothing in the DOM to wait for.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     await composer().fill('');
     await composer().click();
     await mention('term', 'Terminal');
@@ -158,7 +159,7 @@ describe('chat panel: # mentions', () => {
     const before = chatRequests().length;
     await composer().press('Enter');
     await waitFor('the request', () => chatRequests().length > before, { timeoutMs: 15_000, intervalMs: 50 });
-    assert.match(lastUserContent() ?? '', /Terminal .*\(last command: echo mention-\$\(\(40\+2\)\)\):\n```\n\$ echo mention-\$\(\(40\+2\)\)\nmention-42\n\(exit code 0\)\n```/);
+    assert.match(lastUserContent() ?? '', /Terminal .*\(last command: sleep 1; echo mention-\$\(\(40\+2\)\)\):\n```\n\$ sleep 1; echo mention-\$\(\(40\+2\)\)\nmention-42\n\(exit code 0\)\n```/);
     await waitForAnswerEnd();
   });
 });

@@ -101,7 +101,11 @@ export class Mentions extends Disposable {
     const selected = await terminalSelection();
     if (selected) return { kind: 'terminal', label: vscode.l10n.t('{0}: selection', terminal.name), detail: vscode.l10n.t('{0} (selected text)', terminal.name), content: terminalPlainText(selected) };
     if (!terminal.shellIntegration) {
-      return { label, message: vscode.l10n.t('The terminal "{0}" has no shell integration, so its last command cannot be read. Select its output and mention the terminal again, or use a shell that VS Code integrates with (terminal.integrated.shellIntegration.enabled).', terminal.name) };
+      // The selection can only be read on the desktop (terminalSelection): only there is selecting a way out.
+      const message = vscode.env.uiKind === vscode.UIKind.Web
+        ? vscode.l10n.t('The terminal "{0}" has no shell integration, so its last command cannot be read. Use a shell that VS Code integrates with (terminal.integrated.shellIntegration.enabled), or paste the output into your message.', terminal.name)
+        : vscode.l10n.t('The terminal "{0}" has no shell integration, so its last command cannot be read. Select its output and mention the terminal again, or use a shell that VS Code integrates with (terminal.integrated.shellIntegration.enabled).', terminal.name);
+      return { label, message };
     }
     const command = this.terminals.lastCommand(terminal);
     if (!command) return { label, message: vscode.l10n.t('No command has finished in the terminal "{0}" since this window opened. Run one, or select text in it.', terminal.name) };

@@ -113,7 +113,9 @@ export function terminalPlainText(raw: string): string {
 /** A command and its output, as the model reads it. */
 export function terminalCommandText(command: { commandLine: string; output: string; exitCode?: number }): string {
   const exit = command.exitCode === undefined ? '' : `\n(exit code ${command.exitCode})`;
-  return `$ ${command.commandLine}\n${terminalPlainText(command.output)}${exit}`;
+  // Output written before VS Code reported the command's start (a command that ends at once) is not captured: say so.
+  const output = terminalPlainText(command.output) || '(no output captured)';
+  return `$ ${command.commandLine}\n${output}${exit}`;
 }
 
 /** A file too large on disk to hold at most `cap` characters (maxBytesWithinCap): refused before it is read. */

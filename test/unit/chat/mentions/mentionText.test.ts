@@ -65,6 +65,7 @@ describe('mentions: what a mention sends, and what refuses one', () => {
   it("turns a terminal's output into plain text: no escape sequences, progress redraws collapsed", () => {
     const raw = '\u001b]633;C\u0007\u001b[32mPASS\u001b[0m test/a.ts\r\nDownloading 10%\rDownloading 100%\r\n\u001b[1;31merror\u001b[0m: boom\r\n';
     assert.equal(terminalPlainText(raw), 'PASS test/a.ts\nDownloading 100%\nerror: boom');
+    assert.equal(terminalCommandText({ commandLine: 'true', output: '\u001b]633;D;0\u0007', exitCode: 0 }), '$ true\n(no output captured)\n(exit code 0)');
     assert.equal(terminalPlainText('\u001b[?2004l\rmention-42\r\r\n\u001b]633;D;0\u0007'), 'mention-42', 'a carriage return before the line end (as bash writes it) keeps the line');
     assert.equal(terminalCommandText({ commandLine: 'npm test', output: raw, exitCode: 1 }), '$ npm test\nPASS test/a.ts\nDownloading 100%\nerror: boom\n(exit code 1)');
   });
