@@ -15,6 +15,11 @@ export interface ChatHtmlOptions {
   language?: string;
 }
 
+/** What a page's policy adds to the defaults: the chat shows attached images from `blob:` URLs its script makes. */
+interface PolicyAdditions {
+  blobImages?: boolean;
+}
+
 export function createNonce(): string {
   return randomBytes(18).toString('base64');
 }
@@ -23,12 +28,14 @@ export function createNonce(): string {
  * The chat webview's only HTML. The policy allows our own bundle (by nonce), our stylesheets and the
  * codicon font, and nothing else: no inline style or script, no network (`connect-src 'none'`), no
  * frames, no forms, and images only from the extension itself, so model output can never load
- * remote content even if it got past the sanitiser.
+ * remote content even if it got past the sanitiser. The chat also allows `blob:` images: the
+ * thumbnails of attached images, made by its own script from bytes the host sent (a blob URL names
+ * an object of this page only; `data:` stays refused).
  */
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+export function contentSecurityPolicy(cspSource: string, nonce: string, { blobImages = false }: PolicyAdditions = {}): string {
   return [
     "default-src 'none'",
-    `img-src ${cspSource}`,
+    `img-src ${cspSource}${blobImages ? ' blob:' : ''}`,
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
     `script-src 'nonce-${nonce}'`,
@@ -40,11 +47,11 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 }
 
 export function chatHtml(options: ChatHtmlOptions): string {
-  return webviewHtml({ ...options, rootId: 'chat-root', title: l10n.t('Chat') });
+  return webviewHtml({ ...options, rootId: 'chat-root', title: l10n.t('Chat'), blobImages: true });
 }
 
 /** The HTML of any of our webviews: one root element, our styles, our bundle by nonce, the policy above. */
-export function webviewHtml(options: ChatHtmlOptions & { rootId: string; title: string }): string {
+export function webviewHtml(options: ChatHtmlOptions & PolicyAdditions & { rootId: string; title: string }): string {
   const nonce = options.nonce ?? createNonce();
   // The bundle travels as an attribute (data, not script, so the policy stays nonce-only); the
   // webview reads it before it builds any text.
@@ -54,7 +61,7 @@ export function webviewHtml(options: ChatHtmlOptions & { rootId: string; title: 
 <html lang="${escapeAttr(options.language ?? 'en')}">
   <head>
     <meta charset="UTF-8">
-    <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(options.cspSource, nonce))}">
+    <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(options.cspSource, nonce, options))}">
     <meta name="viewport" content="width=device-width, initial-scale=1.0">
     ${styles}
     <title>${escapeAttr(options.title)}</title>

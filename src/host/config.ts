@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import { NUMBER_PARAMS, type NumberParamSetting } from '../core/chat/numberParams';
 import { DEFAULT_CONTEXT_CAP_CHARS } from '../core/chat/mentions/mentionText';
+import { DEFAULT_MAX_IMAGE_MB } from '../core/chat/chatImages';
 import { DEFAULT_UNMEASURED_CREDITS } from '../core/usage/spendingLimits';
 
 /** One environment of the service: its own host, keys, wallet and model ids (spec section 1). */
@@ -37,6 +38,8 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   'inference.chat.refreshBalanceAfterAnswer': boolean;
   /** One attachment's size cap in characters (a file, a selection, a mention); larger ones are refused, never cut. */
   'inference.chat.maxContextCharacters': number;
+  /** Largest image that can be attached to a chat message, in MB (MiB). */
+  'inference.chat.maxImageMB': number;
   /** Environment name → the contract's `service_parameters` object for chat in that environment. */
   'inference.serviceParameters.byEnvironment': Record<string, unknown>;
   /** Model id → `service_parameters` for that model (wins over the environment's, key by key). */
@@ -71,6 +74,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   ...Object.fromEntries(NUMBER_PARAMS.map((param) => [param.setting, null])) as Record<NumberParamSetting, null>,
   'inference.chat.refreshBalanceAfterAnswer': true,
   'inference.chat.maxContextCharacters': DEFAULT_CONTEXT_CAP_CHARS,
+  'inference.chat.maxImageMB': DEFAULT_MAX_IMAGE_MB,
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},
   'inference.localEndpoint.port': 0,

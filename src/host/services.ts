@@ -5,6 +5,7 @@ import { ApiAccess } from './apiAccess';
 import { ApiKeyStore } from './account/apiKeyStore';
 import { Environments } from './account/environments';
 import { ErrorPresenter } from './errorPresenter';
+import { EndpointTokens } from './localEndpoint/endpointTokens';
 import { ModelService } from './modelService';
 import { SettingsProblems } from './account/settingsProblems';
 import { SpendingGuard } from './usage/spendingGuard';
@@ -35,6 +36,8 @@ export interface Services {
   readonly billing: SpendingGuard;
   /** The active environment against its spending limits, for the status bar; warns once per period. */
   readonly spendingWatch: SpendingWatch;
+  /** The local endpoint's named tokens (SecretStorage): the endpoint accepts them, the usage view shows their limits. */
+  readonly endpointTokens: EndpointTokens;
 }
 
 export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Services {
@@ -49,6 +52,7 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
   const billing = new SpendingGuard(new BillingWindows(), usage, log, context.globalStorageUri.fsPath);
   const spendingWatch = new SpendingWatch(billing, environments, usage, context.globalState);
-  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch);
-  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing, spendingWatch };
+  const endpointTokens = new EndpointTokens(context.secrets, log);
+  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch, endpointTokens);
+  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing, spendingWatch, endpointTokens };
 }

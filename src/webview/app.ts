@@ -21,7 +21,8 @@ import {
   type SnapshotMessage,
 } from '../core/chat/chatProtocol';
 import { BottomFollower } from './bottomFollower';
-import { routeClick, showLinkTarget, type ClickContext } from './clickActions';
+import { routeClick, showLinkTarget, type AttachmentMethod, type ClickContext } from './clickActions';
+import { bytesBase64, ImageThumbnails } from './imageThumbnails';
 import { Composer } from './composer';
 import { el } from './dom';
 import { FrameScheduler } from './frames';
@@ -41,6 +42,7 @@ export class ChatApp {
   private readonly live = new LiveRegion();
   private readonly header: ConversationHeaderView;
   private readonly composer: Composer;
+  private readonly thumbnails: ImageThumbnails;
   private readonly list: HTMLElement;
   private readonly empty: HTMLElement;
   private readonly messages = new Map<string, MessageElement>();
@@ -61,6 +63,7 @@ export class ChatApp {
   ) {
     this.state = state ?? { v: CHAT_STATE_VERSION };
     this.header = new ConversationHeaderView((params) => void this.call('setParams', { params }));
+    this.thumbnails = new ImageThumbnails(async (id) => (await this.call('imageData', { id }))?.result);
     this.composer = new Composer({
       send: (text, editing) => this.send(text, editing),
       stop: () => void this.call('stop', {}),
@@ -69,7 +72,8 @@ export class ChatApp {
         query: async (query) => (await this.call('mentionQuery', { query }))?.result.items,
         pick: (target) => void this.mention(target),
       },
-    });
+      attachFiles: (files) => void this.attachFiles(files),
+    }, this.thumbnails);
     this.empty = el('div', { className: 'empty-state', text: l10n.t('Ask a question to start the conversation.') });
     this.list = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.empty]);
     root.append(this.header.root, this.list, this.composer.root, this.live.element);
@@ -221,7 +225,7 @@ export class ChatApp {
 
   /** `deferred`: rendered when scrolled near (lazyMessages.ts); `before`: where it goes, the end by default. */
   private addMessage(view: MessageView, deferred = false, before: Element | null = null): void {
-    const element = new MessageElement(view, { md: this.md, frames: this.frames, announce: (t) => this.live.announce(t) }, deferred);
+    const element = new MessageElement(view, { md: this.md, thumbnails: this.thumbnails, frames: this.frames, announce: (t) => this.live.announce(t) }, deferred);
     this.messages.set(view.id, element);
     this.list.insertBefore(element.root, before);
     this.bottom.watch(element.root);
@@ -277,9 +281,16 @@ export class ChatApp {
     }
   }
 
-  private async updateAttachments<M extends 'attach' | 'removeAttachment'>(method: M, params: ChatRequests[M]): Promise<void> {
+  private async updateAttachments<M extends AttachmentMethod>(method: M, params: ChatRequests[M]): Promise<void> {
     const reply = await this.call(method, params);
     if (reply) this.composer.setAttachments(reply.result.attachments);
+  }
+
+  /** Pasted or dropped files, one request each, in order: the host checks each one's bytes and size. */
+  private async attachFiles(files: File[]): Promise<void> {
+    for (const file of files) {
+      await this.updateAttachments('attachImage', { name: file.name, data: bytesBase64(new Uint8Array(await file.arrayBuffer())) });
+    }
   }
 
   /** Undefined when the host refused the request (announced to screen readers; the host shows why). */

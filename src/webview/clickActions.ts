@@ -3,10 +3,13 @@ import type { ChatMethod, ChatRequests, ChatResponses, ErrorActionId } from '../
 import { codeBlockOf } from './codeBlocks';
 import type { Composer } from './composer';
 
+/** The requests that answer with the composer's chips. */
+export type AttachmentMethod = 'attach' | 'attachImage' | 'removeAttachment';
+
 /** What a click in the chat can reach: the host (one request per click), the composer, the messages' text. */
 export interface ClickContext {
   call<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<{ result: ChatResponses[M] } | undefined>;
-  updateAttachments<M extends 'attach' | 'removeAttachment'>(method: M, params: ChatRequests[M]): Promise<void>;
+  updateAttachments<M extends AttachmentMethod>(method: M, params: ChatRequests[M]): Promise<void>;
   composer: Composer;
   /** The text of a message as received so far (what Copy copies). */
   messageText(messageId: string): string | undefined;
@@ -41,6 +44,7 @@ function runAction(button: HTMLElement, messageId: string | undefined, ctx: Clic
     case 'pickModel': return void ctx.call('pickModel', {});
     case 'attachSelection': return void ctx.updateAttachments('attach', { kind: 'selection' });
     case 'attachFile': return void ctx.updateAttachments('attach', { kind: 'file' });
+    case 'attachImage': return void ctx.updateAttachments('attach', { kind: 'image' });
     case 'removeAttachment': return void ctx.updateAttachments('removeAttachment', { id: button.dataset.attachmentId ?? '' });
     case 'newConversation': case 'openHistory': case 'renameConversation': case 'exportMarkdown':
       return void ctx.call(action, {});

@@ -1,8 +1,9 @@
 import * as l10n from '@vscode/l10n';
 import type { AttachmentView, ChatEnvironmentView, MentionRefusal } from '../core/chat/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
-import { attachmentChip, refusalChip } from './chips';
+import { attachmentChip, refusalChip } from './attachmentChips';
 import { actionButton, codicon, el } from './dom';
+import type { ImageThumbnails } from './imageThumbnails';
 import { MentionPicker, type MentionPickerHandlers } from './mentionPicker';
 
 export interface ComposerHandlers {
@@ -10,11 +11,15 @@ export interface ComposerHandlers {
   stop(): void;
   draftChanged(draft: string): void;
   mentions: MentionPickerHandlers;
+  /** Files pasted or dropped: the host tells images by their bytes and refuses the rest. */
+  attachFiles(files: File[]): void;
 }
 
 /**
  * The input area: Enter sends, Shift+Enter inserts a new line, Escape stops a streaming answer (or
  * leaves edit mode). Attachment chips are removable; the send button turns into Stop while busy.
+ * Images come by paste, drop (VS Code asks for Shift while dragging into a webview) or the Attach
+ * Image button; a question may be only images.
  */
 export class Composer {
   readonly root: HTMLElement;
@@ -31,8 +36,9 @@ export class Composer {
   private refusals: MentionRefusal[] = [];
   private busy = false;
   private editing = false;
+  private hasImages = false;
 
-  constructor(private readonly handlers: ComposerHandlers) {
+  constructor(private readonly handlers: ComposerHandlers, private readonly thumbnails: ImageThumbnails) {
     this.input = el('textarea', {
       className: 'composer-input',
       attrs: {
@@ -55,6 +61,7 @@ export class Composer {
     const toolbar = el('div', { className: 'composer-toolbar' }, [
       actionButton('attachSelection', 'selection', l10n.t('Attach editor selection')),
       actionButton('attachFile', 'file-add', l10n.t('Attach active file')),
+      actionButton('attachImage', 'file-media', l10n.t('Attach image (or paste or drop one)')),
       this.modelButton,
       this.estimate,
       el('span', { className: 'spacer' }),
@@ -65,6 +72,19 @@ export class Composer {
     this.root = el('div', { className: 'composer' }, [this.picker.root, this.editBanner, this.chips, this.input, toolbar]);
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.input.addEventListener('input', () => this.handlers.draftChanged(this.input.value));
+    this.input.addEventListener('paste', (event) => this.takeFiles(event, event.clipboardData));
+    this.root.addEventListener('dragover', (event) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    });
+    this.root.addEventListener('drop', (event) => this.takeFiles(event, event.dataTransfer));
+  }
+
+  /** A paste or drop that carries files attaches them instead of inserting anything. */
+  private takeFiles(event: Event, transfer: DataTransfer | null): void {
+    const files = [...(transfer?.files ?? [])];
+    if (!files.length) return;
+    event.preventDefault();
+    this.handlers.attachFiles(files);
   }
 
   setBusy(busy: boolean): void {
@@ -90,6 +110,7 @@ export class Composer {
 
   setAttachments(attachments: AttachmentView[]): void {
     this.attachments = attachments;
+    this.hasImages = attachments.some((a) => a.image);
     this.renderChips();
   }
 
@@ -106,7 +127,7 @@ export class Composer {
       this.input.focus();
     }));
     const note = this.refusals.length ? [el('span', { className: 'chips-note', text: l10n.t('Remove the mention marked with an error to send.') })] : [];
-    this.chips.replaceChildren(...this.attachments.map((a) => attachmentChip(a, true)), ...refused, ...note);
+    this.chips.replaceChildren(...this.attachments.map((a) => attachmentChip(a, this.thumbnails, true)), ...refused, ...note);
   }
 
   startEditing(text: string): void {
@@ -134,7 +155,7 @@ export class Composer {
 
   async submit(): Promise<void> {
     const text = this.input.value;
-    if (!text.trim() || this.busy || this.refusals.length) return;
+    if ((!text.trim() && !this.hasImages) || this.busy || this.refusals.length) return;
     const editing = this.editing;
     // Keep the text until the host accepted it: a failed send must never lose the user's message.
     if (await this.handlers.send(text, editing)) {

@@ -1,15 +1,17 @@
 import * as l10n from '@vscode/l10n';
 import { answerDetails } from '../core/chat/answerDetails';
-import { attachmentChip } from './chips';
 import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chat/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { actionButton, codicon, el } from './dom';
 import type { FrameScheduler } from './frames';
 import type { MarkdownIt } from 'markdown-it';
 import { StreamingMarkdown } from './markdown/streamingMarkdown';
+import { attachmentChip } from './attachmentChips';
+import type { ImageThumbnails } from './imageThumbnails';
 
 export interface MessageContext {
   md: MarkdownIt;
+  thumbnails: ImageThumbnails;
   frames: FrameScheduler;
   announce: (text: string) => void;
 }
@@ -78,7 +80,7 @@ export class MessageElement {
       else this.startMarkdown().reset(view.text, view.status !== 'streaming');
       if (view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
     } else {
-      this.body.append(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments));
+      this.body.append(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments, this.ctx.thumbnails));
     }
     this.renderChrome(false, false);
   }
@@ -176,7 +178,7 @@ export class MessageElement {
       else if (wasStreaming && done) this.markdown.finish();
       if (view.reasoning !== undefined && this.reasoning !== view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
     } else {
-      this.body.replaceChildren(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments));
+      this.body.replaceChildren(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments, this.ctx.thumbnails));
     }
     this.renderChrome(isLast, busy);
   }
@@ -244,10 +246,8 @@ function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
   return parts;
 }
 
-function attachmentList(attachments: AttachmentView[] | undefined): HTMLElement {
-  const list = el('div', { className: 'attachments' });
-  for (const a of attachments ?? []) list.append(attachmentChip(a, false));
-  return list;
+function attachmentList(attachments: AttachmentView[] | undefined, thumbnails: ImageThumbnails): HTMLElement {
+  return el('div', { className: 'attachments' }, (attachments ?? []).map((a) => attachmentChip(a, thumbnails, false)));
 }
 
 function errorCard(error: ErrorCardView): HTMLElement {

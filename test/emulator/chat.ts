@@ -39,6 +39,9 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   if (request.tools.length > 0 && options.modelsWithoutTools.includes(model)) {
     throw badRequest('tools_not_supported', `Model "${model}" does not support tools; send the request without "tools".`);
   }
+  if (request.messages.some((m) => m.images?.length) && options.modelsWithoutImages.includes(model)) {
+    throw badRequest('images_not_supported', `Model "${model}" does not accept image input; send the request without image parts.`);
+  }
 
   const promptTokens = countTokens(request.messages, request.tools.length > 0 ? JSON.stringify(request.tools) : '');
   const costOf = (completionTokens: number): number =>

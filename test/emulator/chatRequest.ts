@@ -1,6 +1,7 @@
 /** Validation of POST /chat/completions bodies. */
 import { badRequest } from './errors';
 import { isRecord } from './http';
+import { parseContent } from './contentParts';
 import type { ChatMessage } from './textgen';
 import { checkToolTurns, parseToolCalls, parseToolChoice, parseTools, type ToolChoice, type ToolDefinition } from './tools';
 
@@ -17,18 +18,6 @@ export interface ChatRequest {
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
-
-function contentText(content: unknown, index: number): string {
-  if (typeof content === 'string') return content;
-  if (content === null) return '';
-  if (Array.isArray(content)) {
-    return content.map((part: unknown) => {
-      if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') return part.text;
-      throw badRequest('invalid_messages', `messages[${index}].content parts must be {"type":"text","text":"..."}.`);
-    }).join('');
-  }
-  throw badRequest('invalid_messages', `messages[${index}].content must be a string or an array of text parts.`);
-}
 
 function optionalNumber(body: Record<string, unknown>, field: string, min: number, max: number): number | undefined {
   const v = body[field];
@@ -52,7 +41,9 @@ export function parseChatRequest(body: unknown, maxOutputTokens: number): ChatRe
     const toolCalls = m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls !== null ? parseToolCalls(m.tool_calls, i) : undefined;
     // An assistant message that calls tools may leave its content out.
     if (!('content' in m) && !toolCalls) throw badRequest('invalid_messages', `messages[${i}] needs a content.`);
-    const message: ChatMessage = { role: m.role, content: contentText(m.content ?? null, i) };
+    const { text, images } = parseContent(m.content ?? null, i);
+    if (images.length && m.role !== 'user') throw badRequest('invalid_messages', `messages[${i}]: only user messages may carry images.`);
+    const message: ChatMessage = { role: m.role, content: text, ...(images.length && { images }) };
     if (toolCalls) message.toolCalls = toolCalls;
     if (m.role === 'tool') {
       if (typeof m.tool_call_id !== 'string') throw badRequest('invalid_messages', `messages[${i}] (role "tool") needs a "tool_call_id".`);

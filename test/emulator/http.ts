@@ -12,7 +12,8 @@ export interface RequestContext {
   signal: AbortSignal;
 }
 
-export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** Room for a few images as data URLs in one chat request (the spec names no body size). */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export function readBody(req: IncomingMessage, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {

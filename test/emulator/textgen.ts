@@ -1,6 +1,7 @@
 /** Deterministic reply text: depends only on the messages and the model, so tests can predict it. */
 import { createHash } from 'node:crypto';
 import type { ToolCall } from './tools';
+import type { ImagePartLog } from './contentParts';
 
 export interface ChatMessage {
   role: string;
@@ -9,6 +10,8 @@ export interface ChatMessage {
   toolCalls?: ToolCall[];
   /** The call a `tool` message answers. */
   toolCallId?: string;
+  /** A user message's image parts (their type and size). */
+  images?: ImagePartLog[];
 }
 
 const FILLER = [
@@ -26,10 +29,14 @@ export function tokenize(text: string): string[] {
   return text.match(/\s*\S+\s*/gu) ?? [];
 }
 
-/** Prompt tokens: each message's words + 1, its tool calls' names and arguments, and the tool definitions as JSON. */
+/** Prompt tokens of one image part, whatever its size. */
+export const IMAGE_TOKENS = 85;
+
+/** Prompt tokens: each message's words + 1, its tool calls' names and arguments, its images, and the tool definitions as JSON. */
 export function countTokens(messages: readonly ChatMessage[], toolsJson = ''): number {
   const callTokens = (m: ChatMessage) => (m.toolCalls ?? []).reduce((sum, c) => sum + tokenize(`${c.name} ${c.arguments}`).length, 0);
-  return messages.reduce((sum, m) => sum + tokenize(m.content).length + 1 + callTokens(m), 0) + tokenize(toolsJson).length;
+  const imageTokens = (m: ChatMessage) => (m.images?.length ?? 0) * IMAGE_TOKENS;
+  return messages.reduce((sum, m) => sum + tokenize(m.content).length + 1 + callTokens(m) + imageTokens(m), 0) + tokenize(toolsJson).length;
 }
 
 /** After tool results, the answer quotes them; otherwise it echoes the last user message. */

@@ -1,4 +1,5 @@
 /** Public types of the local service emulator (re-exported by index.ts). */
+import type { ImagePartLog } from './contentParts';
 
 export type EnvironmentName = 'production' | 'preview';
 export const ENVIRONMENT_NAMES: readonly EnvironmentName[] = ['production', 'preview'];
@@ -64,7 +65,8 @@ export interface ToolCallLog { id: string; name: string; arguments: string }
 
 /** What a chat request asked for, as received (message contents flattened to text). */
 export interface ChatRequestLog {
-  messages: { role: string; content: string; tool_calls?: ToolCallLog[]; tool_call_id?: string }[];
+  /** `content` is the text parts joined; `images` each image part's type and decoded size (not its data). */
+  messages: { role: string; content: string; images?: ImagePartLog[]; tool_calls?: ToolCallLog[]; tool_call_id?: string }[];
   /** Names of the tools offered, and the tool_choice, when the request had tools. */
   tools?: string[];
   tool_choice?: unknown;
@@ -86,6 +88,8 @@ export interface EmulatorOptions {
   maxOutputTokens?: number;
   /** Chat models that refuse requests with `tools` (400 `tools_not_supported`); default none. */
   modelsWithoutTools?: string[];
+  /** Chat models that refuse requests with image parts (400 `images_not_supported`); default none. */
+  modelsWithoutImages?: string[];
   /** Streamed tool-call arguments leave in pieces of this many characters; default 8. */
   toolArgumentChunkChars?: number;
 }
@@ -176,6 +180,7 @@ export interface ResolvedOptions {
   defaultRpm: number;
   maxOutputTokens: number;
   modelsWithoutTools: string[];
+  modelsWithoutImages: string[];
   toolArgumentChunkChars: number;
 }
 
@@ -197,6 +202,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     defaultRpm: options.defaultRpm ?? 60,
     maxOutputTokens: options.maxOutputTokens ?? 4096,
     modelsWithoutTools: [...(options.modelsWithoutTools ?? [])],
+    modelsWithoutImages: [...(options.modelsWithoutImages ?? [])],
     toolArgumentChunkChars: Math.max(1, options.toolArgumentChunkChars ?? 8),
   };
 }

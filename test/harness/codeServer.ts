@@ -13,7 +13,9 @@ export const BASE_SETTINGS: Readonly<Record<string, unknown>> = {
   'chat.disableAIFeatures': true,
   'workbench.tips.enabled': false,
   'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
+  // In the form this VS Code migrates to: given `false`, it rewrites settings.json at start-up and
+  // leaves the file open in front of the demo's user.
+  'extensions.autoUpdate': 'off',
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'security.workspace.trust.enabled': false,

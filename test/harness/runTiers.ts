@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathWithProjectNode, REPO_ROOT, RESULTS_DIR } from './paths';
+import { failureDigest } from './failureDigest';
 import { PROVISION_FAILED, type ProvisionNeeds } from './provision';
 import { pruneStaleOutputs } from './staleOutputs';
 import { seconds } from './wait';
@@ -85,23 +86,33 @@ function startProvisioning(needs: ProvisionNeeds): Promise<string | undefined> {
   });
 }
 
+function tierLog(name: string): string {
+  return path.join(RESULTS_DIR, `${name}.log`);
+}
+
 /**
- * Runs one tier. Its output goes to the terminal as it comes when `live`; otherwise into
- * test-results/<tier>.log, printed whole when the tier ends so that two tiers never interleave lines.
+ * Runs one tier. Its output always goes into test-results/<tier>.log (the failure digest reads it);
+ * to the terminal as it comes when `live`, else printed whole when the tier ends so that two tiers
+ * never interleave lines.
  */
 function runTier(tier: Tier, live: boolean): Promise<number> {
   return new Promise((resolve) => {
-    const logFile = path.join(RESULTS_DIR, `${tier.name}.log`);
-    let log: number | undefined;
-    if (!live) {
-      fs.mkdirSync(RESULTS_DIR, { recursive: true });
-      log = fs.openSync(logFile, 'w');
-    }
+    const logFile = tierLog(tier.name);
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    const log = fs.openSync(logFile, 'w');
     const child = spawn(tier.command, tier.args, {
       cwd: REPO_ROOT,
       env: { ...process.env, PATH: pathWithProjectNode(), ...tier.env, ...(live ? {} : { FORCE_COLOR: '0' }) },
-      stdio: live ? ['ignore', 'inherit', 'inherit'] : ['ignore', log, log],
+      stdio: live ? ['ignore', 'pipe', 'pipe'] : ['ignore', log, log],
     });
+    if (live) {
+      for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+        from?.on('data', (chunk: Buffer) => {
+          to.write(chunk);
+          fs.writeSync(log, chunk);
+        });
+      }
+    }
     running.add(child);
     const timer = setTimeout(() => {
       console.error(`[test] ${tier.name} exceeded ${tier.timeoutMs / MINUTE} min; stopping it`);
@@ -109,16 +120,25 @@ function runTier(tier: Tier, live: boolean): Promise<number> {
       setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
     }, tier.timeoutMs);
     child.on('error', (error) => console.error(`[test] ${tier.name}: ${error.message}`));
-    child.on('close', (code, signal) => {
+    let finished = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       running.delete(child);
-      if (log !== undefined) {
-        fs.closeSync(log);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      fs.closeSync(log);
+      if (!live) {
         console.log(`\n[test] ── ${tier.name} (ran alongside; its whole output, also in ${path.relative(REPO_ROOT, logFile)}) ──`);
         process.stdout.write(fs.readFileSync(logFile, 'utf8'));
       }
       resolve(code ?? (signal ? 128 : 1));
-    });
+    };
+    child.on('close', finish);
+    // A process the tier left behind (a code-server that outlived mocha) may hold the pipes open, so
+    // the tier ends at its own exit, after a moment for the output still in the pipes.
+    child.on('exit', (code, signal) => setTimeout(() => finish(code, signal), 2_000));
   });
 }
 
@@ -174,6 +194,11 @@ async function main(): Promise<void> {
     console.log(`[test]   ${result.name.padEnd(12)} ${(result.code === 0 ? 'passed' : 'FAILED').padEnd(7)} ${result.time}`);
   }
   console.log(`[test] total ${seconds(started)}: ${failed.length === 0 ? 'all tiers passed' : `${failed.length} tier(s) failed`}`);
+  for (const result of failed) {
+    if (!fs.existsSync(tierLog(result.name))) continue;
+    console.log(`\n[test] why ${result.name} failed (its whole output: ${path.relative(REPO_ROOT, tierLog(result.name))}):`);
+    for (const line of failureDigest(fs.readFileSync(tierLog(result.name), 'utf8'))) console.log(`[test]   ${line}`);
+  }
   console.log('[test] screenshots: test-results/screenshots/, logs: test-results/integration/, test-results/ui/');
   if (failed.length > 0 || results.length < tiers.length) process.exitCode = process.exitCode || 1;
 }

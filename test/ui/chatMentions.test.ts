@@ -124,7 +124,7 @@ describe('chat panel: # mentions', () => {
     await waitFor('three error chips', async () => (await errors.count()) === 3, { timeoutMs: 15_000, intervalMs: 100 });
     assert.match(await errors.nth(0).innerText(), /assets\/logo\.png is a binary file/);
     assert.match(await errors.nth(1).innerText(), /linked\.txt resolves to a path outside the workspace/);
-    assert.match(await errors.nth(2).innerText(), /logs\/big\.txt is 4\.9 KB, over the context cap of 1K chars \(setting inference\.chat\.maxContextCharacters\)/);
+    assert.match(await errors.nth(2).innerText(), /logs\/big\.txt is 4\.9 KiB, over the context cap of 1K chars \(setting inference\.chat\.maxContextCharacters\)/);
     await composer().pressSequentially('Send anyway?');
     await ui.screenshot('04-mention-error-chips');
     const before = chatRequests().length;

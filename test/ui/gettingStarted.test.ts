@@ -1,28 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
 import { delay, waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
-import { webviewContent } from './workbench';
+import { contextMenu, webviewContent } from './workbench';
 
 const SAMPLE = ['export function add(a: number, b: number): number {', '  return a + b;', '}', '', 'export const answer = add(40, 2);', ''].join('\n');
 
-/**
- * Right-clicks `target` and chooses `labels` in turn (a submenu, then its item) in VS Code's own
- * context menu. `force`: the click lands on whatever is on top at the target's centre (the text over
- * a selection's highlight), as a user's click would.
- */
-async function contextMenu(page: Page, target: ReturnType<Page['locator']>, labels: string[]): Promise<void> {
-  await target.click({ button: 'right', force: true });
-  for (const label of labels) {
-    const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).last();
-    await item.waitFor({ state: 'visible', timeout: 10_000 });
-    await item.hover();
-    await item.click();
-  }
-}
 
 /** The walkthrough, the editor's Inference actions and the Explorer's Generate Image Here, as a new user meets them. */
 describe('getting started: walkthrough and editor actions', () => {

@@ -217,3 +217,18 @@ export async function clickNotificationAction(page: Page, message: string | RegE
 export async function clearNotifications(page: Page): Promise<void> {
   await runCommand(page, 'Notifications: Clear All Notifications');
 }
+
+/**
+ * Right-clicks `target` and chooses `labels` in turn (a submenu, then its item) in VS Code's own
+ * context menu. `force`: the click lands on whatever is on top at the target's centre (the text over
+ * a selection's highlight), as a user's click would.
+ */
+export async function contextMenu(page: Page, target: ReturnType<Page['locator']>, labels: string[]): Promise<void> {
+  await target.click({ button: 'right', force: true });
+  for (const label of labels) {
+    const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).last();
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    await item.hover();
+    await item.click();
+  }
+}

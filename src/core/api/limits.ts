@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import type { ResponseMeta } from './types';
+import { describeBytes } from '../byteSize';
 
 /**
  * Caps on what one response may make the extension hold in memory. The spec names no body sizes, so
@@ -27,11 +28,7 @@ export function resolveLimits(partial: Partial<ResponseLimits> = {}): ResponseLi
   return { ...DEFAULT_LIMITS, ...partial };
 }
 
-export function describeBytes(bytes: number): string {
-  if (bytes >= MIB) return `${Math.round((bytes / MIB) * 10) / 10} MiB`;
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
-  return `${bytes} bytes`;
-}
+export { describeBytes } from '../byteSize';
 
 /** What passed a size limit; each has its own sentence, so a translation never splices a fragment in. */
 export type OversizedPart = 'an answer' | 'a response' | 'an image';

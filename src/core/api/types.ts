@@ -30,7 +30,21 @@ export interface ToolResultMessage {
   content: string;
 }
 
-export type ChatRequestMessage = ChatMessage | AssistantToolCallMessage | ToolResultMessage;
+/**
+ * A content part of a user message in the common chat format. The spec says only "role and content";
+ * image parts with data URLs are the client's documented choice (README, "Images in the chat").
+ */
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } };
+
+/** A user turn with images: its text and its images as content parts. */
+export interface UserPartsMessage {
+  role: 'user';
+  content: ChatContentPart[];
+}
+
+export type ChatRequestMessage = ChatMessage | UserPartsMessage | AssistantToolCallMessage | ToolResultMessage;
 
 /** A tool offered to the model (`tools` in the common chat format). */
 export interface ChatTool {

@@ -3,12 +3,17 @@ import {
   appendMessage, hostMessage, type AttachmentView, type ChatEnvironmentView, type ChatParams, type SnapshotMessage,
 } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
-import { DEFAULT_TITLE, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
-import { attachmentView, conversationHeader, conversationView, messageView } from './conversationView';
+import { DEFAULT_TITLE, imageAttachments, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
+import { conversationHeader, conversationView, messageView } from './conversationView';
+import type { ChatImageMime } from './chatImages';
+import { PendingAttachments } from './pendingAttachments';
 import { sanitizeParams } from './params';
 import type { AppendPacing } from './appendBatcher';
 import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
 import { StreamingAnswer, type AnswerSink } from './streamingAnswer';
+
+/** Statuses that refuse the request as sent (its content), not the caller or the moment: the turn is taken back. */
+const REFUSED_REQUEST_STATUSES: ReadonlySet<number> = new Set([400, 413, 415, 422]);
 
 /**
  * One conversation shown in one view, and its answer in flight: the chat's state machine, free of
@@ -20,7 +25,7 @@ export class ChatEngine {
   private current: Conversation;
   private active: StreamingAnswer | undefined;
   private running: Promise<void> = Promise.resolve();
-  private pendingAttachments: Attachment[] = [];
+  private readonly pending = new PendingAttachments();
   private readonly now: () => number;
   private readonly appendPacing: Partial<AppendPacing>;
 
@@ -53,7 +58,7 @@ export class ChatEngine {
   load(conversation: Conversation): void {
     this.assertIdle();
     this.current = conversation;
-    this.pendingAttachments = [];
+    this.pending.take();
     this.view.showTitle(this.current.title);
     this.view.post(this.snapshot());
   }
@@ -73,7 +78,7 @@ export class ChatEngine {
   snapshot(): SnapshotMessage {
     return hostMessage('snapshot', {
       conversation: conversationView(this.current),
-      attachments: this.pendingAttachmentViews(),
+      attachments: this.attachmentViews(),
       environment: this.environmentView(),
       ...(this.active && { streaming: this.active.snapshotPosition() }),
     });
@@ -85,20 +90,49 @@ export class ChatEngine {
     this.view.post(hostMessage('conversationChanged', { conversation: conversationHeader(this.current), environment: this.environmentView() }));
   }
 
+  /**
+   * Sends a question with the pending attachments. Its images are written beside the conversation
+   * first; a failure to write them, or the service refusing the request (a 4xx before any answer,
+   * as a model that takes no images answers), rejects: the question and its chips stay in the composer.
+   */
   async send(text: string): Promise<{ attachments: AttachmentView[] }> {
     this.assertIdle();
+    const images = this.pending.images();
+    const conversation = this.current;
+    await this.saver.writeImages(conversation.id, images.map((a) => a.image));
+    this.assertIdle();
+    if (conversation !== this.current) throw new Error(l10n.t('The conversation changed before the message was sent.'));
     const message: ConversationMessage = { id: newId(), role: 'user', text, createdAt: this.now() };
-    if (this.pendingAttachments.length) message.attachments = this.pendingAttachments;
-    this.pendingAttachments = [];
+    const attachments = this.pending.take();
+    if (attachments.length) message.attachments = attachments;
     this.current.messages.push(message);
+    const title = this.current.title;
     if (this.current.title === DEFAULT_TITLE) {
       this.current.title = titleFrom(text);
       this.announceHeader();
     }
     this.upsert(message);
     await this.persist();
-    this.answer();
+    const answer = this.answer();
+    if (images.length) await this.takeBackIfRefused(message, answer, title);
     return { attachments: [] };
+  }
+
+  /** A request the service refused as such (a model that takes no images): the turn goes back to the composer. */
+  private async takeBackIfRefused(question: ConversationMessage, answer: StreamingAnswer, title: string): Promise<void> {
+    await answer.opened;
+    const { status, error, meta } = answer.message;
+    if (status !== 'error' || error?.status === undefined || !REFUSED_REQUEST_STATUSES.has(error.status)) return;
+    await this.running;
+    this.remove(answer.message.id);
+    this.remove(question.id);
+    this.pending.restore(question.attachments ?? []);
+    if (this.current.title !== title) {
+      this.current.title = title;
+      this.announceHeader();
+    }
+    await this.persist();
+    throw new Error(l10n.t('The model {0} refused the message with its images: {1}', meta?.model ?? '?', error.message));
   }
 
   async regenerate(): Promise<void> {
@@ -121,7 +155,7 @@ export class ChatEngine {
     this.upsert(message);
     await this.persist();
     this.answer();
-    return { attachments: this.pendingAttachmentViews() };
+    return { attachments: this.attachmentViews() };
   }
 
   stop(): void {
@@ -148,15 +182,22 @@ export class ChatEngine {
     return this.persist();
   }
 
-  /** Adds context for the next message; one chip per kind and label (attaching again replaces it). */
+  /** Adds context for the next message (attaching the same again replaces its chip: pendingAttachments.ts). */
   attach(attachment: Attachment): AttachmentView[] {
-    this.pendingAttachments = [...this.pendingAttachments.filter((a) => a.kind !== attachment.kind || a.label !== attachment.label), attachment];
-    return this.pendingAttachmentViews();
+    this.pending.add(attachment);
+    return this.attachmentViews();
   }
 
   removeAttachment(id: string): AttachmentView[] {
-    this.pendingAttachments = this.pendingAttachments.filter((a) => a.id !== id);
-    return this.pendingAttachmentViews();
+    this.pending.remove(id);
+    return this.attachmentViews();
+  }
+
+  /** The bytes of an image attached to the next message or to one of the conversation's, for its thumbnail. */
+  async imageBytes(id: string): Promise<{ mime: ChatImageMime; data: Uint8Array }> {
+    const found = [...this.pending.images(), ...imageAttachments(this.current.messages)].find((a) => a.id === id);
+    if (!found) throw new Error(l10n.t('That image is no longer attached.'));
+    return { mime: found.image.mime, data: found.image.data ?? (await this.saver.readImage(this.current.id, found.image.file)) };
   }
 
   /** The error an answer keeps, for its card's actions. */
@@ -178,10 +219,11 @@ export class ChatEngine {
     await this.running;
   }
 
-  private answer(): void {
+  private answer(): StreamingAnswer {
     const answer = new StreamingAnswer(this.current, this.backend, this.sinkFor(this.current), this.now, this.appendPacing);
     this.active = answer;
     this.running = answer.run();
+    return answer;
   }
 
   /**
@@ -200,6 +242,7 @@ export class ChatEngine {
       ended: () => {
         this.active = undefined;
       },
+      readImage: (file) => this.saver.readImage(conversation.id, file),
     };
   }
 
@@ -209,8 +252,8 @@ export class ChatEngine {
   }
 
   /** The chips of the context the next message will carry. */
-  pendingAttachmentViews(): AttachmentView[] {
-    return this.pendingAttachments.map(attachmentView);
+  attachmentViews(): AttachmentView[] {
+    return this.pending.views();
   }
 
   private assertIdle(): void {

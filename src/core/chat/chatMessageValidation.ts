@@ -1,7 +1,7 @@
 import { NUMBER_PARAMS } from './numberParams';
 import { ERROR_ACTION_IDS } from '../errorActions';
 import {
-  CHAT_PROTOCOL_VERSION, EDITOR_ATTACHMENT_KINDS, MENTION_KINDS, CHAT_STATE_VERSION,
+  CHAT_PROTOCOL_VERSION, COMPOSER_ATTACHMENT_KINDS, MENTION_KINDS, CHAT_STATE_VERSION,
   type AppendMessage, type ChatMethod, type ChatRequestMessage, type ChatWebviewState, type WebviewToHost,
 } from './chatProtocol';
 
@@ -42,7 +42,9 @@ export const REQUEST_PARAM_VALIDATORS: { readonly [M in ChatMethod]: (params: Js
   openInNewFile: (p) => isString(p.code) && optional(isString)(p.language),
   openLink: (p) => isString(p.href),
   pickModel: noParams,
-  attach: (p) => oneOf(EDITOR_ATTACHMENT_KINDS)(p.kind),
+  attach: (p) => oneOf(COMPOSER_ATTACHMENT_KINDS)(p.kind),
+  attachImage: (p) => isString(p.name) && isString(p.data),
+  imageData: (p) => isString(p.id),
   removeAttachment: (p) => isString(p.id),
   mentionQuery: (p) => isString(p.query) && p.query.length <= MAX_MENTION_QUERY_CHARS,
   // Only files name a path; the host still looks it up in its own listing and checks containment.

@@ -73,11 +73,17 @@ export interface ErrorCardView {
   actions: { id: ErrorActionId; label: string }[];
 }
 
-export const ATTACHMENT_KINDS = ['selection', 'file', 'problems', 'terminal', 'changes'] as const;
+export const ATTACHMENT_KINDS = ['selection', 'file', 'image', 'problems', 'terminal', 'changes'] as const;
+
+/** The image types a message may carry (chat/chatImages.ts tells them by their bytes), and their file extensions. */
+export const CHAT_IMAGE_EXTENSIONS = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' } as const;
+export type ChatImageMime = keyof typeof CHAT_IMAGE_EXTENSIONS;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
-/** What the composer's own buttons attach (the editor's selection or file); the rest come from `#` mentions. */
-export const EDITOR_ATTACHMENT_KINDS = ['selection', 'file'] as const satisfies readonly AttachmentKind[];
-export type EditorAttachmentKind = (typeof EDITOR_ATTACHMENT_KINDS)[number];
+/** What the composer's own buttons attach (`attach`); the rest come from `#` mentions. */
+export const COMPOSER_ATTACHMENT_KINDS = ['selection', 'file', 'image'] as const satisfies readonly AttachmentKind[];
+export type ComposerAttachmentKind = (typeof COMPOSER_ATTACHMENT_KINDS)[number];
+/** What is taken from the active editor. */
+export type EditorAttachmentKind = Exclude<ComposerAttachmentKind, 'image'>;
 
 /** What the webview shows of an attachment (the chip). The content itself stays on the host. */
 export interface AttachmentView {
@@ -85,8 +91,10 @@ export interface AttachmentView {
   kind: AttachmentKind;
   label: string;
   detail?: string;
-  /** The content's length in characters, shown on the chip. */
+  /** The content's length in characters, shown on the chip (text context, not images). */
   chars?: number;
+  /** An image's type and size, for its chip; the webview asks for the bytes (`imageData`) to show it. */
+  image?: { mime: ChatImageMime; bytes: number };
 }
 
 /** What the `#` picker offers: a workspace file, or one of the other sources of context. */
@@ -251,7 +259,12 @@ export interface ChatRequests {
   openInNewFile: { code: string; language?: string };
   openLink: { href: string };
   pickModel: Record<string, never>;
-  attach: { kind: EditorAttachmentKind };
+  /** `image` opens a file dialog on the host. */
+  attach: { kind: ComposerAttachmentKind };
+  /** A pasted or dropped image: its name and its bytes in base64; the host checks both. */
+  attachImage: { name: string; data: string };
+  /** The bytes of an attached image (pending or sent), to show its thumbnail. */
+  imageData: { id: string };
   removeAttachment: { id: string };
   /** The `#` picker's rows for what the user typed after `#`. */
   mentionQuery: { query: string };
@@ -279,6 +292,8 @@ export interface ChatResponses {
   openLink: void;
   pickModel: void;
   attach: { attachments: AttachmentView[] };
+  attachImage: { attachments: AttachmentView[] };
+  imageData: { mime: ChatImageMime; data: string };
   removeAttachment: { attachments: AttachmentView[] };
   mentionQuery: { items: MentionItemView[] };
   mention: { attachments: AttachmentView[]; refused?: MentionRefusal };

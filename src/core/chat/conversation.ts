@@ -1,7 +1,9 @@
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole, SentContext } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
-import type { ChatMessage } from '../api/types';
+import type { ChatContentPart, ChatMessage, UserPartsMessage } from '../api/types';
+import { imageDataUrl, type ChatImage } from './chatImages';
 import { roundCredits } from '../usage/report';
 import { mergeServiceParameters } from './params';
 
@@ -16,8 +18,29 @@ export interface Attachment {
   kind: AttachmentKind;
   label: string;
   detail?: string;
+  /** The text the model reads; empty for an image, whose bytes are in `image` or its file. */
   content: string;
   languageId?: string;
+  image?: ChatImage;
+}
+
+/** An attachment that is an image (kind `image`, with its file). */
+export type ImageAttachment = Attachment & { image: ChatImage };
+
+export function isImageAttachment(attachment: Attachment): attachment is ImageAttachment {
+  return attachment.kind === 'image' && attachment.image !== undefined;
+}
+
+/** The images attached to the messages, in order. */
+export function imageAttachments(messages: readonly ConversationMessage[]): ImageAttachment[] {
+  return messages.flatMap((m) => m.attachments?.filter(isImageAttachment) ?? []);
+}
+
+/** Attachment id → data URL of each image, its bytes held (pending) or read from its file. */
+export async function imageDataUrls(images: readonly ImageAttachment[], read: (file: string) => Promise<Uint8Array>): Promise<Map<string, string>> {
+  const urls = new Map<string, string>();
+  for (const { id, image } of images) urls.set(id, imageDataUrl(image.mime, image.data ?? (await read(image.file))));
+  return urls;
 }
 
 // The same fields as MessageView and StoredMessage, on purpose: each layer changes without the others.
@@ -82,6 +105,8 @@ export function titleFrom(text: string): string {
 const CONTEXT_HEADINGS: Readonly<Record<AttachmentKind, string>> = {
   selection: 'Selected code from',
   file: 'File',
+  // Never used: images go as image parts, not text (userContent leaves them out).
+  image: 'Image',
   problems: 'Problems (diagnostics) in',
   terminal: 'Terminal',
   changes: 'Working tree changes (git diff) in',
@@ -89,29 +114,48 @@ const CONTEXT_HEADINGS: Readonly<Record<AttachmentKind, string>> = {
 
 /** The user's text with its attached context, as the model receives it. */
 export function userContent(message: ConversationMessage): string {
-  if (!message.attachments?.length) return message.text;
-  const context = message.attachments.map((a) => {
+  const texts = message.attachments?.filter((a) => !isImageAttachment(a)) ?? [];
+  if (!texts.length) return message.text;
+  const context = texts.map((a) => {
     const fence = a.content.includes('```') ? '````' : '```';
     return `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
   });
   return `${context.join('\n\n')}\n\n${message.text}`;
 }
 
-/** What `requestMessages` sends as context, for the answer's details: every user message's attachments up to `endIndex`. */
+/** What `requestMessages` sends as text context, for the answer's details: every user message's text attachments up to `endIndex`. */
 export function sentContext(conversation: Conversation, endIndex: number): SentContext[] {
   return conversation.messages.slice(0, endIndex).filter((m) => m.role === 'user')
-    .flatMap((m) => m.attachments ?? []).map((a) => ({ kind: a.kind, label: a.label, chars: a.content.length }));
+    .flatMap((m) => m.attachments ?? []).filter((a) => !isImageAttachment(a)).map((a) => ({ kind: a.kind, label: a.label, chars: a.content.length }));
+}
+
+/**
+ * A user message as the request carries it: its text, or with images, the text and one `image_url`
+ * part per image (`imageUrls`: attachment id → data URL, read from the images' files).
+ */
+function userMessage(message: ConversationMessage, imageUrls: ReadonlyMap<string, string>): ChatMessage | UserPartsMessage {
+  const images = message.attachments?.filter(isImageAttachment) ?? [];
+  if (!images.length) return { role: 'user', content: userContent(message) };
+  const parts: ChatContentPart[] = [{ type: 'text', text: userContent(message) }];
+  for (const image of images) {
+    const url = imageUrls.get(image.id);
+    if (url === undefined) throw new Error(l10n.t('The image {0} of this conversation could not be read.', image.label));
+    parts.push({ type: 'image_url', image_url: { url } });
+  }
+  return { role: 'user', content: parts };
 }
 
 /**
  * The request messages for an answer to the conversation up to `endIndex` (exclusive). Failed answers
  * (error cards) and empty answers are not sent back to the model; stopped partial answers are.
  */
-export function requestMessages(conversation: Conversation, systemPrompt: string | undefined, endIndex = conversation.messages.length): ChatMessage[] {
-  const messages: ChatMessage[] = [];
+export function requestMessages(
+  conversation: Conversation, systemPrompt: string | undefined, endIndex = conversation.messages.length, imageUrls: ReadonlyMap<string, string> = new Map(),
+): (ChatMessage | UserPartsMessage)[] {
+  const messages: (ChatMessage | UserPartsMessage)[] = [];
   if (systemPrompt?.trim()) messages.push({ role: 'system', content: systemPrompt });
   for (const message of conversation.messages.slice(0, endIndex)) {
-    if (message.role === 'user') messages.push({ role: 'user', content: userContent(message) });
+    if (message.role === 'user') messages.push(userMessage(message, imageUrls));
     else if (!message.error && message.text) messages.push({ role: 'assistant', content: message.text });
   }
   return messages;

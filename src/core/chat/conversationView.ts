@@ -5,8 +5,11 @@ import type { Attachment, Conversation, ConversationMessage } from './conversati
 /** What the webview shows of a conversation: attachments as chips (no content), errors with their actions. */
 
 export function attachmentView(attachment: Attachment): AttachmentView {
-  const view: AttachmentView = { id: attachment.id, kind: attachment.kind, label: attachment.label, chars: attachment.content.length };
+  const view: AttachmentView = { id: attachment.id, kind: attachment.kind, label: attachment.label };
+  // An image's chip shows its bytes (`image`); text context its characters.
+  if (!attachment.image) view.chars = attachment.content.length;
   if (attachment.detail !== undefined) view.detail = attachment.detail;
+  if (attachment.image) view.image = { mime: attachment.image.mime, bytes: attachment.image.bytes };
   return view;
 }
 

@@ -1,23 +1,35 @@
 import * as l10n from '@vscode/l10n';
 import { formatCredits, SPEND_DIGITS } from '../credits';
-import type { Conversation, ConversationMessage } from './conversation';
+import { isImageAttachment, type Conversation, type ConversationMessage } from './conversation';
 
-/** A conversation as a Markdown document: headings per turn, answers verbatim, metadata as a quiet line. */
-export function exportMarkdown(conversation: Conversation): string {
+/**
+ * A conversation as a Markdown document: headings per turn, answers verbatim, metadata as a quiet line.
+ * Images (`imageUrls`: attachment id → data URL) are kept in the document itself, so that it stands
+ * alone wherever it is saved: each shows where it was attached as `![name][image-N]`, and its data URL
+ * is a reference definition at the end, out of the way of the text.
+ */
+export function exportMarkdown(conversation: Conversation, imageUrls: ReadonlyMap<string, string> = new Map()): string {
   const lines: string[] = [`# ${conversation.title}`, ''];
+  const references: string[] = [];
   const exported = new Date().toISOString();
   lines.push(`_${conversation.model ? l10n.t('Exported {0}, model {1}', exported, conversation.model) : l10n.t('Exported {0}', exported)}_`, '');
   if (conversation.params.systemPrompt) lines.push(`## ${l10n.t('System prompt')}`, '', conversation.params.systemPrompt, '');
-  for (const message of conversation.messages) lines.push(...messageLines(message), '');
+  for (const message of conversation.messages) lines.push(...messageLines(message, imageUrls, references), '');
+  if (references.length) lines.push(...references, '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function messageLines(message: ConversationMessage): string[] {
+function messageLines(message: ConversationMessage, imageUrls: ReadonlyMap<string, string>, references: string[]): string[] {
   if (message.role === 'user') {
-    const attached = message.attachments?.length
-      ? [`_${l10n.t('Attached: {0}', message.attachments.map((a) => a.detail ?? a.label).join(', '))}_`, '']
-      : [];
-    return [`## ${l10n.t('You')}`, '', ...attached, message.text];
+    const texts = message.attachments?.filter((a) => !isImageAttachment(a)) ?? [];
+    const attached = texts.length ? [`_${l10n.t('Attached: {0}', texts.map((a) => a.detail ?? a.label).join(', '))}_`, ''] : [];
+    const images = (message.attachments?.filter(isImageAttachment) ?? []).flatMap((a) => {
+      const url = imageUrls.get(a.id);
+      if (url === undefined) return [`_${l10n.t('Image {0} (not found)', a.label)}_`, ''];
+      references.push(`[image-${references.length + 1}]: ${url}`);
+      return [`![${markdownLabel(a.label)}][image-${references.length}]`, ''];
+    });
+    return [`## ${l10n.t('You')}`, '', ...attached, ...images, message.text];
   }
   const out = [`## ${l10n.t('Assistant')}`, ''];
   if (message.text) out.push(message.text, '');
@@ -37,4 +49,9 @@ function messageLines(message: ConversationMessage): string[] {
   ].filter(Boolean);
   if (facts.length) out.push(`<sub>${facts.join(' · ')}</sub>`);
   return out;
+}
+
+/** An image's name as link text: brackets and backslashes escaped, on one line. */
+function markdownLabel(label: string): string {
+  return label.replace(/[\\[\]]/g, '\\$&').replace(/\s+/g, ' ');
 }

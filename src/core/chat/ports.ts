@@ -7,6 +7,7 @@ import type { BillingWindow } from '../usage/billingWindows';
 import type { SpendEstimate } from '../usage/estimate';
 import type { AppendPacing } from './appendBatcher';
 import type { Conversation } from './conversation';
+import type { ChatImage } from './chatImages';
 
 export type { BalanceReading };
 
@@ -28,6 +29,10 @@ export interface ConversationSaver {
   save(conversation: Conversation): Promise<void>;
   /** Saves soon: called on every streamed delta, coalesced by the saver. */
   saveSoon(conversation: Conversation): void;
+  /** Writes the images that hold their bytes beside the conversation; rejects when one cannot be written. */
+  writeImages(conversationId: string, images: readonly ChatImage[]): Promise<void>;
+  /** The bytes of an image written before. */
+  readImage(conversationId: string, file: string): Promise<Uint8Array>;
 }
 
 /** The environment a new answer goes to. */

@@ -6,7 +6,8 @@ import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import { answerSpend } from '../usage/answerSpend';
 import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
-import { effectiveParams, newId, requestMessages, sentContext, type Conversation, type ConversationMessage } from './conversation';
+import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, sentContext, type Conversation, type ConversationMessage } from './conversation';
+import { contentText } from '../api/contentParts';
 import { NUMBER_PARAMS } from './numberParams';
 import type { ChatBackend, ChatEnvironment } from './ports';
 
@@ -27,6 +28,8 @@ export interface AnswerSink {
   saveSoon(): void;
   /** The stream is over, before the final patch and save: the engine is idle again. */
   ended(): void;
+  /** The bytes of one of the conversation's images, from its file. */
+  readImage(file: string): Promise<Uint8Array>;
 }
 
 /**
@@ -42,6 +45,9 @@ export class StreamingAnswer {
   private readonly env: ChatEnvironment;
   /** Characters of the request's messages, for the ledger (estimates from the user's own history). */
   private sentChars = 0;
+  private markOpened: () => void = () => undefined;
+  /** Resolves once the service answered (its response started), or the answer ended without that (failed, saved). */
+  readonly opened = new Promise<void>((resolve) => (this.markOpened = resolve));
 
   constructor(
     private readonly conversation: Conversation,
@@ -88,8 +94,8 @@ export class StreamingAnswer {
     try {
       billing = await openBilling();
       balanceBefore = this.backend.balance(env.name);
-      const request = this.request();
-      this.sentChars = request.messages.reduce((sum, m) => sum + (typeof m.content === 'string' ? m.content.length : 0), 0);
+      const request = await this.request();
+      this.sentChars = request.messages.reduce((sum, m) => sum + contentText(m.content).length, 0);
       const events = await this.backend.openStream(env.name, request, this.abort.signal);
       let complete = false;
       for await (const event of events) complete = this.onEvent(event) ?? complete;
@@ -112,6 +118,7 @@ export class StreamingAnswer {
       message.meta = { ...message.meta, finishedAt: this.now() };
       this.sink.patch(message);
       await this.sink.save();
+      this.markOpened();
     }
     if (!billing) return;
     billing.settling();
@@ -119,16 +126,17 @@ export class StreamingAnswer {
     if (message.meta?.requestId) await this.recordSpend(balanceBefore, billing);
   }
 
-  private request(): ChatRequest {
+  private async request(): Promise<ChatRequest> {
     // The settings first: with them refused, picking a model would not help (and its list cannot be had).
     const refusal = this.backend.refusal(this.env.name);
     if (refusal !== undefined) throw new ApiError('notConfigured', refusal);
     const model = this.message.meta?.model;
     if (!model) throw new ApiError('modelNotFound', l10n.t('No chat model is selected for this environment. Pick one to start chatting.'));
     const params = effectiveParams(this.conversation, this.backend.chatDefaults(model));
-    const endIndex = this.conversation.messages.length - 1;
-    const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, endIndex) };
-    const context = sentContext(this.conversation, endIndex);
+    const asked = this.conversation.messages.length - 1;
+    const imageUrls = await imageDataUrls(imageAttachments(this.conversation.messages.slice(0, asked)), (file) => this.sink.readImage(file));
+    const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, asked, imageUrls) };
+    const context = sentContext(this.conversation, asked);
     if (context.length && this.message.meta) this.message.meta.context = context;
     for (const { wire } of NUMBER_PARAMS) if (params[wire] !== undefined) request[wire] = params[wire];
     if (params.service_parameters) request.service_parameters = params.service_parameters;
@@ -145,6 +153,7 @@ export class StreamingAnswer {
         message.meta = { ...message.meta, ...(meta.modelId && { model: meta.modelId }), ...(meta.requestId && { requestId: meta.requestId }), ...(meta.host && { host: meta.host }) };
         this.batcher.flush();
         this.sink.patch(message);
+        this.markOpened();
         return undefined;
       }
       case 'reasoning':

@@ -1,3 +1,4 @@
+import { contentText } from '../api/contentParts';
 import type { ChatRequestMessage, ChatTool } from '../api/types';
 
 /**
@@ -28,7 +29,7 @@ export function estimateTextTokens(text: string): number {
 export const TOKENS_PER_MESSAGE = 4;
 
 export function estimateMessageTokens(message: ChatRequestMessage): number {
-  let tokens = TOKENS_PER_MESSAGE + estimateTextTokens(message.content ?? '');
+  let tokens = TOKENS_PER_MESSAGE + estimateTextTokens(contentText(message.content));
   if ('tool_calls' in message) {
     for (const call of message.tool_calls) tokens += estimateTextTokens(call.function.name) + estimateTextTokens(call.function.arguments);
   }

@@ -1,6 +1,7 @@
 /**
- * Who may use the local endpoint: a process on this machine that holds the per-run token, reaching it
- * under a loopback host name. The token is random per start; the service key never leaves the host.
+ * Who may use the local endpoint: a process on this machine that holds the per-run token (random per
+ * start) or a named token the user made (namedTokens.ts), reaching it under a loopback host name. The
+ * service key never leaves the host.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -12,14 +13,15 @@ export function createEndpointToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString('base64url');
 }
 
-function digest(text: string): Buffer {
+/** SHA-256 of a token: what a comparison (and a named token's stored form) uses, never the token itself. */
+export function tokenDigest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
 /** Constant-time whatever the lengths: both sides are hashed to 32 bytes before the comparison. */
 export function tokenMatches(presented: string | undefined, expected: string): boolean {
   if (presented === undefined || expected === '') return false;
-  return timingSafeEqual(digest(presented), digest(expected));
+  return timingSafeEqual(tokenDigest(presented), tokenDigest(expected));
 }
 
 function single(value: string | string[] | undefined): string | undefined {

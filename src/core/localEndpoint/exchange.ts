@@ -48,6 +48,7 @@ export function describeRequest(s: RequestSummary): string {
     `local endpoint: ${s.method} ${s.path} (${s.protocol}${s.stream ? ', stream' : ''}) → ${outcome} in ${Math.round(s.durationMs)} ms`,
     s.requestId && `request ${s.requestId}`,
     s.modelId && `model ${s.modelId}`,
+    s.token && `token "${s.token}"`,
     s.problem,
     ...(s.notes ?? []),
   ].filter(Boolean).join(', '));

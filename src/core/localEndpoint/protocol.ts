@@ -23,6 +23,8 @@ export interface RequestSummary {
   cancelled: boolean;
   requestId?: string;
   modelId?: string;
+  /** The name of the endpoint token the client used (never the token). */
+  token?: string;
   /** Why the endpoint refused or failed the request, in words. */
   problem?: string;
   /** What else the log line says (refusals not logged; model entries skipped). */

@@ -1,14 +1,15 @@
 /**
  * The local endpoint: a loopback-only HTTP server that lets other tools use the service through the
- * extension. Clients authenticate with a per-run token; the service key is added by `forward` and never
- * reaches them. No CORS headers are ever sent, Host must be a loopback name, and a browser's cross-origin
+ * extension. Clients authenticate with the per-run token or a named one (namedTokens.ts); the service
+ * key is added by `forward` and never reaches them. No CORS headers are ever sent, Host must be a loopback name, and a browser's cross-origin
  * request (it carries Origin) is refused, so a web page cannot use it. Knows nothing of VS Code.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicProtocol } from './anthropic';
-import { isLoopbackHostHeader, presentedToken, tokenMatches } from './auth';
+import { isLoopbackHostHeader, presentedToken } from './auth';
 import { DEFAULT_ENDPOINT_LIMITS, RefusalReports, TIMEOUT_CHECK_INTERVAL_MS, type EndpointLimits } from './limits';
+import { identifyCaller, PER_RUN_CALLER, type EndpointCaller, type NamedToken } from './namedTokens';
 import { openaiProtocol } from './openai';
 import { describeRoutes, findRoute, type EndpointProtocol, type FoundRoute, type Forward, type RequestSummary } from './protocol';
 import { EndpointError, sendJson } from './respond';
@@ -24,7 +25,10 @@ export const LOOPBACK_HOST = '127.0.0.1';
 export interface LocalEndpointOptions extends Partial<EndpointLimits> {
   /** 0 picks a free port. */
   port: number;
+  /** The per-run token. */
   token: string;
+  /** The named tokens accepted besides it, asked per request: a token revoked meanwhile is refused at once. */
+  namedTokens?: () => readonly NamedToken[];
   forward: Forward;
   onRequest?: (summary: RequestSummary) => void;
   /**
@@ -34,7 +38,7 @@ export interface LocalEndpointOptions extends Partial<EndpointLimits> {
    * window is closed with what was answered (a streamed answer is billed after its stream, so the
    * host may keep the window for a reading of the settled balance).
    */
-  openBillingWindow?: () => Promise<{ close(answered: RequestSummary): void }>;
+  openBillingWindow?: (caller: EndpointCaller) => Promise<{ close(answered: RequestSummary): void }>;
   /** The protocols served (ENDPOINT_PROTOCOLS unless a test brings its own). */
   protocols?: readonly EndpointProtocol[];
 }
@@ -46,6 +50,11 @@ function pathOf(target: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+interface Admission {
+  authenticated: boolean;
+  caller?: EndpointCaller;
 }
 
 export class LocalEndpointServer {
@@ -121,7 +130,7 @@ export class LocalEndpointServer {
     const summary: RequestSummary = { method: req.method ?? '', path: pathname ?? '(not a URL path)', protocol: protocol.name, status: 0, stream: false, durationMs: 0, cancelled: false };
     const controller = new AbortController();
     this.#inFlight.add(controller);
-    const admission = { authenticated: false };
+    const admission: Admission = { authenticated: false };
     res.on('close', () => {
       if (!res.writableFinished) {
         summary.cancelled = true;
@@ -133,16 +142,18 @@ export class LocalEndpointServer {
     });
     try {
       if (pathname === undefined) throw new EndpointError(400, 'invalid_path', 'The request target is not a URL path.');
-      this.#admit(req, found, admission);
-      if (found.route.method === 'POST' && this.#options.openBillingWindow) {
-        const billing = await this.#options.openBillingWindow();
+      const { caller, route } = this.#admit(req, found, admission);
+      // A named token's name only (the log line says which tool it was); never the token.
+      if (caller !== PER_RUN_CALLER) summary.token = caller.token.name;
+      if (route.route.method === 'POST' && this.#options.openBillingWindow) {
+        const billing = await this.#options.openBillingWindow(caller);
         if (res.closed) billing.close(summary);
         else res.on('close', () => billing.close(summary));
       }
-      await found.route.handle({
+      await route.route.handle({
         req, res, signal: controller.signal, protocol, forward: this.#options.forward, summary,
         maxRequestBytes: this.#limits.maxRequestBytes, maxTranslatedBytes: this.#limits.maxTranslatedBytes, maxTokens: this.#limits.maxTokens,
-      }, found.segment);
+      }, route.segment);
     } catch (error) {
       if (controller.signal.aborted) return;
       const failure = error instanceof EndpointError
@@ -166,7 +177,7 @@ export class LocalEndpointServer {
   }
 
   /** Host, origin, route, token, method: refused in that order, before anything reaches the service. */
-  #admit(req: IncomingMessage, found: FoundRoute | undefined, admission: { authenticated: boolean }): asserts found is FoundRoute {
+  #admit(req: IncomingMessage, found: FoundRoute | undefined, admission: Admission): { caller: EndpointCaller; route: FoundRoute } {
     if (!isLoopbackHostHeader(req.headers.host)) {
       throw new EndpointError(403, 'host_not_allowed', 'The local endpoint answers only under 127.0.0.1, localhost or [::1].');
     }
@@ -176,13 +187,16 @@ export class LocalEndpointServer {
     if (!found) throw new EndpointError(404, 'unknown_endpoint', `The local endpoint serves ${describeRoutes(this.#protocols)}.`);
     // Every protocol's place for the token is accepted on every path; the list's order decides between two.
     const tokens = this.#protocols.map((protocol) => protocol.token);
-    if (!tokenMatches(presentedToken(req.headers, tokens.map((token) => token.source)), this.#options.token)) {
+    const caller = identifyCaller(presentedToken(req.headers, tokens.map((token) => token.source)), this.#options.token, this.#options.namedTokens?.() ?? []);
+    if (!caller) {
       throw new EndpointError(401, 'invalid_local_token', `Wrong or missing token for the local endpoint: send the token shown by "Inference: Start Local Endpoint" as the API key (${tokens.map((token) => token.described).join(' or ')}).`);
     }
     admission.authenticated = true;
+    admission.caller = caller;
     const { method } = found.route;
     if (req.method !== method) {
       throw new EndpointError(405, 'method_not_allowed', `Use ${method} for this path.`, { allow: method });
     }
+    return { caller, route: found };
   }
 }

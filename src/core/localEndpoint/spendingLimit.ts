@@ -9,8 +9,12 @@ import { EndpointError } from './respond';
  */
 export const SPENDING_LIMIT_REACHED = 'spending_limit_reached';
 
-/** The refusal for another program: protocol text, in English; the reset time in ISO 8601. */
-export function spendingLimitRefusal(spend: PeriodSpend, environment: string): EndpointError {
-  const message = `The ${spend.period === 'day' ? 'daily' : 'monthly'} spending limit of "${environment}" set in VS Code is reached: ${formatCredits(spend.counted, SPEND_DIGITS)} of ${formatCredits(spend.limit, SPEND_DIGITS)} credits spent. Nothing was sent. It resets at ${new Date(spend.resetsAt).toISOString()}.`;
+/**
+ * The refusal for another program: protocol text, in English; the reset time in ISO 8601. `token`: the
+ * endpoint token whose own daily limit was reached (other tokens, and the per-run one, still work).
+ */
+export function spendingLimitRefusal(spend: PeriodSpend, environment: string, token?: string): EndpointError {
+  const whose = token === undefined ? `"${environment}"` : `the endpoint token "${token}"`;
+  const message = `The ${spend.period === 'day' ? 'daily' : 'monthly'} spending limit of ${whose} set in VS Code is reached: ${formatCredits(spend.counted, SPEND_DIGITS)} of ${formatCredits(spend.limit, SPEND_DIGITS)} credits spent. Nothing was sent. It resets at ${new Date(spend.resetsAt).toISOString()}.`;
   return new EndpointError(403, SPENDING_LIMIT_REACHED, message, {}, SPENDING_LIMIT_REACHED);
 }

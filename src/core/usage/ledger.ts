@@ -26,7 +26,21 @@ export interface UsageEntry {
   at: number;
   /** Chat answers: characters of the request's messages and of the answer (estimates, estimate.ts). Earlier entries have none. */
   chars?: { in: number; out: number };
+  /**
+   * Requests the local endpoint served: the endpoint token the client used (its id and name, never
+   * the token itself; the per-run token is PER_RUN_TOKEN). Earlier entries and other paths have none.
+   */
+  token?: EndpointTokenRef;
 }
+
+/** Which endpoint token a request came through: enough to attribute and filter, nothing that authenticates. */
+export interface EndpointTokenRef {
+  id: string;
+  name: string;
+}
+
+/** The per-run token every start of the local endpoint makes (named tokens have random UUIDs as ids). */
+export const PER_RUN_TOKEN: EndpointTokenRef = { id: 'per-run', name: 'per-run token' };
 
 /** What a feature hands over; the ledger adds the version and the time. */
 export type UsageRecord = Omit<UsageEntry, 'v' | 'at'>;
@@ -46,6 +60,7 @@ export type Clock = () => number;
 export function toUsageEntry(record: UsageRecord, at: number): UsageEntry {
   const entry: UsageEntry = { v: USAGE_ENTRY_VERSION, requestId: record.requestId, model: record.model, environment: record.environment, kind: record.kind, credits: record.credits, at };
   if (record.chars) entry.chars = { in: record.chars.in, out: record.chars.out };
+  if (record.token) entry.token = { id: record.token.id, name: record.token.name };
   return entry;
 }
 
@@ -64,7 +79,7 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const value = raw as Record<string, unknown>;
   if (value.v !== USAGE_ENTRY_VERSION) return undefined;
-  const { requestId, model, environment, kind, credits, at, chars } = value;
+  const { requestId, model, environment, kind, credits, at, chars, token } = value;
   if (typeof requestId !== 'string' || typeof model !== 'string' || typeof environment !== 'string') return undefined;
   if (kind !== 'chat' && kind !== 'image') return undefined;
   if ((credits !== null && (typeof credits !== 'number' || !Number.isFinite(credits))) || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
@@ -72,6 +87,8 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   // An optional field: a malformed one is dropped, the entry kept.
   const counts = typeof chars === 'object' && chars !== null ? chars as Record<string, unknown> : undefined;
   if (counts && isCount(counts.in) && isCount(counts.out)) entry.chars = { in: counts.in, out: counts.out };
+  const via = typeof token === 'object' && token !== null ? token as Record<string, unknown> : undefined;
+  if (via && typeof via.id === 'string' && via.id && typeof via.name === 'string') entry.token = { id: via.id, name: via.name };
   return entry;
 }
 

@@ -38,30 +38,52 @@ export async function readLedgerSince(file: string, since: number): Promise<Usag
     throw error;
   }
   try {
-    const entries: UsageEntry[] = [];
-    let position = (await handle.stat()).size;
-    // The start of a line whose beginning is in the piece not read yet.
-    let rest = Buffer.alloc(0);
-    while (position > 0) {
-      const length = Math.min(CHUNK_BYTES, position);
-      position -= length;
-      const chunk = Buffer.alloc(length);
-      await handle.read(chunk, 0, length, position);
-      const buffer = Buffer.concat([chunk, rest]);
-      // Before the first newline is a line cut by the piece's start (unless this is the file's start).
-      const cut = position > 0 ? buffer.indexOf(NEWLINE) : -1;
-      if (cut < 0 && position > 0) {
-        rest = buffer;
-        continue;
-      }
-      rest = buffer.subarray(0, cut + 1);
-      const oldest = parseLines(buffer.subarray(cut + 1), since, entries);
-      if (oldest < since - ORDER_SLACK_MS) break;
-    }
-    return entries;
+    return await readEntriesBefore(handle, (await handle.stat()).size, since);
   } finally {
     await handle.close();
   }
+}
+
+/** The entries recorded at or after `since` among the file's first `end` bytes, read backwards (readLedgerSince). */
+export async function readEntriesBefore(handle: fs.FileHandle, end: number, since: number): Promise<UsageEntry[]> {
+  const entries: UsageEntry[] = [];
+  let position = end;
+  // The start of a line whose beginning is in the piece not read yet.
+  let rest = Buffer.alloc(0);
+  while (position > 0) {
+    const length = Math.min(CHUNK_BYTES, position);
+    position -= length;
+    const chunk = Buffer.alloc(length);
+    await handle.read(chunk, 0, length, position);
+    const buffer = Buffer.concat([chunk, rest]);
+    // Before the first newline is a line cut by the piece's start (unless this is the file's start).
+    const cut = position > 0 ? buffer.indexOf(NEWLINE) : -1;
+    if (cut < 0 && position > 0) {
+      rest = buffer;
+      continue;
+    }
+    rest = buffer.subarray(0, cut + 1);
+    const oldest = parseLines(buffer.subarray(cut + 1), since, entries);
+    if (oldest < since - ORDER_SLACK_MS) break;
+  }
+  return entries;
+}
+
+/**
+ * Where the file's last whole line ends at or before `size`: a window appending at this moment may have
+ * written part of a line, which is not read until it is whole. 0 when there is no whole line.
+ */
+export async function lastLineEnd(handle: fs.FileHandle, size: number): Promise<number> {
+  let position = size;
+  while (position > 0) {
+    const length = Math.min(CHUNK_BYTES, position);
+    position -= length;
+    const chunk = Buffer.alloc(length);
+    await handle.read(chunk, 0, length, position);
+    const newline = chunk.lastIndexOf(NEWLINE);
+    if (newline >= 0) return position + newline + 1;
+  }
+  return 0;
 }
 
 /** Every readable entry of the file, in file order, one line at a time (for the CSV export). */

@@ -5,9 +5,11 @@
 import type { UsageReport } from './report';
 import type { LimitPeriod, LimitState } from './spendingLimits';
 
-/** One environment's spend against one of its limits, as the view shows it. */
+/** One environment's (or endpoint token's) spend against one of its limits, as the view shows it. */
 export interface LimitRow {
   environment: string;
+  /** The endpoint token's name when the limit is that token's own (`environment` is then empty). */
+  token?: string;
   period: LimitPeriod;
   limit: number;
   /** What counts against the limit: measured, plus the allowance for each unmeasured request. */
@@ -25,6 +27,8 @@ export type UsageWebviewMessage =
   | { v: typeof USAGE_PROTOCOL_VERSION; type: 'ready' }
   | { v: typeof USAGE_PROTOCOL_VERSION; type: 'copyRequestId'; requestId: string }
   | { v: typeof USAGE_PROTOCOL_VERSION; type: 'exportCsv' }
+  /** Narrow the report to one endpoint token's requests (its id), or every request (null). */
+  | { v: typeof USAGE_PROTOCOL_VERSION; type: 'filterToken'; token: string | null }
   | { v: typeof USAGE_PROTOCOL_VERSION; type: 'refresh' };
 
 /** The host's gate for what the webview posts: anything else is dropped. */
@@ -39,6 +43,8 @@ export function parseUsageWebviewMessage(raw: unknown): UsageWebviewMessage | un
       return { v: USAGE_PROTOCOL_VERSION, type: value.type };
     case 'copyRequestId':
       return typeof value.requestId === 'string' && value.requestId ? { v: USAGE_PROTOCOL_VERSION, type: 'copyRequestId', requestId: value.requestId } : undefined;
+    case 'filterToken':
+      return value.token === null || (typeof value.token === 'string' && value.token) ? { v: USAGE_PROTOCOL_VERSION, type: 'filterToken', token: value.token } : undefined;
     default:
       return undefined;
   }

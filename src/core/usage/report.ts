@@ -32,6 +32,15 @@ export interface EnvironmentTotal {
   requests: number;
 }
 
+/** One endpoint token's spend over the report's days and today (measured requests only, like every total). */
+export interface TokenTotal {
+  id: string;
+  name: string;
+  credits: number;
+  requests: number;
+  today: number;
+}
+
 /** Everything the usage view shows, computed on the host; the webview only draws it. */
 export interface UsageReport {
   /** When the report was made (the ledger's clock): "today" is this day. */
@@ -41,6 +50,10 @@ export interface UsageReport {
   byKind: StackedDays;
   topRequests: RequestRow[];
   environments: EnvironmentTotal[];
+  /** Spend per endpoint token over every request of the window, whatever the filter: the filter's choices too. */
+  tokens: TokenTotal[];
+  /** The endpoint token id the rest of the report is narrowed to; undefined: every request. */
+  tokenFilter?: string;
   total: number;
   requests: number;
   today: number;
@@ -112,11 +125,33 @@ export function stackDays(entries: readonly MeasuredEntry[], now: number, count:
   return { series, days };
 }
 
-/** The usage view's content for the `days` days ending today; `top` most expensive requests. */
-export function buildUsageReport(entries: readonly UsageEntry[], now: number, options: { days?: number; top?: number } = {}): UsageReport {
+/** Spend per endpoint token in the window (measured entries), the largest first. */
+function tokenTotals(entries: readonly MeasuredEntry[], now: number): TokenTotal[] {
+  const today = dayKey(now);
+  const totals = new Map<string, TokenTotal>();
+  for (const entry of entries) {
+    if (!entry.token) continue;
+    const total = totals.get(entry.token.id) ?? { id: entry.token.id, name: entry.token.name, credits: 0, requests: 0, today: 0 };
+    total.credits += entry.credits;
+    total.requests += 1;
+    if (dayKey(entry.at) === today) total.today += entry.credits;
+    totals.set(entry.token.id, total);
+  }
+  return [...totals.values()]
+    .map((t) => ({ ...t, credits: roundCredits(t.credits), today: roundCredits(t.today) }))
+    .sort((a, b) => b.credits - a.credits || a.name.localeCompare(b.name));
+}
+
+/**
+ * The usage view's content for the `days` days ending today; `top` most expensive requests; `token`:
+ * only the requests made through that endpoint token (the per-token table still lists every token).
+ */
+export function buildUsageReport(entries: readonly UsageEntry[], now: number, options: { days?: number; top?: number; token?: string } = {}): UsageReport {
   const days = options.days ?? REPORT_DAYS;
   const start = windowStart(now, days);
-  const all = entries.filter((e) => e.at >= start && e.at <= now);
+  const window = entries.filter((e) => e.at >= start && e.at <= now);
+  const tokens = tokenTotals(window.filter(isMeasured), now);
+  const all = options.token === undefined ? window : window.filter((e) => e.token?.id === options.token);
   const inWindow = all.filter(isMeasured);
   const environments = new Map<string, EnvironmentTotal>();
   for (const entry of inWindow) {
@@ -128,7 +163,7 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
   const topRequests = [...inWindow]
     .sort((a, b) => b.credits - a.credits || b.at - a.at)
     .slice(0, options.top ?? 20)
-    .map(({ requestId, model, environment, kind, credits, at }) => ({ requestId, model, environment, kind, credits, at }));
+    .map(({ requestId, model, environment, kind, credits, at, token }) => ({ requestId, model, environment, kind, credits, at, ...(token && { token }) }));
   return {
     generatedAt: now,
     days,
@@ -138,6 +173,8 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
     environments: [...environments.values()]
       .map((t) => ({ ...t, credits: roundCredits(t.credits) }))
       .sort((a, b) => b.credits - a.credits || a.environment.localeCompare(b.environment)),
+    tokens,
+    ...(options.token !== undefined && { tokenFilter: options.token }),
     total: roundCredits(inWindow.reduce((sum, e) => sum + e.credits, 0)),
     requests: inWindow.length,
     today: spendToday(inWindow, now).credits,
@@ -162,12 +199,13 @@ function csvField(value: string | number): string {
   return `"${value.replace(FORMULA_AT_CELL_START, "'$&").replace(/"/g, '""')}"`;
 }
 
-export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id'] as const;
+/** `token`: the endpoint token's name for requests the local endpoint served (last, so earlier columns keep their place). */
+export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id', 'token'] as const;
 
 /** One entry as a CSV row, without its line end (ISO 8601 UTC time plus the local day). */
 export function usageCsvRow(e: UsageEntry): string {
   // An empty credits field: billed, but the cost could not be measured.
-  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId].map(csvField).join(',');
+  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId, e.token?.name ?? ''].map(csvField).join(',');
 }
 
 /**

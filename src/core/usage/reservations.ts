@@ -14,6 +14,8 @@ interface StoredReservation {
   id: string;
   pid: number;
   environment: string;
+  /** The endpoint token the request came through, when it has a limit of its own. */
+  token?: string;
   credits: number;
   at: number;
 }
@@ -61,16 +63,18 @@ export class ReservationStore {
   }
 
   /**
-   * Under the lock: `decide` is told the credits every live reservation of `environment` holds, and
-   * when it answers true, `credits` are reserved. Returns the reservation's id, or undefined when refused.
+   * Under the lock: `decide` is told the credits every live reservation of `environment` holds (and,
+   * given a `token`, those of every environment's requests through that token), and when it answers
+   * true, `credits` are reserved. Returns the reservation's id, or undefined when refused.
    */
-  async reserve(environment: string, credits: number, decide: (reserved: number) => boolean | Promise<boolean>): Promise<string | undefined> {
+  async reserve(environment: string, credits: number, decide: (reserved: number, reservedByToken: number) => boolean | Promise<boolean>, token?: string): Promise<string | undefined> {
     return this.#locked(async () => {
       const live = await this.#live();
       const reserved = live.filter((r) => r.environment === environment).reduce((sum, r) => sum + r.credits, 0);
-      if (!(await decide(reserved))) return undefined;
+      const reservedByToken = token === undefined ? 0 : live.filter((r) => r.token === token).reduce((sum, r) => sum + r.credits, 0);
+      if (!(await decide(reserved, reservedByToken))) return undefined;
       const id = randomUUID();
-      await this.#write([...live, { id, pid: this.#pid, environment, credits, at: this.#clock() }]);
+      await this.#write([...live, { id, pid: this.#pid, environment, ...(token !== undefined && { token }), credits, at: this.#clock() }]);
       return id;
     });
   }
@@ -100,8 +104,8 @@ export class ReservationStore {
     const now = this.#clock();
     return raw.filter((r: unknown): r is StoredReservation => {
       if (typeof r !== 'object' || r === null) return false;
-      const { id, pid, environment, credits, at } = r as Record<string, unknown>;
-      return typeof id === 'string' && typeof pid === 'number' && typeof environment === 'string' && typeof credits === 'number' && typeof at === 'number'
+      const { id, pid, environment, token, credits, at } = r as Record<string, unknown>;
+      return typeof id === 'string' && typeof pid === 'number' && typeof environment === 'string' && (token === undefined || typeof token === 'string') && typeof credits === 'number' && typeof at === 'number'
         && now - at < this.#reservationTtlMs && (pid === this.#pid || this.#isAlive(pid));
     });
   }

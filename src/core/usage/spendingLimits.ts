@@ -85,26 +85,55 @@ export interface SpendInput {
   timeZone?: TimeZone;
 }
 
-function periodSpend(period: LimitPeriod, bounds: Period, limitCredits: number, input: SpendInput): PeriodSpend {
+/** What the ledger holds for one period: measured credits, and requests billed without a measured cost. */
+export interface PeriodSum {
+  measured: number;
+  unmeasured: number;
+}
+
+export const EMPTY_SUM: PeriodSum = { measured: 0, unmeasured: 0 };
+
+/** The entries' sum within `bounds` (the sum kept beside the ledger, periodSums.ts, is this, kept up to date). */
+export function sumWithin(entries: readonly UsageEntry[], bounds: Period): PeriodSum {
   let measured = 0;
   let unmeasured = 0;
-  for (const entry of input.entries) {
+  for (const entry of entries) {
     if (entry.at < bounds.start || entry.at >= bounds.end) continue;
     if (entry.credits === null) unmeasured++;
     else measured += entry.credits;
   }
-  measured = Math.round(measured * 1e6) / 1e6;
-  const counted = Math.round((measured + unmeasured * input.allowance + input.reserved) * 1e6) / 1e6;
-  return { period, limit: limitCredits, measured, unmeasured, reserved: input.reserved, counted, warningAt: limitCredits * input.limit.warningFraction, resetsAt: bounds.end };
+  return { measured, unmeasured };
+}
+
+export interface SumsInput {
+  /** The ledger's sums for the current day and month, and those periods. */
+  day: PeriodSum;
+  month: PeriodSum;
+  periods: { day: Period; month: Period };
+  limit: SpendingLimit;
+  allowance: number;
+  reserved: number;
+}
+
+function periodSpend(period: LimitPeriod, bounds: Period, limitCredits: number, sum: PeriodSum, input: SumsInput): PeriodSpend {
+  const measured = Math.round(sum.measured * 1e6) / 1e6;
+  const counted = Math.round((measured + sum.unmeasured * input.allowance + input.reserved) * 1e6) / 1e6;
+  return { period, limit: limitCredits, measured, unmeasured: sum.unmeasured, reserved: input.reserved, counted, warningAt: limitCredits * input.limit.warningFraction, resetsAt: bounds.end };
+}
+
+/** The spend in each period the limit has: the day first, then the month. */
+export function spendFromSums(input: SumsInput): PeriodSpend[] {
+  const spends: PeriodSpend[] = [];
+  const { limit, periods } = input;
+  if (limit.day !== undefined) spends.push(periodSpend('day', periods.day, limit.day, input.day, input));
+  if (limit.month !== undefined) spends.push(periodSpend('month', periods.month, limit.month, input.month, input));
+  return spends;
 }
 
 /** The environment's spend in each period it has a limit for: the day first, then the month. */
 export function spendAgainstLimits(input: SpendInput): PeriodSpend[] {
-  const spends: PeriodSpend[] = [];
-  const { limit, now, timeZone } = input;
-  if (limit.day !== undefined) spends.push(periodSpend('day', dayPeriod(now, timeZone), limit.day, input));
-  if (limit.month !== undefined) spends.push(periodSpend('month', monthPeriod(now, timeZone), limit.month, input));
-  return spends;
+  const periods = { day: dayPeriod(input.now, input.timeZone), month: monthPeriod(input.now, input.timeZone) };
+  return spendFromSums({ ...input, periods, day: sumWithin(input.entries, periods.day), month: sumWithin(input.entries, periods.month) });
 }
 
 /** The limit that stops a request now (the first reached), if any. */

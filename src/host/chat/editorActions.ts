@@ -1,11 +1,11 @@
 import vscode = require('vscode');
 import type { EditorAttachmentKind } from '../../core/chat/chatProtocol';
 import type { Registered } from '../disposable';
-import type { ChatPanel } from './chatPanel';
+import type { ChatSurface } from './chatSurface';
 import { captureContext, type EditorTracker } from './editorContext';
 
-/** How an editor action reaches a chat panel: the newest one, revealed, or a new one beside the editor. */
-export type ChatForEditor = (preserveFocus: boolean) => ChatPanel;
+/** How an editor action reaches a chat surface: the newest panel or the visible side-bar view, revealed, or a new panel beside the editor. */
+export type ChatForEditor = (preserveFocus: boolean) => ChatSurface;
 
 /** What the starters put in the composer; the user reads, edits and sends it. */
 export const STARTERS = {

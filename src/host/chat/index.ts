@@ -4,8 +4,11 @@ import { parseChatWebviewState } from '../../core/chat/chatMessageValidation';
 import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequestMessage, type ChatRequests } from '../../core/chat/chatProtocol';
 import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
-import { ChatPanel, CHAT_VIEW_TYPE, CHAT_WEBVIEW_OPTIONS } from './chatPanel';
+import { CHAT_VIEW_TYPE, panelFrame } from './chatPanel';
+import { registerChatSideView } from './chatSideView';
+import { ChatSurfaces } from './chatSurfaces';
 import { registerEditorActions } from './editorActions';
+import { registerSendImageToChat } from './chatImageFiles';
 import { EditorTracker } from './editorContext';
 import { openChatHistory } from './chatHistory';
 import { searchChatHistory } from './historySearchPick';
@@ -15,20 +18,23 @@ import { createRequestHandler } from './requestHandlers';
 
 /** What integration tests drive: the panels' requests, as their webviews send them, and what the host holds. */
 export interface ChatTestApi {
-  /** Runs a request through the same handler a panel's webview message reaches, and returns its reply. */
+  /** Runs a request through the same handler a surface's webview message reaches, and returns its reply. */
   request<M extends ChatMethod>(conversationId: string, method: M, params: ChatRequests[M]): Promise<unknown>;
-  /** Ids of the conversations shown in open panels, oldest panel first. */
+  /** Ids of the conversations shown in open editor panels, oldest panel first. */
   openConversations(): string[];
-  /** The conversation as its panel holds it, else as the history has it. */
+  /** The conversation the side-bar view shows, once VS Code has created the view. */
+  sideViewConversation(): string | undefined;
+  /** What a surface's own history pick does once `conversationId` is picked, in the surface showing `surfaceConversationId`. */
+  showIn(surfaceConversationId: string, conversationId: string): Promise<void>;
+  /** The conversation as its surface holds it, else as the history has it. */
   conversation(id: string): Promise<Conversation | undefined>;
 }
 
 /**
- * The chat feature: commands, the panel serializer (restores panels after a reload) and the history.
- * Disposing it stops every answer in flight and resolves once each has been saved.
+ * The chat feature: commands, the panel serializer (restores panels after a reload), the side-bar
+ * view and the history. Disposing it stops every answer in flight and resolves once each has been saved.
  */
 export class ChatFeature extends Disposable {
-  private readonly panels = new Set<ChatPanel>();
   readonly testApi: ChatTestApi;
 
   constructor(services: Services) {
@@ -36,92 +42,67 @@ export class ChatFeature extends Disposable {
     const history = this.register(openChatHistory(services.context.globalStorageUri, services.log));
     const { store } = history;
     const editors = this.register(new EditorTracker());
+    const surfaces = new ChatSurfaces(services, store);
     const deleteConversation = async (id: string) => {
-      for (const panel of this.panels) if (panel.conversation.id === id) panel.panel.dispose();
+      const shown = surfaces.holder(id);
+      if (shown?.frame.kind === 'panel') shown.frame.close();
+      // The side-bar view stays; it starts a new conversation instead.
+      else if (shown) surfaces.released(shown.swap(surfaces.session(createConversation())));
       await store.delete(id);
     };
     const mentions = this.register(new Mentions(editors));
-    const handler = createRequestHandler(services, history, editors, mentions, deleteConversation);
-    const track = (panel: ChatPanel) => {
-      this.panels.add(panel);
-      panel.onDidDispose(() => {
-        this.panels.delete(panel);
-        // Memory follows what is open: a closed conversation leaves nothing behind in the store.
-        if (![...this.panels].some((p) => p.conversation.id === panel.conversation.id)) store.release(panel.conversation.id);
-      });
-      return panel;
-    };
-    const open = (conversation: Conversation, column: vscode.ViewColumn = vscode.ViewColumn.Active, preserveFocus = false) => {
-      const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, { viewColumn: column, preserveFocus }, {
-        ...CHAT_WEBVIEW_OPTIONS,
-        retainContextWhenHidden: false,
-        // Ctrl+F in the panel; it finds text in answers not rendered yet too (their placeholders hold it).
-        enableFindWidget: true,
-      });
-      return track(new ChatPanel(webviewPanel, conversation, services, store, handler));
-    };
-    const latest = () => [...this.panels].at(-1);
+    surfaces.useHandler(createRequestHandler(services, history, editors, mentions, deleteConversation, surfaces));
+    const latest = () => surfaces.panels().at(-1);
 
     this.register(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, raw: unknown) {
-        const state = parseChatWebviewState(raw);
-        const saved = state?.conversationId ? await store.load(state.conversationId) : undefined;
-        track(new ChatPanel(webviewPanel, saved ?? createConversation(), services, store, handler));
+        surfaces.attach(panelFrame(webviewPanel), await surfaces.restore(parseChatWebviewState(raw)?.conversationId));
       },
     }));
+    this.register(registerChatSideView(surfaces, services.context.workspaceState));
     this.register(vscode.commands.registerCommand('inference.openChat', () => {
       const existing = latest();
-      if (existing) existing.panel.reveal();
-      else open(createConversation());
+      if (existing) existing.frame.reveal();
+      else surfaces.openPanel(surfaces.session(createConversation()));
     }));
-    this.register(vscode.commands.registerCommand('inference.newChat', () => open(createConversation())));
-    const openSaved = async (id: string): Promise<ChatPanel> => {
-      const shown = [...this.panels].find((p) => p.conversation.id === id);
-      if (shown) {
-        shown.panel.reveal();
-        return shown;
-      }
-      const conversation = await store.load(id);
-      if (!conversation) throw new Error(vscode.l10n.t('That conversation could not be read.'));
-      return open(conversation);
-    };
+    this.register(vscode.commands.registerCommand('inference.newChat', () => surfaces.openPanel(surfaces.session(createConversation()))));
     this.register(vscode.commands.registerCommand('inference.chatHistory', async () => {
       const id = await pickConversation(history, deleteConversation);
-      if (id) await openSaved(id);
+      if (id) await surfaces.openSaved(id);
     }));
     this.register(vscode.commands.registerCommand('inference.searchChatHistory', async () => {
       const choice = await searchChatHistory(store);
       if (!choice) return;
-      const panel = await openSaved(choice.id);
-      if (choice.messageId) panel.revealMessage(choice.messageId);
+      const surface = await surfaces.openSaved(choice.id);
+      if (choice.messageId) surface.revealMessage(choice.messageId);
     }));
-    // Editor actions use the newest panel, or open one beside the editor.
-    this.register(registerEditorActions(editors, (preserveFocus) => {
-      const existing = latest();
-      if (!existing) return open(createConversation(), vscode.ViewColumn.Beside, preserveFocus);
-      existing.panel.reveal(undefined, preserveFocus);
+    // Editor actions use the newest panel, else the side-bar view when it shows, or open a panel beside the editor.
+    const chatFor = (preserveFocus: boolean) => {
+      const view = surfaces.view();
+      const existing = latest() ?? (view?.frame.visible ? view : undefined);
+      if (!existing) return surfaces.openPanel(surfaces.session(createConversation()), vscode.ViewColumn.Beside, preserveFocus);
+      existing.frame.reveal(preserveFocus);
       return existing;
-    }));
-    this.register({ dispose: () => this.closePanels() });
+    };
+    this.register(registerEditorActions(editors, chatFor));
+    this.register(registerSendImageToChat(chatFor));
+    this.register({ dispose: () => surfaces.closeAll() });
     let requestId = 0;
-    const panelOf = (conversationId: string) => [...this.panels].find((p) => p.conversation.id === conversationId);
     this.testApi = {
       request: async (conversationId, method, params) => {
-        const panel = panelOf(conversationId);
-        if (!panel) throw new Error(`No open panel shows conversation ${conversationId}`);
-        return panel.request({ v: CHAT_PROTOCOL_VERSION, type: 'request', id: --requestId, method, params } as ChatRequestMessage);
+        const surface = surfaces.holder(conversationId);
+        if (!surface) throw new Error(`No open chat surface shows conversation ${conversationId}`);
+        return surface.request({ v: CHAT_PROTOCOL_VERSION, type: 'request', id: --requestId, method, params } as ChatRequestMessage);
       },
-      openConversations: () => [...this.panels].map((p) => p.conversation.id),
-      conversation: async (id) => panelOf(id)?.conversation ?? store.load(id),
+      showIn: async (surfaceConversationId, conversationId) => {
+        const surface = surfaces.holder(surfaceConversationId);
+        if (!surface) throw new Error(`No open chat surface shows conversation ${surfaceConversationId}`);
+        await surfaces.show(surface.session, conversationId);
+      },
+      openConversations: () => surfaces.panels().map((p) => p.conversationId),
+      sideViewConversation: () => surfaces.view()?.conversationId,
+      conversation: async (id) => surfaces.holder(id)?.conversation ?? store.load(id),
     };
-  }
-
-  private closePanels(): Promise<unknown> {
-    return Promise.all([...this.panels].map((panel) => {
-      const saved = panel.dispose();
-      panel.panel.dispose();
-      return saved;
-    }));
   }
 }
 

@@ -1,16 +1,19 @@
 import vscode = require('vscode');
 import type { ChatEngine } from '../../core/chat/chatEngine';
-import { createConversation } from '../../core/chat/conversation';
+import { imageAttachments, imageDataUrls } from '../../core/chat/conversation';
+import { pastedImage, pickImages } from './chatImageFiles';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
 import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatProtocol';
 import type { Services } from '../services';
-import type { RequestHandler } from './chatPanel';
+import type { RequestHandler } from './chatSurface';
+import type { ChatSession } from './chatSession';
+import type { SurfaceConversations } from './chatSurfaces';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
 import type { ChatHistory } from './chatHistory';
 import type { Mentions } from './mentions';
 import { pickConversation, pickConversationModel } from './pickers';
 
-type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M]) => Promise<ChatResponses[M]> | ChatResponses[M] };
+type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: ChatSession) => Promise<ChatResponses[M]> | ChatResponses[M] };
 
 /** What each webview request does on the host. Its result is the reply; errors thrown here become the error reply. */
 export function createRequestHandler(
@@ -19,6 +22,7 @@ export function createRequestHandler(
   editors: EditorTracker,
   mentions: Mentions,
   deleteConversation: (id: string) => Promise<void>,
+  conversations: SurfaceConversations,
 ): RequestHandler {
   const handlers: Handlers = {
     send: (engine, { text }) => engine.send(text),
@@ -37,12 +41,21 @@ export function createRequestHandler(
     pickModel: async (engine) => {
       if (await pickConversationModel(services, engine)) engine.announceHeader();
     },
-    attach: (engine, { kind }) => ({ attachments: engine.attach(captureContext(editors.editor(), kind)) }),
+    attach: async (engine, { kind }) => {
+      if (kind !== 'image') return { attachments: engine.attach(captureContext(editors.editor(), kind)) };
+      for (const image of await pickImages()) engine.attach(image);
+      return { attachments: engine.attachmentViews() };
+    },
+    attachImage: (engine, { name, data }) => ({ attachments: engine.attach(pastedImage(name, data)) }),
+    imageData: async (engine, { id }) => {
+      const { mime, data } = await engine.imageBytes(id);
+      return { mime, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
+    },
     removeAttachment: (engine, { id }) => ({ attachments: engine.removeAttachment(id) }),
     mentionQuery: async (_engine, { query }) => ({ items: await mentions.query(query) }),
     mention: async (engine, target) => {
       const resolved = await mentions.resolve(target);
-      return 'message' in resolved ? { attachments: engine.pendingAttachmentViews(), refused: resolved } : { attachments: engine.attach(resolved) };
+      return 'message' in resolved ? { attachments: engine.attachmentViews(), refused: resolved } : { attachments: engine.attach(resolved) };
     },
     errorAction: async (engine, { messageId, action }) => {
       const error = engine.errorOf(messageId);
@@ -61,30 +74,26 @@ export function createRequestHandler(
       await services.errors.run(action, error);
     },
     setParams: (engine, { params }) => engine.setParams(params),
-    newConversation: async (engine) => {
-      if (engine.conversation.messages.length === 0) return;
-      await engine.persist();
-      engine.load(createConversation());
-    },
-    openHistory: async (engine) => {
+    newConversation: (_engine, _params, session) => conversations.showNew(session),
+    // A conversation another surface shows is revealed there, not loaded here too.
+    openHistory: async (_engine, _params, session) => {
       const id = await pickConversation(history, deleteConversation);
-      if (!id || id === engine.conversation.id) return;
-      const conversation = await history.store.load(id);
-      if (!conversation) throw new Error(vscode.l10n.t('That conversation could not be read.'));
-      engine.load(conversation);
+      if (id) await conversations.show(session, id);
     },
     renameConversation: async (engine) => {
       const title = await vscode.window.showInputBox({ title: vscode.l10n.t('Rename chat'), value: engine.conversation.title, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')) });
       if (title !== undefined) await engine.rename(title);
     },
     exportMarkdown: async (engine) => {
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: exportMarkdown(engine.conversation) });
+      const { conversation } = engine;
+      const images = await imageDataUrls(imageAttachments(conversation.messages), (file) => history.store.readImage(conversation.id, file));
+      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: exportMarkdown(conversation, images) });
       await vscode.window.showTextDocument(document, { preview: false });
     },
     requestSnapshot: (engine) => engine.showSnapshot(),
   };
-  return async (engine: ChatEngine, request: ChatRequestMessage) => {
-    const handler = handlers[request.method] as (engine: ChatEngine, params: unknown) => Promise<unknown>;
-    return handler(engine, request.params);
+  return async (session: ChatSession, request: ChatRequestMessage) => {
+    const handler = handlers[request.method] as (engine: ChatEngine, params: unknown, session: ChatSession) => Promise<unknown>;
+    return handler(session.engine, request.params, session);
   };
 }

@@ -2,13 +2,12 @@ import vscode = require('vscode');
 import type { InferenceClient } from '../../core/api/client';
 import { createEndpointToken } from '../../core/localEndpoint/auth';
 import { ReusedValue } from '../../core/localEndpoint/reusedValue';
-import { spendingLimitRefusal } from '../../core/localEndpoint/spendingLimit';
 import { describeRequest, LocalEndpointServer, type Forward, type RequestSummary } from '../../core/localEndpoint/server';
 import { readSetting } from '../config';
 import { Disposable } from '../disposable';
 import type { Services } from '../services';
-import { SpendingLimitError } from '../usage/spendingGuard';
-import { readSettledBalance } from '../account/settledBalance';
+import { openEndpointBilling } from './endpointBilling';
+import type { EndpointTokens } from './endpointTokens';
 
 export interface EndpointState {
   port: number;
@@ -21,7 +20,7 @@ export interface EndpointState {
 /**
  * Runs the local endpoint inside the extension host: forwards to the active environment with the key
  * from SecretStorage (through services.api, so key checks, balance and logging apply), with a fresh
- * token per start. Stopped by the Stop command or when the window closes.
+ * per-run token per start; named tokens (endpointTokens.ts) are accepted besides it. Stopped by the Stop command or when the window closes.
  */
 export class LocalEndpointController extends Disposable {
   readonly #onDidChange = this.register(new vscode.EventEmitter<void>());
@@ -32,7 +31,8 @@ export class LocalEndpointController extends Disposable {
   /** The active environment's client, reused across requests until its key, environment or settings change. */
   readonly #client: ReusedValue<InferenceClient>;
 
-  constructor(private readonly services: Services) {
+  /** `tokens`: the named tokens accepted besides the per-run one. */
+  constructor(private readonly services: Services, readonly tokens: EndpointTokens) {
     super();
     this.#client = new ReusedValue(() => services.api.client());
     const forget = () => this.#client.forget();
@@ -57,34 +57,13 @@ export class LocalEndpointController extends Disposable {
     return this.#token;
   }
 
-  /**
-   * A streamed answer's balance header leaves before the service bills it (only the reserve is
-   * taken then), so the balance shown would stay at the reserve and the next call of this window
-   * would start its spend from it. As the chat does after an answer, the window waits for one
-   * reading of the settled balance before it closes (calls opened meanwhile wait for it).
-   */
-  async #openBillingWindow(): Promise<{ close(answered: RequestSummary): void }> {
-    const env = this.services.environments.active().name;
-    const window = await this.services.billing.open(env).catch((error: unknown) => {
-      if (error instanceof SpendingLimitError) throw spendingLimitRefusal(error.spend, error.environment);
-      throw error;
-    });
-    return {
-      close: (answered) => {
-        if (!answered.stream || answered.requestId === undefined || answered.status >= 400) return window.close();
-        window.settling();
-        void readSettledBalance(this.services, env, 'Local endpoint', true).finally(() => window.close());
-      },
-    };
-  }
-
   /** Starts on the configured port (0: a free one) with a new token; a running endpoint is restarted. */
   async start(): Promise<EndpointState & { token: string }> {
     await this.stop();
     const token = createEndpointToken();
     const server = new LocalEndpointServer({
-      port: readSetting('inference.localEndpoint.port'), token, forward: this.#forward, onRequest: (s) => this.#record(s),
-      openBillingWindow: () => this.#openBillingWindow(),
+      port: readSetting('inference.localEndpoint.port'), token, namedTokens: () => this.tokens.list(), forward: this.#forward, onRequest: (s) => this.#record(s),
+      openBillingWindow: (caller) => openEndpointBilling(this.services, caller),
     });
     try {
       await server.listen();

@@ -3,6 +3,7 @@ import type { Registered } from '../disposable';
 import type { Services } from '../services';
 import { LocalEndpointController } from './controller';
 import { LocalEndpointStatusItem } from './statusItem';
+import { createEndpointToken, manageEndpointTokens } from './tokenCommands';
 
 export { LocalEndpointController, type EndpointState } from './controller';
 export { LocalEndpointStatusItem } from './statusItem';
@@ -25,6 +26,7 @@ async function showMenu(services: Services, controller: LocalEndpointController)
   const items = [
     { label: `$(copy) ${vscode.l10n.t('Copy OpenAI-Protocol Base URL')}`, run: () => vscode.env.clipboard.writeText(`${state.origin}/v1`) },
     { label: `$(copy) ${vscode.l10n.t('Copy Anthropic-Protocol Base URL')}`, run: () => vscode.env.clipboard.writeText(state.origin) },
+    { label: `$(key) ${vscode.l10n.t('Endpoint Tokens…')}`, run: () => vscode.commands.executeCommand('inference.manageEndpointTokens') },
     { label: `$(debug-restart) ${vscode.l10n.t('Restart with a New Token')}`, run: () => vscode.commands.executeCommand('inference.startLocalEndpoint') },
     { label: `$(debug-stop) ${vscode.l10n.t('Stop Local Endpoint')}`, run: () => vscode.commands.executeCommand('inference.stopLocalEndpoint') },
     { label: `$(output) ${vscode.l10n.t('Show Logs')}`, run: () => services.log.show(true) },
@@ -35,7 +37,8 @@ async function showMenu(services: Services, controller: LocalEndpointController)
 
 /** Start / Stop Local Endpoint, its status-bar item and menu. Off until started; stopped with the window. */
 export function registerLocalEndpoint(services: Services): Registered<{ controller: LocalEndpointController; statusItem: LocalEndpointStatusItem }> {
-  const controller = new LocalEndpointController(services);
+  const tokens = services.endpointTokens;
+  const controller = new LocalEndpointController(services, tokens);
   const statusItem = new LocalEndpointStatusItem(controller, services.environments);
   const disposable = vscode.Disposable.from(
     controller,
@@ -56,6 +59,9 @@ export function registerLocalEndpoint(services: Services): Registered<{ controll
       if (!(await controller.stop())) void vscode.window.showInformationMessage(vscode.l10n.t('The local endpoint is not running.'));
     }),
     vscode.commands.registerCommand('inference.localEndpointMenu', () => showMenu(services, controller)),
+    vscode.commands.registerCommand('inference.createEndpointToken', () => createEndpointToken(tokens)),
+    vscode.commands.registerCommand('inference.manageEndpointTokens', () => manageEndpointTokens(services, tokens)),
+    vscode.commands.registerCommand('inference.revokeEndpointToken', () => manageEndpointTokens(services, tokens)),
   );
   return Object.assign(disposable, { controller, statusItem });
 }

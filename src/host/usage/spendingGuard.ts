@@ -1,19 +1,21 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import { ApiError } from '../../core/api/errors';
+import type { EndpointCaller } from '../../core/localEndpoint/namedTokens';
 import type { BillingWindow, BillingWindows } from '../../core/usage/billingWindows';
+import { environmentSpend, limitReached, tokenSpend, type ReachedLimit } from '../../core/usage/limitCheck';
 import { ReservationStore } from '../../core/usage/reservations';
-import { monthPeriod } from '../../core/usage/spendPeriods';
-import { limitReachedMessage, parseSpendingLimits, reachedLimit, spendAgainstLimits, type PeriodSpend, type SpendingLimit } from '../../core/usage/spendingLimits';
+import { limitReachedMessage, parseSpendingLimits, type PeriodSpend, type SpendingLimit } from '../../core/usage/spendingLimits';
 import { readSetting } from '../config';
 import type { UsageLedger } from './usageLedger';
 
-/** A request refused by a spending limit: nothing was sent. */
+/** A request refused by a spending limit (the environment's, or its endpoint token's when `token` names one): nothing was sent. */
 export class SpendingLimitError extends ApiError {
-  constructor(message: string, readonly environment: string, readonly spend: PeriodSpend) {
+  constructor(message: string, readonly environment: string, readonly spend: PeriodSpend, readonly token?: string) {
     super('spendingLimit', message);
   }
 }
+
 
 /**
  * Every billed request of every path (chat panel, images, language models, local endpoint) opens a
@@ -46,28 +48,39 @@ export class SpendingGuard {
    * default what requests in flight hold in the reservation file; views pass 0: they show spend).
    */
   async spend(environment: string, limit: SpendingLimit, reserved?: number): Promise<PeriodSpend[]> {
-    const now = this.usage.clock();
-    const entries = (await this.usage.since(monthPeriod(now, undefined).start)).filter((entry) => entry.environment === environment);
-    return spendAgainstLimits({ entries, limit, now, allowance: readSetting('inference.unmeasuredRequestCredits'), reserved: reserved ?? (await this.#reservations.reserved(environment)) });
+    const sums = await this.usage.periodSums();
+    return environmentSpend(sums, environment, limit, readSetting('inference.unmeasuredRequestCredits'), reserved ?? (await this.#reservations.reserved(environment)));
   }
 
-  async open(environment: string): Promise<BillingWindow> {
+  /** An endpoint token's spend today (every environment's requests through it) against its daily limit; views pass no reservation. */
+  async tokenSpend(tokenId: string, dailyLimit: number): Promise<PeriodSpend> {
+    return tokenSpend(await this.usage.periodSums(), tokenId, dailyLimit, readSetting('inference.unmeasuredRequestCredits'), 0);
+  }
+
+  /**
+   * Before a billed request of `environment` is sent (`caller`: the endpoint token it came through,
+   * whose daily limit holds like the environment's). Throws SpendingLimitError past a limit.
+   */
+  async open(environment: string, caller?: EndpointCaller): Promise<BillingWindow> {
     const limit = this.limitOf(environment);
-    if (!limit) return this.windows.open(environment);
-    const consented = (this.#allowedOnce.get(environment) ?? 0) > 0;
+    const dailyLimit = caller?.dailyLimit;
+    const token = caller && dailyLimit !== undefined ? { id: caller.token.id, name: caller.token.name, dailyLimit } : undefined;
+    if (!limit && !token) return this.windows.open(environment);
+    const consented = limit !== undefined && (this.#allowedOnce.get(environment) ?? 0) > 0;
     if (consented) this.#allowedOnce.set(environment, (this.#allowedOnce.get(environment) ?? 1) - 1);
-    let reached: PeriodSpend | undefined;
-    const id = await this.#reservations.reserve(environment, readSetting('inference.unmeasuredRequestCredits'), async (reserved) => {
-      if (consented) return true;
-      reached = reachedLimit(await this.spend(environment, limit, reserved));
+    const allowance = readSetting('inference.unmeasuredRequestCredits');
+    let reached: ReachedLimit | undefined;
+    const id = await this.#reservations.reserve(environment, allowance, async (reserved, reservedByToken) => {
+      reached = limitReached({ sums: await this.usage.periodSums(), environment, ...(limit && { limit }), consented, ...(token && { token }), allowance, reserved, reservedByToken });
       return reached === undefined;
-    });
+    }, token?.id);
     if (id === undefined || reached) {
-      const spend = reached as PeriodSpend;
+      const { spend, token: tokenName } = reached as ReachedLimit;
       const resets = new Date(spend.resetsAt);
-      const message = limitReachedMessage(spend, environment, spend.period === 'day' ? resets.toLocaleTimeString() : resets.toLocaleString());
-      this.log.warn(`Spending limit: a request of ${environment} was refused before sending (${spend.period}: ${spend.counted} of ${spend.limit} credits counted, resets ${resets.toISOString()})`);
-      throw new SpendingLimitError(message, environment, spend);
+      const message = limitReachedMessage(spend, tokenName === undefined ? environment : vscode.l10n.t('endpoint token {0}', tokenName), spend.period === 'day' ? resets.toLocaleTimeString() : resets.toLocaleString());
+      const whose = tokenName === undefined ? '' : ` through endpoint token "${tokenName}" (its own limit)`;
+      this.log.warn(`Spending limit: a request of ${environment}${whose} was refused before sending (${spend.period}: ${spend.counted} of ${spend.limit} credits counted, resets ${resets.toISOString()})`);
+      throw new SpendingLimitError(message, environment, spend, tokenName);
     }
     if (consented) this.log.info(`Spending limit: one request of ${environment} sent past the limit, as the user chose (Send Anyway)`);
     let window: BillingWindow;

@@ -4,6 +4,9 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { serializeEntry, toUsageEntry, type Clock, type UsageEntry, type UsageRecord, type UsageRecorder } from '../../core/usage/ledger';
 import { compactLedger, oldestLedgerEntry, readLedgerSince, streamLedger } from '../../core/usage/ledgerFile';
+import { addToSums, emptySums, type SpendSums } from '../../core/usage/periodSums';
+import { readPeriodSums } from '../../core/usage/periodSumsFile';
+import { dayPeriod, monthPeriod } from '../../core/usage/spendPeriods';
 import { spendToday, windowStart } from '../../core/usage/report';
 import { Disposable } from '../disposable';
 
@@ -21,6 +24,8 @@ const DAY_MS = 86_400_000;
  */
 export class UsageLedger extends Disposable implements UsageRecorder {
   readonly #file: string;
+  /** The current day's and month's sums beside the ledger (core/usage/periodSumsFile.ts). */
+  readonly #sumsFile: string;
   #entries: UsageEntry[] = [];
   /** The days `#entries` covers, ending today. */
   #days = 1;
@@ -37,6 +42,7 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     // Disposal waits for the records still being appended.
     this.register({ dispose: () => this.#queue });
     this.#file = path.join(storage.fsPath, 'usage', 'ledger.jsonl');
+    this.#sumsFile = path.join(storage.fsPath, 'usage', 'period-sums.json');
     this.loaded = this.reload(1).then(() => undefined);
     // After start-up, and off its path: checking the file's age reads its first line only.
     void this.loaded.then(() => this.compactIfDue());
@@ -77,15 +83,20 @@ export class UsageLedger extends Disposable implements UsageRecorder {
   }
 
   /**
-   * Every window's entries recorded at or after `start`, read now from the end of the file (spending
-   * limits: what other windows recorded counts too), without changing what this window shows.
+   * Every window's spend in the current day and month (the user's time zone), per environment and per
+   * endpoint token: what spending limits check. Reads the sums kept beside the ledger and the lines
+   * appended since, not the month, so that its cost does not grow with the ledger.
    */
-  async since(start: number): Promise<UsageEntry[]> {
-    let stored: UsageEntry[] = [];
+  async periodSums(): Promise<SpendSums> {
+    const now = this.clock();
+    const day = dayPeriod(now, undefined);
+    const month = monthPeriod(now, undefined);
+    let sums = emptySums(day, month);
     await this.#enqueue('read', async () => {
-      stored = await readLedgerSince(this.#file, start);
+      sums = await readPeriodSums({ ledger: this.#file, sums: this.#sumsFile, pid: process.pid }, day, month);
     });
-    return [...stored, ...this.#unwritten].filter((entry) => entry.at >= start);
+    for (const entry of this.#unwritten) addToSums(sums, entry);
+    return sums;
   }
 
   /**

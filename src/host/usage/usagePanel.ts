@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { webviewHtml } from '../../core/webviewHtml';
 import { buildUsageReport, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
 import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
-import { stateOf } from '../../core/usage/spendingLimits';
+import { stateOf, type PeriodSpend } from '../../core/usage/spendingLimits';
 import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
 
@@ -15,6 +15,8 @@ export const USAGE_VIEW_TYPE = 'inference.usage';
 export class UsagePanel extends Disposable {
   static #current: UsagePanel | undefined;
   #ready = false;
+  /** The endpoint token the view is narrowed to (its id); undefined: every request. */
+  #tokenFilter: string | undefined;
 
   static async show(services: Services): Promise<UsagePanel> {
     if (UsagePanel.#current) {
@@ -53,26 +55,31 @@ export class UsagePanel extends Disposable {
     }));
     this.register(panel.onDidDispose(() => void this.dispose()));
     this.register(services.usage.onDidChange(() => void this.refresh(false)));
+    this.register(services.endpointTokens.onDidChange(() => void this.refresh(false)));
   }
 
   /** Posts a fresh report; `reread` first reads what other windows recorded. */
   async refresh(reread: boolean): Promise<void> {
     if (reread) await this.services.usage.reload(REPORT_DAYS);
     if (!this.#ready) return;
-    const report = buildUsageReport(this.services.usage.entries(), this.services.usage.clock());
+    const report = buildUsageReport(this.services.usage.entries(), this.services.usage.clock(), { ...(this.#tokenFilter !== undefined && { token: this.#tokenFilter }) });
     const message: UsageHostMessage = { v: USAGE_PROTOCOL_VERSION, type: 'report', report, limits: await this.#limits() };
     void this.panel.webview.postMessage(message);
   }
 
-  /** Each environment's spend (every window's) against each of its limits. */
+  /** Each environment's spend (every window's) against each of its limits, then each endpoint token's against its daily limit. */
   async #limits(): Promise<LimitRow[]> {
     const rows: LimitRow[] = [];
+    const row = (spend: PeriodSpend, environment: string, token?: string): LimitRow => ({
+      environment, ...(token !== undefined && { token }), period: spend.period, limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt,
+    });
     for (const environment of this.services.environments.all()) {
       const limit = this.services.billing.limitOf(environment.name);
       if (!limit) continue;
-      for (const spend of await this.services.billing.spend(environment.name, limit, 0)) {
-        rows.push({ environment: environment.label, period: spend.period, limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt });
-      }
+      for (const spend of await this.services.billing.spend(environment.name, limit, 0)) rows.push(row(spend, environment.label));
+    }
+    for (const token of this.services.endpointTokens.list()) {
+      if (token.dailyLimit !== undefined) rows.push(row(await this.services.billing.tokenSpend(token.id, token.dailyLimit), '', token.name));
     }
     return rows;
   }
@@ -104,6 +111,9 @@ export class UsagePanel extends Disposable {
       case 'exportCsv':
         await exportUsageCsv(this.services);
         return;
+      case 'filterToken':
+        this.#tokenFilter = message.token ?? undefined;
+        return this.refresh(false);
     }
   }
 

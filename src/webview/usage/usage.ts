@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
 import { USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
-import type { RequestRow, StackedDays, UsageReport } from '../../core/usage/report';
+import type { RequestRow, StackedDays, TokenTotal, UsageReport } from '../../core/usage/report';
 import { codicon, el } from '../dom';
 import { formatSpend, SERIES_CLASSES, stackedBarChart } from './chart';
 import { configureLocalization } from '../localize';
@@ -25,6 +25,11 @@ class UsageView {
     this.stackBy = state?.v === 1 && state.stackBy === 'kind' ? 'kind' : 'model';
     root.addEventListener('click', (event) => this.onClick(event));
     root.addEventListener('change', (event) => {
+      if (event.target instanceof HTMLSelectElement && event.target.name === 'token-filter') {
+        const token = event.target.value;
+        this.post({ v: USAGE_PROTOCOL_VERSION, type: 'filterToken', token: token || null });
+        return;
+      }
       const input = event.target instanceof HTMLInputElement ? event.target : null;
       if (input?.name !== 'stack-by') return;
       this.stackBy = input.value === 'kind' ? 'kind' : 'model';
@@ -56,6 +61,7 @@ class UsageView {
         this.radio('model', l10n.t('Model')),
         this.radio('kind', l10n.t('Kind')),
       ]),
+      ...(report.tokens.length || report.tokenFilter !== undefined ? [this.tokenFilter(report)] : []),
       el('span', { className: 'spacer' }),
       this.button('refresh', 'refresh', l10n.t('Refresh')),
       this.button('exportCsv', 'export', l10n.t('Export CSV')),
@@ -81,7 +87,7 @@ class UsageView {
       summary,
       ...(this.limits.length ? [this.limitTable(this.limits)] : []),
       el('section', { className: 'chart-section', attrs: { 'aria-label': l10n.t('Spend per day') } }, [stackedBarChart(stacked, seriesIndex), legend]),
-      el('div', { className: 'tables' }, [this.topTable(report.topRequests), this.environmentTable(report)]),
+      el('div', { className: 'tables' }, [this.topTable(report.topRequests), this.environmentTable(report), ...(report.tokens.length ? [this.tokenTable(report.tokens)] : [])]),
       note,
     );
   }
@@ -90,6 +96,19 @@ class UsageView {
     const input = el('input', { attrs: { type: 'radio', name: 'stack-by', value } });
     input.checked = this.stackBy === value;
     return el('label', {}, [input, label]);
+  }
+
+  /** Narrows the report to one endpoint token's requests; the host rebuilds it. */
+  private tokenFilter(report: UsageReport): HTMLLabelElement {
+    const select = el('select', { attrs: { name: 'token-filter' } }, [
+      el('option', { text: l10n.t('All requests'), attrs: { value: '' } }),
+      ...report.tokens.map((token) => el('option', { text: token.name, attrs: { value: token.id } })),
+    ]);
+    if (report.tokenFilter !== undefined && !report.tokens.some((token) => token.id === report.tokenFilter)) {
+      select.append(el('option', { text: l10n.t('(no spend in these days)'), attrs: { value: report.tokenFilter } }));
+    }
+    select.value = report.tokenFilter ?? '';
+    return el('label', { className: 'token-filter' }, [el('span', { text: l10n.t('Endpoint token') }), select]);
   }
 
   private button(action: string, icon: string, label: string): HTMLButtonElement {
@@ -105,6 +124,7 @@ class UsageView {
         el('td', { text: row.environment }),
         el('td', { text: row.kind }),
         el('td', { text: row.model }),
+        el('td', { className: 'token', text: row.token?.name ?? '—' }),
         el('td', { className: 'number', text: formatSpend(row.credits) }),
         el('td', { className: 'request-id' }, [el('span', { className: 'request-id-cell' }, [el('code', { text: row.requestId || '—' }), copy])]),
       ]);
@@ -112,7 +132,7 @@ class UsageView {
     return el('section', { className: 'top-requests' }, [
       el('h2', { text: l10n.t('Most expensive requests') }),
       rows.length === 0 ? el('p', { text: l10n.t('None yet.') }) : el('table', {}, [
-        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Time')), headerCell(l10n.t('Environment')), headerCell(l10n.t('Kind')), headerCell(l10n.t('Model')), headerCell(l10n.t('Credits'), 'number'), headerCell(l10n.t('Request ID'))])]),
+        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Time')), headerCell(l10n.t('Environment')), headerCell(l10n.t('Kind')), headerCell(l10n.t('Model')), headerCell(l10n.t('Token')), headerCell(l10n.t('Credits'), 'number'), headerCell(l10n.t('Request ID'))])]),
         el('tbody', {}, body),
       ]),
     ]);
@@ -124,9 +144,9 @@ class UsageView {
     return el('section', { className: 'limits' }, [
       el('h2', { text: l10n.t('Spending limits') }),
       el('table', {}, [
-        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Environment')), headerCell(l10n.t('Period')), headerCell(l10n.t('Spent'), 'number'), headerCell(l10n.t('Limit'), 'number'), headerCell(l10n.t('State')), headerCell(l10n.t('Resets'))])]),
+        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Limit of')), headerCell(l10n.t('Period')), headerCell(l10n.t('Spent'), 'number'), headerCell(l10n.t('Limit'), 'number'), headerCell(l10n.t('State')), headerCell(l10n.t('Resets'))])]),
         el('tbody', {}, rows.map((row) => el('tr', { className: `limit-${row.state}` }, [
-          el('td', { text: row.environment }),
+          el('td', { text: row.token === undefined ? row.environment : l10n.t('Endpoint token "{0}"', row.token) }),
           el('td', { text: row.period === 'day' ? l10n.t('Today') : l10n.t('This month') }),
           el('td', { className: 'number', text: formatSpend(row.counted), attrs: row.unmeasured ? { title: l10n.t('Includes {0} requests whose spend could not be measured, each counted at the allowance set in inference.unmeasuredRequestCredits.', row.unmeasured) } : {} }),
           el('td', { className: 'number', text: formatSpend(row.limit) }),
@@ -146,6 +166,22 @@ class UsageView {
           el('td', { text: env.environment }),
           el('td', { className: 'number', text: String(env.requests) }),
           el('td', { className: 'number', text: formatSpend(env.credits) }),
+        ]))),
+      ]),
+    ]);
+  }
+
+  /** Spend per endpoint token (requests other tools made through the local endpoint), over the days shown and today. */
+  private tokenTable(tokens: readonly TokenTotal[]): HTMLElement {
+    return el('section', { className: 'tokens' }, [
+      el('h2', { text: l10n.t('Per endpoint token') }),
+      el('table', {}, [
+        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Token')), headerCell(l10n.t('Requests'), 'number'), headerCell(l10n.t('Credits'), 'number'), headerCell(l10n.t('Today'), 'number')])]),
+        el('tbody', {}, tokens.map((token) => el('tr', { attrs: { 'data-token-id': token.id } }, [
+          el('td', { text: token.name }),
+          el('td', { className: 'number', text: String(token.requests) }),
+          el('td', { className: 'number', text: formatSpend(token.credits) }),
+          el('td', { className: 'number', text: formatSpend(token.today) }),
         ]))),
       ]),
     ]);

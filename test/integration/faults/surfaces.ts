@@ -55,46 +55,61 @@ export const CHAT_REPLY = Array.from({ length: 12 }, (_, i) => `Line ${i + 1} of
 
 const finished = (message: ConversationMessage | undefined) => message?.role === 'assistant' && message.status !== 'streaming';
 
-const chat: Surface = {
-  name: 'chat panel',
-  path: '/chat/completions',
-  streams: true,
-  async run(ctx) {
-    const { chat: api } = ctx.api;
-    // A user who chats has a model selected (a 404 in another cell may have forgotten it).
-    await ctx.api.services.models.select('chat', ctx.emulator.environments.production.chatModels[0], ctx.env);
-    await vscode.commands.executeCommand('inference.newChat');
-    const id = await waitFor('a new chat panel', () => api.openConversations().at(-1), { timeoutMs: 5000, intervalMs: 20 });
-    const question = `Question ${ctx.label}`;
-    ctx.emulator.scriptReply('all', { text: CHAT_REPLY, chunkChars: 40 });
-    await api.request(id, 'send', { text: question });
-    const answerOf = async () => (await api.conversation(id))?.messages.at(-1);
-    const answer = await waitFor('the answer to end', async () => ((m) => (finished(m) ? m : undefined))(await answerOf()), { timeoutMs: 30_000, intervalMs: 20 });
-    const conversation = await api.conversation(id);
-    const status = answer.status;
-    // The card as the panel shows it: the stored facts and the actions derived from them.
-    const card = messageView(answer).error;
-    const observed: Observed = {
-      outcome: status === 'done' ? (answer.text === CHAT_REPLY || answer.text.length > 500_000 ? 'ok' : 'interrupted') : status === 'error' ? 'error' : 'interrupted',
-      actions: card?.actions.map((a) => a.label) ?? [],
-      partialKept: answer.text.length > 0 && (CHAT_REPLY.startsWith(answer.text) || answer.text.length > 500_000),
-      inputKept: conversation?.messages.at(-2)?.text === question,
-      async recover(after) {
-        after.emulator.scriptReply('all', { text: CHAT_REPLY, chunkChars: 40 });
-        const retry = card?.actions.some((a) => a.id === 'retry');
-        if (card?.actions.some((a) => a.id === 'pickModel')) {
-          // What Pick Model leads to: a model is chosen, then the question is answered again.
-          await after.api.services.models.select('chat', after.emulator.environments.production.chatModels[0], after.env);
-        }
-        await api.request(id, retry ? 'errorAction' : 'regenerate', retry ? { messageId: answer.id, action: 'retry' } : ({} as Record<string, never>));
-        const again = await waitFor('the retried answer to end', async () => ((m) => (finished(m) && m?.id !== answer.id ? m : undefined))(await answerOf()), { timeoutMs: 30_000, intervalMs: 20 });
-        return again.status === 'done' && again.text === CHAT_REPLY;
-      },
-    };
-    if (card) Object.assign(observed, { kind: card.kind, message: card.message });
-    return observed;
-  },
-};
+/** A chat surface (an editor panel, the side-bar view): `start` gives it a new conversation and returns its id. */
+function chatSurface(name: string, start: (api: TestApi['chat']) => Promise<string>): Surface {
+  return {
+    name,
+    path: '/chat/completions',
+    streams: true,
+    async run(ctx) {
+      const { chat: api } = ctx.api;
+      // A user who chats has a model selected (a 404 in another cell may have forgotten it).
+      await ctx.api.services.models.select('chat', ctx.emulator.environments.production.chatModels[0], ctx.env);
+      const id = await start(api);
+      const question = `Question ${ctx.label}`;
+      ctx.emulator.scriptReply('all', { text: CHAT_REPLY, chunkChars: 40 });
+      await api.request(id, 'send', { text: question });
+      const answerOf = async () => (await api.conversation(id))?.messages.at(-1);
+      const answer = await waitFor('the answer to end', async () => ((m) => (finished(m) ? m : undefined))(await answerOf()), { timeoutMs: 30_000, intervalMs: 20 });
+      const conversation = await api.conversation(id);
+      const status = answer.status;
+      // The card as the panel shows it: the stored facts and the actions derived from them.
+      const card = messageView(answer).error;
+      const observed: Observed = {
+        outcome: status === 'done' ? (answer.text === CHAT_REPLY || answer.text.length > 500_000 ? 'ok' : 'interrupted') : status === 'error' ? 'error' : 'interrupted',
+        actions: card?.actions.map((a) => a.label) ?? [],
+        partialKept: answer.text.length > 0 && (CHAT_REPLY.startsWith(answer.text) || answer.text.length > 500_000),
+        inputKept: conversation?.messages.at(-2)?.text === question,
+        async recover(after) {
+          after.emulator.scriptReply('all', { text: CHAT_REPLY, chunkChars: 40 });
+          const retry = card?.actions.some((a) => a.id === 'retry');
+          if (card?.actions.some((a) => a.id === 'pickModel')) {
+            // What Pick Model leads to: a model is chosen, then the question is answered again.
+            await after.api.services.models.select('chat', after.emulator.environments.production.chatModels[0], after.env);
+          }
+          await api.request(id, retry ? 'errorAction' : 'regenerate', retry ? { messageId: answer.id, action: 'retry' } : ({} as Record<string, never>));
+          const again = await waitFor('the retried answer to end', async () => ((m) => (finished(m) && m?.id !== answer.id ? m : undefined))(await answerOf()), { timeoutMs: 30_000, intervalMs: 20 });
+          return again.status === 'done' && again.text === CHAT_REPLY;
+        },
+      };
+      if (card) Object.assign(observed, { kind: card.kind, message: card.message });
+      return observed;
+    },
+  };
+}
+
+const chat = chatSurface('chat panel', async (api) => {
+  await vscode.commands.executeCommand('inference.newChat');
+  return waitFor('a new chat panel', () => api.openConversations().at(-1), { timeoutMs: 5000, intervalMs: 20 });
+});
+
+/** The side-bar view: shown (VS Code creates it on first show), then a new conversation in it, as its New button does. */
+const sideView = chatSurface('side-bar view', async (api) => {
+  await vscode.commands.executeCommand('inference.chatView.focus');
+  const shown = await waitFor('the side-bar chat view', () => api.sideViewConversation(), { timeoutMs: 10_000, intervalMs: 20 });
+  await api.request(shown, 'newConversation', {});
+  return api.sideViewConversation() ?? shown;
+});
 
 /** Runs a command that may show quick inputs, accepting what each proposes, until it returns. */
 export async function runAccepting<T>(command: string | (() => Thenable<T>), timeoutMs = 30_000): Promise<T> {
@@ -211,7 +226,7 @@ const images: Surface = {
 };
 
 /** The columns of the matrix in the window with a workspace folder (the provider's is in providerSurface.ts). */
-export const SURFACES: readonly Surface[] = [chat, picker, balance, images];
+export const SURFACES: readonly Surface[] = [chat, sideView, picker, balance, images];
 
 /** Removes what image cells wrote. */
 export function cleanWorkspace(): void {

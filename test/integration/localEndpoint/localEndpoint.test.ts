@@ -1,6 +1,4 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import * as vscode from 'vscode';
@@ -9,7 +7,7 @@ import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { rawRequest } from '../../unit/emulator/helpers';
 import { normaliseIds } from '../../unit/localEndpoint/support';
-import { filesUnder } from '../support/files';
+import { writtenFiles } from '../support/files';
 import { startThroughCommand, type Started } from './support';
 
 const start = () => vscode.commands.executeCommand('inference.startLocalEndpoint');
@@ -199,9 +197,7 @@ describe('Local endpoint: cancellation, lifecycle and secrets (real extension ho
 
     await new Promise((resolve) => setTimeout(resolve, 1500)); // let the log channel flush to disk
     const { context } = api().services;
-    const roots = [path.resolve(context.logUri.fsPath, '..', '..'), path.resolve(context.globalStorageUri.fsPath, '..', '..'), ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)];
-    const files = roots.flatMap((root) => filesUnder(root)).map((file): [string, string] => [file, fs.readFileSync(file, 'latin1')]);
-    // Files are read as latin1 (bytes), so the check stays in ASCII.
+    const files = writtenFiles(context, vscode.workspace.workspaceFolders);
     assert.ok(files.some(([, text]) => text.includes('local endpoint: POST /v1/chat/completions (openai)')), 'requests are in the log');
     const secrets = [emulator().keys.production.full, emulator().keys.production.broke, first.token, second.token];
     for (const [file, text] of files) {

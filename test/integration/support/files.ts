@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type * as vscode from 'vscode';
 
 /** Every file under the root (logs, user data, workspace) below 20 MB, for secret scans; bounded by `limit`. */
 export function filesUnder(root: string, limit = 5000): string[] {
@@ -20,4 +21,13 @@ export function filesUnder(root: string, limit = 5000): string[] {
   };
   walk(root);
   return found;
+}
+
+/**
+ * Every file the extension's window may write (its logs, all user data, the workspace), with its bytes
+ * as latin1 text (so a scan for an ASCII secret stays in ASCII).
+ */
+export function writtenFiles(context: vscode.ExtensionContext, folders: readonly vscode.WorkspaceFolder[] = []): Array<[string, string]> {
+  const roots = [path.resolve(context.logUri.fsPath, '..', '..'), path.resolve(context.globalStorageUri.fsPath, '..', '..'), ...folders.map((f) => f.uri.fsPath)];
+  return roots.flatMap((root) => filesUnder(root)).map((file): [string, string] => [file, fs.readFileSync(file, 'latin1')]);
 }

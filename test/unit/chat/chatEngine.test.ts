@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ChatEngine } from '../../../src/core/chat/chatEngine';
 import { createConversation, type Conversation } from '../../../src/core/chat/conversation';
 import { ApiError } from '../../../src/core/api/errors';
+import { contentText } from '../../../src/core/api/contentParts';
 import { waitFor } from '../../harness/wait';
 import { FakeBackend, FakeSaver, FakeView, ScriptedStream } from '../fakes/chatEngine';
 
@@ -385,7 +386,7 @@ describe('chat engine', () => {
     assert.deepEqual(engine.removeAttachment('a3').map((c) => c.id), ['a2']);
     await engine.send('Explain');
     await engine.whenIdle();
-    assert.match(backend.requests[0].messages[0].content ?? '', /let b;/);
+    assert.match(contentText(backend.requests[0].messages[0].content), /let b;/);
     assert.deepEqual(engine.snapshot().attachments, []);
   });
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { chatHtml, contentSecurityPolicy } from '../../../src/core/webviewHtml';
+import { chatHtml, contentSecurityPolicy, webviewHtml } from '../../../src/core/webviewHtml';
 import { parseAppend, parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chat/chatMessageValidation';
 import { appendMessage, CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequests } from '../../../src/core/chat/chatProtocol';
 
@@ -18,6 +18,8 @@ const REQUEST_CASES: { [M in ChatMethod]: { valid: ChatRequests[M]; invalid: unk
   openLink: { valid: { href: 'https://x.test' }, invalid: [{ href: { toString: 'x' } }] },
   pickModel: { valid: {}, invalid: [{ model: 'x' }] },
   attach: { valid: { kind: 'file' }, invalid: [{ kind: 'evil' }, { kind: '' }, {}, { kind: 'problems' }] },
+  attachImage: { valid: { name: 'a.png', data: 'iVBORw0KGgo=' }, invalid: [{ name: 'a.png' }, { name: 1, data: '' }, { data: '' }] },
+  imageData: { valid: { id: 'a' }, invalid: [{ id: 1 }, {}] },
   removeAttachment: { valid: { id: 'a' }, invalid: [{ id: 1 }] },
   mentionQuery: { valid: { query: 'src/a' }, invalid: [{}, { query: 1 }, { query: 'x'.repeat(513) }] },
   mention: {
@@ -114,6 +116,14 @@ describe('chat webview HTML', () => {
     assert.match(csp, /connect-src 'none'/);
     assert.match(csp, /img-src https:\/\/res.test(;|$)/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*|https?:(;| )/);
+  });
+
+  it('lets only the chat show images from blob: URLs (its thumbnails), never data: or anything remote', () => {
+    const opts = { cspSource: 'https://res.test', scriptUri: 'https://res.test/main.js', styleUris: [] };
+    const policyOf = (html: string) => html.match(/Content-Security-Policy" content="([^"]+)"/)?.[1] ?? assert.fail('no policy');
+    assert.match(policyOf(chatHtml(opts)), /img-src https:\/\/res.test blob:;/);
+    assert.match(policyOf(webviewHtml({ ...opts, rootId: 'usage-root', title: 'Usage' })), /img-src https:\/\/res.test;/);
+    assert.doesNotMatch(policyOf(chatHtml(opts)), /data:/);
   });
 
   it('uses a fresh nonce on every render and puts it on the one script tag', () => {

@@ -7,6 +7,7 @@ import { conversationView } from '../../../src/core/chat/conversationView';
 import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
 import { parseConversation, serializeConversation, STORED_CONVERSATION_VERSION } from '../../../src/core/chat/history/serialization';
 import type { AppendMessage } from '../../../src/core/chat/chatProtocol';
+import { contentText } from '../../../src/core/api/contentParts';
 
 function manualTimer(): Timer & { fire(): void; pending: number } {
   let callbacks: (() => void)[] = [];
@@ -83,7 +84,7 @@ describe('chat conversation model', () => {
     const c = sample();
     const messages = requestMessages(c, 'Be brief', 3);
     assert.deepEqual(messages.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
-    assert.match(messages[1].content, /Selected code from src\/x.ts, lines 1-2:\n```typescript\nlet a = 1;\n```\n\nExplain this$/);
+    assert.match(contentText(messages[1].content), /Selected code from src\/x.ts, lines 1-2:\n```typescript\nlet a = 1;\n```\n\nExplain this$/);
     assert.equal(messages[2].content, 'It declares', 'a stopped partial answer is part of the context');
     assert.equal(requestMessages(c, '   ').filter((m) => m.role === 'assistant').length, 1, 'the error card is not sent');
   });

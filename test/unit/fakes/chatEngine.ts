@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ConversationSaver, FailureContext } from '../../../src/core/chat/ports';
 import type { Conversation } from '../../../src/core/chat/conversation';
+import type { ChatImage } from '../../../src/core/chat/chatImages';
 import { serializeConversation } from '../../../src/core/chat/history/serialization';
 import { parseAppend } from '../../../src/core/chat/chatMessageValidation';
 import type { AppendMessage, ChatParams, HostMessage, HostToWebview } from '../../../src/core/chat/chatProtocol';
@@ -42,6 +43,19 @@ export class FakeSaver implements ConversationSaver {
   }
   saveSoon(): void {
     this.soon++;
+  }
+  /** Images written, by file name; `failImages` makes the next write reject. */
+  readonly images = new Map<string, Uint8Array>();
+  failImages: Error | undefined;
+  async writeImages(_conversationId: string, images: readonly ChatImage[]): Promise<void> {
+    if (this.failImages) throw this.failImages;
+    for (const image of images) {
+      if (image.data) this.images.set(image.file, image.data);
+      delete image.data;
+    }
+  }
+  async readImage(_conversationId: string, file: string): Promise<Uint8Array> {
+    return this.images.get(file) ?? assert.fail(`image ${file} was never written`);
   }
   last(): Record<string, unknown> & { title: string; messages: Record<string, unknown>[] } {
     const text = this.saved.at(-1);

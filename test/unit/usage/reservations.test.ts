@@ -63,4 +63,21 @@ describe('spending reservations shared by windows', () => {
     assert.equal(await window.reserve('production', 1, () => false), undefined);
     assert.equal(await window.reserved('production'), 0);
   });
+
+  it('tells the check what an endpoint token\'s requests in flight hold, across environments', async () => {
+    const window = store(101);
+    await window.reserve('production', 2, () => true, 'token-a');
+    await window.reserve('preview', 3, () => true, 'token-a');
+    await window.reserve('production', 5, () => true);
+    const seen: number[][] = [];
+    await store(202).reserve('production', 1, (reserved, byToken) => {
+      seen.push([reserved, byToken]);
+      return true;
+    }, 'token-a');
+    await window.reserve('preview', 1, (reserved, byToken) => {
+      seen.push([reserved, byToken]);
+      return false;
+    });
+    assert.deepEqual(seen, [[7, 5], [3, 0]]);
+  });
 });

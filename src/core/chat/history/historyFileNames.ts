@@ -1,12 +1,14 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
+import { isImageFileName } from '../chatImages';
 
 /**
  * The names of a history folder's files, made and recognised in one place (see historyLog.ts for what
  * they hold): `<id>.json` a conversation's log, `<id>.<pid>.stream` the journal of an answer that
  * process `pid` is streaming, `<id>.json.<pid>.tmp` a log being rewritten. The pid in a name tells a
  * live window's file from a crashed one's. `history.index` is the summaries' index (historyIndex.ts),
- * rewritten through `history.index.<pid>.tmp`.
+ * rewritten through `history.index.<pid>.tmp`. `images/<id>/` holds the images attached to a
+ * conversation's messages (historyImages.ts), named by their content's hash.
  */
 
 const LOG = /^([\w-]+)\.json$/;
@@ -18,6 +20,17 @@ const INDEX = 'history.index';
 export function logFile(dir: string, id: string): string {
   if (!/^[\w-]+$/.test(id)) throw new Error(l10n.t('Invalid conversation id "{0}"', id));
   return path.join(dir, `${id}.json`);
+}
+
+/** The folder of a conversation's images; the id is checked as for its log. */
+export function imageFolder(dir: string, id: string): string {
+  return path.join(path.dirname(logFile(dir, id)), 'images', id);
+}
+
+/** One image of a conversation; only names that chatImages.ts makes (a hash and an extension) are accepted. */
+export function imageFile(dir: string, id: string, file: string): string {
+  if (!isImageFileName(file)) throw new Error(l10n.t('Invalid image file name "{0}"', file));
+  return path.join(imageFolder(dir, id), file);
 }
 
 export function indexFile(dir: string): string {

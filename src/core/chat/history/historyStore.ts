@@ -4,6 +4,8 @@ import { summary, type Conversation, type ConversationSummary } from '../convers
 import { logFile, parseJournalName, tempFilePid } from './historyFileNames';
 import { nodeFileSystem, processIsAlive, type HistoryFileSystem } from './historyFileSystem';
 import { HistoryIndexFile } from './historyIndexFile';
+import { HistoryImages } from './historyImages';
+import type { ChatImage } from '../chatImages';
 import { searchHistory, type SearchHit } from './historySearch';
 import { replayLog, type LogProblem } from './historyLog';
 import { HistoryWriter } from './historyWriter';
@@ -49,6 +51,7 @@ export class HistoryStore {
   private readonly timer: Timer;
   private readonly writer: HistoryWriter;
   private readonly index: HistoryIndexFile;
+  private readonly images: HistoryImages;
   /** The check of the index against every log that the last listing started. */
   private verifying: Promise<boolean> = Promise.resolve(false);
   private readonly deleted = new Set<string>();
@@ -61,6 +64,7 @@ export class HistoryStore {
     this.isAlive = options.isAlive ?? processIsAlive;
     this.timer = options.timer ?? realTimer;
     this.writer = new HistoryWriter(this.fs, options.dir, this.pid);
+    this.images = new HistoryImages(options.dir, this.pid);
     this.index = new HistoryIndexFile({
       fs: this.fs,
       dir: options.dir,
@@ -143,6 +147,20 @@ export class HistoryStore {
     if (this.deleted.has(conversation.id)) return this.writing;
     const task = this.writer.planJournal(conversation);
     return task ? this.enqueue(task, 'journal', conversation.id) : this.writing;
+  }
+
+  /**
+   * Writes a message's images before the log line that names them (both go through the write queue).
+   * Unlike a log write, a failure rejects: the message is then not sent, and stays in the composer.
+   */
+  writeImages(conversationId: string, images: readonly ChatImage[]): Promise<void> {
+    const task = this.writing.then(() => this.images.write(conversationId, images));
+    this.writing = task.catch((error: unknown) => this.error(`Could not write an image of chat ${conversationId}`, error));
+    return task;
+  }
+
+  readImage(conversationId: string, file: string): Promise<Buffer> {
+    return this.images.read(conversationId, file);
   }
 
   async load(id: string): Promise<Conversation | undefined> {
@@ -256,6 +274,7 @@ export class HistoryStore {
       const names = await this.fs.readdir(this.options.dir).catch(() => [] as string[]);
       for (const name of names) if (parseJournalName(name)?.id === id) await this.fs.rm(path.join(this.options.dir, name));
       await this.fs.rm(logFile(this.options.dir, id));
+      await this.images.remove(id);
       await this.index.noteRemoved(id).catch(() => undefined);
       this.options.onChange?.();
     }, 'delete', id);

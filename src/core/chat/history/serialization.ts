@@ -3,6 +3,7 @@ import type { Usage } from '../../api/types';
 import type { ErrorFacts } from '../../errorView';
 import type { Attachment, Conversation, ConversationMessage } from '../conversation';
 import { readNumberParams, type NumberParamValues } from '../numberParams';
+import { isChatImageMime, isImageFileName, type ChatImage } from '../chatImages';
 import { asServiceParameters } from '../params';
 
 /**
@@ -17,7 +18,7 @@ import { asServiceParameters } from '../params';
 export const STORED_CONVERSATION_VERSION = 2;
 
 // Field lists copied from the engine's types on purpose: a file format must not follow their changes.
-const STORED_ATTACHMENT_KINDS = ['selection', 'file', 'problems', 'terminal', 'changes'] as const;
+const STORED_ATTACHMENT_KINDS = ['selection', 'file', 'image', 'problems', 'terminal', 'changes'] as const;
 type StoredAttachmentKind = (typeof STORED_ATTACHMENT_KINDS)[number];
 
 export interface StoredAttachment {
@@ -25,8 +26,10 @@ export interface StoredAttachment {
   kind: StoredAttachmentKind;
   label: string;
   detail?: string;
+  /** Empty for an image: its bytes are a file beside the log (historyImages.ts), never inlined here. */
   content: string;
   languageId?: string;
+  image?: { mime: string; bytes: number; file: string };
 }
 
 export interface StoredAnswerError {
@@ -103,8 +106,14 @@ export function toStoredMessage(message: ConversationMessage): StoredMessage {
     stored.meta = { ...message.meta, ...(message.meta.usage && { usage: { ...message.meta.usage } }), ...(message.meta.context && { context: message.meta.context.map((c) => ({ ...c })) }) };
   }
   if (message.error !== undefined) stored.error = { ...message.error };
-  if (message.attachments?.length) stored.attachments = message.attachments.map((a) => ({ ...a }));
+  if (message.attachments?.length) stored.attachments = message.attachments.map(toStoredAttachment);
   return stored;
+}
+
+/** Field by field: an image's pending bytes (`data`) never reach the log. */
+function toStoredAttachment(attachment: Attachment): StoredAttachment {
+  const { image, ...fields } = attachment;
+  return { ...fields, ...(image && { image: { mime: image.mime, bytes: image.bytes, file: image.file } }) };
 }
 
 export function serializeConversation(conversation: Conversation): string {
@@ -164,11 +173,21 @@ function readError(raw: unknown): ErrorFacts | undefined {
   return { kind: raw.kind, message: raw.message, ...pick<ErrorFacts>(raw, ['requestId'], str), ...pick<ErrorFacts>(raw, ['status'], num) };
 }
 
+/** An image reference names a file as chatImages.ts makes them, so a hand-edited log cannot point elsewhere. */
+function readImage(raw: unknown): ChatImage | undefined {
+  if (!isObject(raw) || !isChatImageMime(raw.mime) || !num(raw.bytes) || !str(raw.file) || !isImageFileName(raw.file)) return undefined;
+  return { mime: raw.mime, bytes: raw.bytes, file: raw.file };
+}
+
 function readAttachment(raw: unknown): Attachment | undefined {
   if (!isObject(raw) || !str(raw.id) || !str(raw.label) || !str(raw.content)) return undefined;
-  const kind = STORED_ATTACHMENT_KINDS.find((known) => known === raw.kind);
-  if (!kind) return undefined;
-  return { id: raw.id, kind, label: raw.label, content: raw.content, ...pick<Attachment>(raw, ['detail', 'languageId'], str) };
+  const fields = { id: raw.id, label: raw.label, content: raw.content, ...pick<Attachment>(raw, ['detail', 'languageId'], str) };
+  if (raw.kind === 'image') {
+    const image = readImage(raw.image);
+    return image && { ...fields, kind: 'image', image };
+  }
+  const kind = STORED_ATTACHMENT_KINDS.find((known) => known === raw.kind && known !== 'image');
+  return kind && { ...fields, kind };
 }
 
 const STATUSES: ReadonlySet<string> = new Set<AnswerStatus>(['done', 'stopped', 'error', 'interrupted', 'streaming']);

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { formatBytes, formatChars } from './sizes';
+import { describeBytes } from '../../byteSize';
+import { formatChars } from './sizes';
 
 /**
  * The text a mention sends, and the checks that refuse one. What the model reads (the diagnostics,
@@ -121,7 +122,7 @@ export function terminalCommandText(command: { commandLine: string; output: stri
 /** A file too large on disk to hold at most `cap` characters (maxBytesWithinCap): refused before it is read. */
 export function fileSizeRefusal(label: string, bytes: number, cap: number): string | undefined {
   if (bytes <= maxBytesWithinCap(cap)) return undefined;
-  return l10n.t('{0} is {1}, over the context cap of {2} (setting {3}). Select a part instead, or raise the cap.', label, formatBytes(bytes), formatChars(cap), CONTEXT_CAP_SETTING);
+  return l10n.t('{0} is {1}, over the context cap of {2} (setting {3}). Select a part instead, or raise the cap.', label, describeBytes(bytes), formatChars(cap), CONTEXT_CAP_SETTING);
 }
 
 export function binaryRefusal(label: string): string {

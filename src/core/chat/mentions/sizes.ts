@@ -12,11 +12,3 @@ export function formatChars(chars: number): string {
 function trimmed(value: number): string {
   return value < 100 ? value.toFixed(1).replace(/\.0$/, '') : String(Math.round(value));
 }
-
-/** "812 bytes", "12.3 KB", "4.5 MB": a file's size on disk. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return l10n.t('{0} bytes', bytes);
-  if (bytes < 1024 * 1024) return l10n.t('{0} KB', trimmed(bytes / 1024));
-  return l10n.t('{0} MB', trimmed(bytes / (1024 * 1024)));
-}
-

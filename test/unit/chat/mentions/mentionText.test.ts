@@ -3,7 +3,7 @@ import {
   binaryRefusal, capRefusal, changesText, fileSizeRefusal, isBinary, maxBytesWithinCap, outsideWorkspaceRefusal, problemCount, problemsText,
   terminalCommandText, terminalPlainText,
 } from '../../../../src/core/chat/mentions/mentionText';
-import { formatBytes, formatChars } from '../../../../src/core/chat/mentions/sizes';
+import { formatChars } from '../../../../src/core/chat/mentions/sizes';
 import { userContent } from '../../../../src/core/chat/conversation';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -19,7 +19,6 @@ describe('mentions: what a mention sends, and what refuses one', () => {
 
   it('formats sizes as a chip shows them', () => {
     assert.deepEqual([0, 812, 1000, 12_345, 200_000, 1_500_000].map(formatChars), ['0 chars', '812 chars', '1K chars', '12.3K chars', '200K chars', '1.5M chars']);
-    assert.deepEqual([10, 2048, 5 * 1024 * 1024].map(formatBytes), ['10 bytes', '2 KB', '5 MB']);
   });
 
   it('refuses content over the cap, naming the size, the cap and the setting; content at the cap passes', () => {
@@ -30,7 +29,7 @@ describe('mentions: what a mention sends, and what refuses one', () => {
   it('refuses a file from its size on disk only when it cannot fit (three bytes per character at most)', () => {
     assert.equal(maxBytesWithinCap(1000), 3000);
     assert.equal(fileSizeRefusal('x.txt', 3000, 1000), undefined, 'it may still fit: it is read and counted');
-    assert.match(fileSizeRefusal('x.bin', 5 * 1024 * 1024, 200_000) ?? '', /^x\.bin is 5 MB, over the context cap of 200K chars/);
+    assert.match(fileSizeRefusal('x.bin', 5 * 1024 * 1024, 200_000) ?? '', /^x\.bin is 5 MiB, over the context cap of 200K chars/);
   });
 
   it('says why a binary file or a link out of the workspace is refused', () => {

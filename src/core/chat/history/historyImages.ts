@@ -1,0 +1,47 @@
+import * as fs from 'node:fs/promises';
+import type { ChatImage } from '../chatImages';
+import { imageFile, imageFolder } from './historyFileNames';
+
+/**
+ * The images of a conversation, as files beside its log (`images/<id>/<sha256>.<ext>`), never inlined
+ * in it. A file's name is its content's hash, so it is written once and never changes: two windows
+ * writing the same image write the same bytes, through a temporary file renamed into place, and a
+ * log line that names an image is written only after the image (historyStore.ts queues both).
+ */
+export class HistoryImages {
+  constructor(private readonly dir: string, private readonly pid: number) {}
+
+  /** Writes the images that still hold their bytes and are not on disk yet; then they drop the bytes. */
+  async write(conversationId: string, images: readonly ChatImage[]): Promise<void> {
+    const pending = images.filter((image) => image.data !== undefined);
+    if (!pending.length) return;
+    await fs.mkdir(imageFolder(this.dir, conversationId), { recursive: true });
+    for (const image of pending) {
+      const target = imageFile(this.dir, conversationId, image.file);
+      if (!(await exists(target))) {
+        const temp = `${target}.${this.pid}.tmp`;
+        await fs.writeFile(temp, image.data!);
+        await fs.rename(temp, target);
+      }
+      delete image.data;
+    }
+  }
+
+  async read(conversationId: string, file: string): Promise<Buffer> {
+    return fs.readFile(imageFile(this.dir, conversationId, file));
+  }
+
+  /** With the conversation: its folder and everything in it. */
+  remove(conversationId: string): Promise<void> {
+    return fs.rm(imageFolder(this.dir, conversationId), { recursive: true, force: true });
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

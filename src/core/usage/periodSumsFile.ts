@@ -1,0 +1,133 @@
+import * as fs from 'node:fs/promises';
+import { parseLedger } from './ledger';
+import { lastLineEnd, readEntriesBefore } from './ledgerFile';
+import { addToSums, emptySums, sumsOf, type DayAndMonth, type SpendSums } from './periodSums';
+import type { Period } from './spendPeriods';
+
+/**
+ * The sums of periodSums.ts kept in a file beside the ledger (`period-sums.json`), shared by every
+ * window, so that a spending-limit check reads a small file and the ledger's new lines only, never the
+ * month. The file is never trusted over the ledger: it names the ledger bytes it covers (file identity,
+ * length, and the bytes just before that length), and is rebuilt from the ledger when it is missing,
+ * unreadable, of other periods, or covers bytes the ledger no longer holds (compacted, replaced, cut);
+ * it is brought forward once the lines past it add up to REWRITE_AFTER_BYTES.
+ * Written through a temporary file and a rename, so a crash leaves the old file or the new one; two
+ * windows writing at once each write sums that are true of the bytes they name.
+ */
+
+const VERSION = 1;
+/** The covered bytes' last few, compared with the ledger's: a ledger rewritten to the same length differs here. */
+const FINGERPRINT_BYTES = 64;
+/**
+ * The file is rewritten once the lines read past it reach this size (about 60 records), not after every
+ * record: the write and rename cost more than reading those lines again, and the read stays bounded.
+ */
+const REWRITE_AFTER_BYTES = 16 * 1024;
+
+interface Coverage {
+  dev: number;
+  ino: number;
+  /** Ledger bytes the sums include: whole lines, from the start. */
+  size: number;
+  /** The last FINGERPRINT_BYTES of them, base64. */
+  tail: string;
+}
+
+interface StoredSums {
+  v: typeof VERSION;
+  ledger: Coverage;
+  day: Period;
+  month: Period;
+  environments: Array<[string, DayAndMonth]>;
+  tokens: Array<[string, DayAndMonth]>;
+}
+
+function samePeriod(a: unknown, b: Period): boolean {
+  return typeof a === 'object' && a !== null && (a as Period).start === b.start && (a as Period).end === b.end;
+}
+
+function isSum(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { measured, unmeasured } = value as Record<string, unknown>;
+  return typeof measured === 'number' && Number.isFinite(measured) && typeof unmeasured === 'number' && Number.isInteger(unmeasured) && unmeasured >= 0;
+}
+
+function isEntries(value: unknown): value is Array<[string, DayAndMonth]> {
+  return Array.isArray(value) && value.every((item) => Array.isArray(item) && typeof item[0] === 'string'
+    && typeof item[1] === 'object' && item[1] !== null && isSum((item[1] as DayAndMonth).day) && isSum((item[1] as DayAndMonth).month));
+}
+
+/** The stored sums, if they are of these periods and well formed (whether they match the ledger is checked after). */
+function parseStored(text: string | undefined, day: Period, month: Period): StoredSums | undefined {
+  if (text === undefined) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const stored = raw as Partial<StoredSums>;
+  const ledger = stored.ledger as Partial<Coverage> | undefined;
+  if (stored.v !== VERSION || !samePeriod(stored.day, day) || !samePeriod(stored.month, month)) return undefined;
+  if (!ledger || typeof ledger.dev !== 'number' || typeof ledger.ino !== 'number' || typeof ledger.size !== 'number' || typeof ledger.tail !== 'string') return undefined;
+  if (!isEntries(stored.environments) || !isEntries(stored.tokens)) return undefined;
+  return stored as StoredSums;
+}
+
+async function readBytes(handle: fs.FileHandle, start: number, end: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(end - start);
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+  return buffer.subarray(0, bytesRead);
+}
+
+async function fingerprint(handle: fs.FileHandle, size: number): Promise<string> {
+  return (await readBytes(handle, Math.max(0, size - FINGERPRINT_BYTES), size)).toString('base64');
+}
+
+export interface PeriodSumsFiles {
+  ledger: string;
+  sums: string;
+  /** Names the temporary file, so that two processes never write the same one. */
+  pid: number;
+}
+
+/**
+ * The ledger's sums for `day` and `month`: the stored file's, plus the lines appended since it was
+ * written (other windows' records), or rebuilt from the ledger when the file cannot be trusted. The
+ * file is rewritten when rebuilt or far behind. A missing ledger is empty.
+ */
+export async function readPeriodSums(files: PeriodSumsFiles, day: Period, month: Period): Promise<SpendSums> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(files.ledger, 'r');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return emptySums(day, month);
+    throw error;
+  }
+  try {
+    const { dev, ino, size } = await handle.stat();
+    const stored = parseStored(await fs.readFile(files.sums, 'utf8').catch(() => undefined), day, month);
+    const trusted = stored !== undefined && stored.ledger.dev === dev && stored.ledger.ino === ino && stored.ledger.size <= size
+      && (await fingerprint(handle, stored.ledger.size)) === stored.ledger.tail;
+    if (trusted && stored.ledger.size === size) return { day, month, environments: new Map(stored.environments), tokens: new Map(stored.tokens) };
+    const end = await lastLineEnd(handle, size);
+    let sums: SpendSums;
+    if (trusted && end >= stored.ledger.size) {
+      sums = { day, month, environments: new Map(stored.environments), tokens: new Map(stored.tokens) };
+      for (const entry of parseLedger((await readBytes(handle, stored.ledger.size, end)).toString('utf8'))) addToSums(sums, entry);
+    } else {
+      sums = sumsOf(await readEntriesBefore(handle, end, month.start), day, month);
+    }
+    if (!trusted || end - stored.ledger.size >= REWRITE_AFTER_BYTES) await writeSums(files, { v: VERSION, ledger: { dev, ino, size: end, tail: await fingerprint(handle, end) }, day, month, environments: [...sums.environments], tokens: [...sums.tokens] });
+    return sums;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeSums(files: PeriodSumsFiles, stored: StoredSums): Promise<void> {
+  const temporary = `${files.sums}.${files.pid}.tmp`;
+  await fs.writeFile(temporary, JSON.stringify(stored), 'utf8');
+  await fs.rename(temporary, files.sums);
+}

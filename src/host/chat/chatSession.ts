@@ -1,0 +1,59 @@
+import { ChatEngine } from '../../core/chat/chatEngine';
+import type { Conversation } from '../../core/chat/conversation';
+import type { HostToWebview } from '../../core/chat/chatProtocol';
+import type { ChatView, ConversationSaver } from '../../core/chat/ports';
+import type { Services } from '../services';
+import { createChatBackend } from './chatBackend';
+
+/** What a session shows through: the surface (panel or side-bar view) it is attached to. */
+export interface SessionDisplay extends ChatView {
+  /** The session's engine loaded another conversation (the surface's ownership changes with it). */
+  conversationChanged(): void;
+}
+
+/**
+ * One conversation's engine, detachable from the surface that shows it: moving a conversation
+ * between the side-bar view and an editor tab moves its session, answer in flight included, so
+ * the conversation keeps one writer and nothing is read back from disk.
+ */
+export class ChatSession implements ChatView {
+  readonly engine: ChatEngine;
+  private display: SessionDisplay | undefined;
+
+  constructor(conversation: Conversation, services: Services, saver: ConversationSaver) {
+    this.engine = new ChatEngine(conversation, this, saver, createChatBackend(services));
+  }
+
+  get conversation(): Conversation {
+    return this.engine.conversation;
+  }
+
+  /** Shows the session in `display` (undefined: nowhere, while it moves). */
+  attach(display: SessionDisplay | undefined): void {
+    this.display = display;
+  }
+
+  /** Shows another conversation in this session (refused while an answer streams). */
+  load(conversation: Conversation): void {
+    this.engine.load(conversation);
+    this.display?.conversationChanged();
+  }
+
+  get ready(): boolean {
+    return this.display?.ready ?? false;
+  }
+
+  post(message: HostToWebview): void {
+    this.display?.post(message);
+  }
+
+  showTitle(title: string): void {
+    this.display?.showTitle(title);
+  }
+
+  /** Stops the answer in flight and resolves once it is saved. */
+  dispose(): Promise<void> {
+    this.display = undefined;
+    return this.engine.dispose();
+  }
+}

@@ -1,0 +1,161 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { serializeEntry, toUsageEntry, type UsageEntry, type UsageRecord } from '../../../src/core/usage/ledger';
+import { limitReached, type LimitCheck } from '../../../src/core/usage/limitCheck';
+import { sumsFor, sumsOf, type SpendSums } from '../../../src/core/usage/periodSums';
+import { readPeriodSums, type PeriodSumsFiles } from '../../../src/core/usage/periodSumsFile';
+import { dayPeriod, monthPeriod } from '../../../src/core/usage/spendPeriods';
+import { sumWithin } from '../../../src/core/usage/spendingLimits';
+
+const ZONE = 'UTC';
+const NOW = Date.parse('2026-03-15T12:00:00Z');
+const DAY = dayPeriod(NOW, ZONE);
+const MONTH = monthPeriod(NOW, ZONE);
+const TOKEN = { id: 'tok-1', name: 'aider' };
+
+function entry(at: string, credits: number | null, extra: Partial<UsageRecord> = {}): UsageEntry {
+  return toUsageEntry({ requestId: `r-${at}`, model: 'm', environment: 'production', kind: 'chat', credits, ...extra }, Date.parse(at));
+}
+
+/** Sums in a comparable form (floating sums rounded). */
+function plain(sums: SpendSums): unknown {
+  const round = (map: SpendSums['environments']) => [...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, { day, month }]) => [key, Math.round(day.measured * 1e6), day.unmeasured, Math.round(month.measured * 1e6), month.unmeasured]);
+  return { environments: round(sums.environments), tokens: round(sums.tokens) };
+}
+
+describe('period sums: the day\'s and month\'s spend per environment and endpoint token', () => {
+  const entries = [
+    entry('2026-02-28T23:59:59Z', 50), // last month: nowhere
+    entry('2026-03-01T00:00:00Z', 1.25),
+    entry('2026-03-14T23:59:59Z', 2, { token: TOKEN }), // yesterday: the month only
+    entry('2026-03-15T00:00:00Z', 0.5, { token: TOKEN }),
+    entry('2026-03-15T08:00:00Z', null, { token: TOKEN }),
+    entry('2026-03-15T09:00:00Z', 3, { environment: 'preview' }),
+  ];
+
+  it('equals the sum over the entries of each period, per environment and per token', () => {
+    const sums = sumsOf(entries, DAY, MONTH);
+    const production = entries.filter((e) => e.environment === 'production');
+    assert.deepEqual(sumsFor(sums.environments, 'production'), { day: sumWithin(production, DAY), month: sumWithin(production, MONTH) });
+    assert.deepEqual(sumsFor(sums.tokens, TOKEN.id), { day: { measured: 0.5, unmeasured: 1 }, month: { measured: 2.5, unmeasured: 1 } });
+    assert.deepEqual(sumsFor(sums.environments, 'preview').day, { measured: 3, unmeasured: 0 });
+    assert.deepEqual(sumsFor(sums.tokens, 'unknown'), { day: { measured: 0, unmeasured: 0 }, month: { measured: 0, unmeasured: 0 } });
+  });
+
+  it('refuses past a token\'s own daily limit whatever Send Anyway says, and past the environment\'s only without consent', () => {
+    const sums = sumsOf(entries, DAY, MONTH);
+    const check = (overrides: Partial<LimitCheck>): LimitCheck => ({ sums, environment: 'production', consented: false, allowance: 1, reserved: 0, reservedByToken: 0, ...overrides });
+    // The token today: 0.5 measured + 1 unmeasured at the allowance of 1 = 1.5.
+    assert.equal(limitReached(check({ token: { ...TOKEN, dailyLimit: 1.6 } })), undefined);
+    assert.equal(limitReached(check({ token: { ...TOKEN, dailyLimit: 1.6 }, reservedByToken: 0.1 }))?.token, 'aider', 'a request in flight through the token counts');
+    const reached = limitReached(check({ token: { ...TOKEN, dailyLimit: 1.5 }, consented: true, limit: { day: 100, warningFraction: 0.8 } }));
+    assert.equal(reached?.token, 'aider');
+    assert.equal(reached?.spend.counted, 1.5);
+    assert.equal(reached?.spend.resetsAt, DAY.end);
+    // The environment's day: 1.5 as well; its limit refuses every caller, unless the user consented.
+    const environment = limitReached(check({ limit: { day: 1.5, warningFraction: 0.8 }, token: { ...TOKEN, dailyLimit: 10 } }));
+    assert.deepEqual([environment?.token, environment?.spend.period], [undefined, 'day']);
+    assert.equal(limitReached(check({ limit: { day: 1.5, warningFraction: 0.8 }, consented: true })), undefined);
+    assert.equal(limitReached(check({ limit: { month: 4.75, warningFraction: 0.8 } }))?.spend.period, 'month');
+    assert.equal(limitReached(check({ limit: { month: 4.76, warningFraction: 0.8 } })), undefined);
+  });
+});
+
+describe('period sums file beside the ledger', () => {
+  let dir: string;
+  let files: PeriodSumsFiles;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'period-sums-'));
+    files = { ledger: path.join(dir, 'ledger.jsonl'), sums: path.join(dir, 'period-sums.json'), pid: 7 };
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const append = (...list: UsageEntry[]) => fs.appendFileSync(files.ledger, list.map(serializeEntry).join(''));
+  const read = () => readPeriodSums(files, DAY, MONTH);
+  const truth = () => plain(sumsOf(fs.readFileSync(files.ledger, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as UsageEntry), DAY, MONTH));
+  const stored = () => JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { ledger: { size: number } };
+
+  it('is empty without a ledger, and is built from the ledger when missing', async () => {
+    assert.deepEqual(plain(await read()), { environments: [], tokens: [] });
+    append(entry('2026-03-15T01:00:00Z', 1), entry('2026-03-10T01:00:00Z', 2, { token: TOKEN }));
+    assert.deepEqual(plain(await read()), truth());
+    assert.equal(stored().ledger.size, fs.statSync(files.ledger).size);
+  });
+
+  it('adds only the lines other windows appended since, and waits for a line still being written', async () => {
+    append(entry('2026-03-15T01:00:00Z', 1));
+    await read();
+    append(entry('2026-03-15T02:00:00Z', 0.25, { token: TOKEN }), entry('2026-03-15T03:00:00Z', null));
+    const whole = fs.statSync(files.ledger).size;
+    const half = serializeEntry(entry('2026-03-15T04:00:00Z', 7));
+    fs.appendFileSync(files.ledger, half.slice(0, 20));
+    assert.deepEqual(plain(await read()), plain(sumsOf([entry('2026-03-15T01:00:00Z', 1), entry('2026-03-15T02:00:00Z', 0.25, { token: TOKEN }), entry('2026-03-15T03:00:00Z', null)], DAY, MONTH)));
+    fs.appendFileSync(files.ledger, half.slice(20));
+    assert.deepEqual(plain(await read()), truth());
+    assert.ok(stored().ledger.size < whole, 'a few lines past the file are read again, not written after each record');
+    // Once the lines past it add up, the file is brought forward (whole lines only).
+    for (let i = 0; i < 200; i++) append(entry('2026-03-15T05:00:00Z', 0.01));
+    fs.appendFileSync(files.ledger, half.slice(0, 20));
+    assert.deepEqual(plain(await read()), plain(sumsOf(fs.readFileSync(files.ledger, 'utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line) as UsageEntry), DAY, MONTH)));
+    assert.equal(stored().ledger.size, fs.statSync(files.ledger).size - 20, 'the cut line is not covered');
+    fs.appendFileSync(files.ledger, half.slice(20));
+    // Incremental: a sums file that says something false about covered bytes is believed (its cost is the
+    // point); what it covers is checked by the bytes at its end, the file's identity and its length.
+    const lie = JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { environments: Array<[string, { day: { measured: number } }]> };
+    lie.environments[0][1].day.measured = 1000;
+    fs.writeFileSync(files.sums, JSON.stringify(lie));
+    assert.ok(sumsFor((await read()).environments, 'production').day.measured > 1000);
+  });
+
+  it('is rebuilt when the ledger was compacted, replaced, cut or rewritten, and when the file is damaged or of another day', async () => {
+    append(entry('2026-03-15T01:00:00Z', 1), entry('2026-03-15T02:00:00Z', 2));
+    await read();
+    const poison = () => {
+      const lie = JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { environments: Array<[string, { day: { measured: number } }]> };
+      lie.environments[0][1].day.measured = 1000;
+      fs.writeFileSync(files.sums, JSON.stringify(lie));
+    };
+    // Compaction writes a new file and renames it over the ledger: another identity.
+    poison();
+    const replaced = `${files.ledger}.tmp`;
+    fs.writeFileSync(replaced, fs.readFileSync(files.ledger));
+    fs.renameSync(replaced, files.ledger);
+    assert.deepEqual(plain(await read()), truth());
+    // Cut shorter than what the sums cover.
+    poison();
+    fs.truncateSync(files.ledger, serializeEntry(entry('2026-03-15T01:00:00Z', 1)).length);
+    assert.deepEqual(plain(await read()), truth());
+    // Rewritten in place to the same length: the covered bytes' end differs.
+    poison();
+    const text = fs.readFileSync(files.ledger, 'utf8');
+    fs.writeFileSync(files.ledger, text.replace('"credits":1,', '"credits":3,'));
+    assert.deepEqual(plain(await read()), truth());
+    assert.equal(sumsFor((await read()).environments, 'production').day.measured, 3);
+    append(entry('2026-03-15T02:00:00Z', 1));
+    // Damaged, or of another version.
+    fs.writeFileSync(files.sums, '{"v":1,"ledger":');
+    assert.deepEqual(plain(await read()), truth());
+    fs.writeFileSync(files.sums, JSON.stringify({ ...JSON.parse(fs.readFileSync(files.sums, 'utf8')) as object, v: 2 }));
+    assert.deepEqual(plain(await read()), truth());
+    // Another day: the next day's sums start from the ledger.
+    poison();
+    const tomorrow = dayPeriod(DAY.end, ZONE);
+    const next = await readPeriodSums(files, tomorrow, MONTH);
+    assert.deepEqual(sumsFor(next.environments, 'production').day, { measured: 0, unmeasured: 0 });
+    assert.equal(sumsFor(next.environments, 'production').month.measured, 4);
+  });
+
+  it('stays true when two windows append and read at the same time', async () => {
+    const other: PeriodSumsFiles = { ...files, pid: 8 };
+    const all: UsageEntry[] = [];
+    for (let i = 0; i < 40; i++) {
+      const e = entry(`2026-03-15T0${i % 10}:00:${String(i).padStart(2, '0')}Z`, i % 5 ? 0.125 * i : null, i % 2 ? { token: TOKEN } : {});
+      all.push(e);
+      append(e);
+      await Promise.all([read(), readPeriodSums(other, DAY, MONTH)]);
+    }
+    assert.deepEqual(plain(await read()), plain(sumsOf(all, DAY, MONTH)));
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['ledger.jsonl', 'period-sums.json'], 'no temporary file left');
+  });
+});
