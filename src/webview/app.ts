@@ -1,40 +1,32 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
 import { conversationSpend } from '../core/chat/conversationSpend';
-import { eagerFrom } from '../core/chat/snapshotParts';
 import { parseAppend } from '../core/chat/chatMessageValidation';
 import {
   CHAT_PROTOCOL_VERSION,
   CHAT_STATE_VERSION,
   type AppendMessage,
   type ChatEnvironmentView,
-  type ChatMethod,
-  type ChatRequests,
-  type ChatResponses,
   type ChatWebviewState,
-  type ConversationView,
+  type ConversationHeader,
   type EarlierMessagesMessage,
   type HostToWebview,
+  type MessagePatch,
   type MessagePatchMessage,
   type MentionTarget,
   type MessageView,
   type SnapshotMessage,
 } from '../core/chat/chatProtocol';
-import { BottomFollower } from './bottomFollower';
+import type { ChatMethod, ChatRequests, ChatResponses } from '../core/chat/chatRequests';
 import { routeClick, showLinkTarget, type AttachmentMethod, type ClickContext } from './clickActions';
 import { bytesBase64, ImageThumbnails } from './imageThumbnails';
 import { Composer } from './composer';
-import { el } from './dom';
 import { FrameScheduler } from './frames';
 import { ConversationHeaderView } from './header';
 import type { HostConnection } from './hostConnection';
-import { LazyMessages } from './lazyMessages';
 import { LiveRegion } from './liveRegion';
 import { createMarkdown } from './markdown/markdown';
-import { MessageElement } from './messageView';
-
-/** How long a revealed message (a search result) stays outlined. */
-const REVEAL_HIGHLIGHT_MS = 2000;
+import { MessageList } from './messageList';
 
 export class ChatApp {
   private readonly frames = new FrameScheduler();
@@ -43,16 +35,11 @@ export class ChatApp {
   private readonly header: ConversationHeaderView;
   private readonly composer: Composer;
   private readonly thumbnails: ImageThumbnails;
-  private readonly list: HTMLElement;
-  private readonly empty: HTMLElement;
-  private readonly messages = new Map<string, MessageElement>();
-  private conversation: ConversationView | undefined;
+  private readonly messages: MessageList;
+  /** The conversation shown, without its messages: those are `messages`, which hold their text. */
+  private conversation: ConversationHeader | undefined;
   private streaming: { messageId: string; seq: number } | undefined;
   private awaitingSnapshot = false;
-  private readonly bottom: BottomFollower;
-  private readonly lazy: LazyMessages;
-  /** The messages whose chrome was last rendered as the last turn's (refreshChrome). */
-  private lastTurn = new Set<string>();
   private state: ChatWebviewState;
 
   constructor(
@@ -74,12 +61,9 @@ export class ChatApp {
       },
       attachFiles: (files) => void this.attachFiles(files),
     }, this.thumbnails);
-    this.empty = el('div', { className: 'empty-state', text: l10n.t('Ask a question to start the conversation.') });
-    this.list = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.empty]);
-    root.append(this.header.root, this.list, this.composer.root, this.live.element);
+    this.messages = new MessageList({ md: this.md, thumbnails: this.thumbnails, frames: this.frames, announce: (t) => this.live.announce(t) });
+    root.append(this.header.root, this.messages.root, this.composer.root, this.live.element);
     this.composer.setDraft(this.state.draft ?? '');
-    this.bottom = new BottomFollower(this.list);
-    this.lazy = new LazyMessages(this.list);
     const clicks: ClickContext = {
       call: (method, params) => this.call(method, params),
       updateAttachments: (method, params) => this.updateAttachments(method, params),
@@ -112,8 +96,7 @@ export class ChatApp {
         return;
       case 'messageRemoved':
         if (message.conversationId !== this.conversation?.id) return;
-        this.removeMessage(message.messageId);
-        this.conversation.messages = this.conversation.messages.filter((m) => m.id !== message.messageId);
+        this.messages.remove(message.messageId);
         return this.refreshChrome();
       case 'conversationChanged':
         if (!this.conversation || message.conversation.id !== this.conversation.id) return;
@@ -122,7 +105,7 @@ export class ChatApp {
       case 'focusComposer':
         return this.composer.focus();
       case 'revealMessage':
-        return this.reveal(message.messageId);
+        return this.messages.reveal(message.messageId);
       case 'fillComposer':
         this.composer.setAttachments(message.attachments);
         if (message.text !== undefined) {
@@ -132,18 +115,6 @@ export class ChatApp {
         if (message.focus) this.composer.focus();
         return;
     }
-  }
-
-  /** Shows a message (a search result): the list stops following the bottom and scrolls it into view. */
-  private reveal(messageId: string): void {
-    const element = this.messages.get(messageId);
-    if (!element) return;
-    // Shown as it will look, not as the placeholder of an answer not rendered yet.
-    this.lazy.renderNow(element);
-    this.bottom.release();
-    requestAnimationFrame(() => element.root.scrollIntoView({ block: 'start' }));
-    element.root.classList.add('revealed');
-    setTimeout(() => element.root.classList.remove('revealed'), REVEAL_HIGHLIGHT_MS);
   }
 
   private append(append: AppendMessage): void {
@@ -162,25 +133,21 @@ export class ChatApp {
 
   private applySnapshot(snapshot: SnapshotMessage): void {
     this.awaitingSnapshot = false;
-    this.conversation = { ...snapshot.conversation, messages: [...snapshot.conversation.messages] };
+    const { messages, ...conversation } = snapshot.conversation;
+    this.conversation = conversation;
     this.streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
-    for (const id of [...this.messages.keys()]) this.removeMessage(id);
-    const eager = eagerFrom(this.conversation.messages.map((m) => m.text));
-    this.conversation.messages.forEach((view, index) => this.addMessage(view, index < eager));
+    this.messages.show(messages);
     this.composer.setAttachments(snapshot.attachments);
     this.applyEnvironment(snapshot.environment);
     this.saveState({ conversationId: this.conversation.id });
-    this.bottom.follow();
+    this.messages.followBottom();
     this.refreshChrome();
   }
 
   /** The older part of a long conversation, after its snapshot: shown deferred above what is there. */
   private prependEarlier(earlier: EarlierMessagesMessage): void {
-    const first = this.conversation?.messages[0];
-    if (!this.conversation || earlier.conversationId !== this.conversation.id || first?.id !== earlier.before) return;
-    this.conversation.messages.unshift(...earlier.messages);
-    const before = this.messages.get(first.id)?.root ?? null;
-    for (const view of earlier.messages) this.addMessage(view, true, before);
+    if (earlier.conversationId !== this.conversation?.id || this.messages.all[0]?.id !== earlier.before) return;
+    this.messages.prepend(earlier.messages);
   }
 
   private applyEnvironment(environment: ChatEnvironmentView): void {
@@ -192,79 +159,46 @@ export class ChatApp {
 
   /** The end of an answer: status, meta and error change; the text is what the appends built. */
   private patch(patch: MessagePatchMessage): void {
-    const current = this.conversation?.messages.find((m) => m.id === patch.messageId);
     const element = this.messages.get(patch.messageId);
-    if (!current || !element) return;
-    const view: MessageView = { ...current, text: element.text };
-    const reasoning = element.reasoning;
-    if (reasoning) view.reasoning = reasoning;
-    for (const key of ['status', 'meta', 'error'] as const) {
-      if (patch[key] === undefined) delete view[key];
-      else (view as unknown as Record<string, unknown>)[key] = patch[key];
-    }
-    this.upsert(view);
+    if (!element) return;
+    this.followStatus(patch.messageId, patch);
+    element.patch(patch, false, this.busy);
+    this.refreshChrome();
   }
 
   private upsert(view: MessageView): void {
     if (!this.conversation) return;
-    const index = this.conversation.messages.findIndex((m) => m.id === view.id);
-    if (index >= 0) this.conversation.messages[index] = view;
-    else this.conversation.messages.push(view);
-    if (view.status === 'streaming' && this.streaming?.messageId !== view.id) this.streaming = { messageId: view.id, seq: 0 };
-    if (view.status !== 'streaming' && this.streaming?.messageId === view.id) {
-      this.streaming = undefined;
-      if (view.status === 'stopped') this.live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
-      else if (view.error) this.live.announceNow(l10n.t('Request failed: {0}', view.error.message));
-      else this.live.announceNow(l10n.t('Answer complete.'));
-    }
+    this.followStatus(view.id, view);
     const existing = this.messages.get(view.id);
     if (existing) existing.update(view, false, this.busy);
-    else this.addMessage(view);
+    else this.messages.add(view);
     this.refreshChrome();
   }
 
-  /** `deferred`: rendered when scrolled near (lazyMessages.ts); `before`: where it goes, the end by default. */
-  private addMessage(view: MessageView, deferred = false, before: Element | null = null): void {
-    const element = new MessageElement(view, { md: this.md, thumbnails: this.thumbnails, frames: this.frames, announce: (t) => this.live.announce(t) }, deferred);
-    this.messages.set(view.id, element);
-    this.list.insertBefore(element.root, before);
-    this.bottom.watch(element.root);
-    this.lazy.watch(element);
-  }
-
-  private removeMessage(id: string): void {
-    const element = this.messages.get(id);
-    if (!element) return;
-    this.bottom.unwatch(element.root);
-    this.lazy.unwatch(element);
-    element.root.remove();
-    this.messages.delete(id);
+  /** Which answer streams (the next appends are its), and the announcement when it ends. */
+  private followStatus(messageId: string, { status, error }: MessagePatch): void {
+    if (status === 'streaming' && this.streaming?.messageId !== messageId) this.streaming = { messageId, seq: 0 };
+    if (status !== 'streaming' && this.streaming?.messageId === messageId) {
+      this.streaming = undefined;
+      if (status === 'stopped') this.live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
+      else if (error) this.live.announceNow(l10n.t('Request failed: {0}', error.message));
+      else this.live.announceNow(l10n.t('Answer complete.'));
+    }
   }
 
   private get busy(): boolean {
     return this.streaming !== undefined;
   }
 
-  /**
-   * Action buttons depend on position (only the last turn can be regenerated or edited) and, for
-   * the last turn, on whether an answer streams. Only the messages that are last, or were, change:
-   * a long conversation's thousand others keep their chrome.
-   */
+  /** The chrome that depends on the whole conversation: the last turn's buttons, the composer, the spend. */
   private refreshChrome(): void {
-    const views = this.conversation?.messages ?? [];
-    const lastUser = views.findLast((m) => m.role === 'user')?.id;
-    const lastIsUser = views.at(-1)?.role === 'user';
-    const lastAssistant = lastIsUser ? undefined : views.findLast((m) => m.role === 'assistant')?.id;
-    const last = new Set([lastAssistant, lastUser].filter((id) => id !== undefined));
-    for (const id of new Set([...this.lastTurn, ...last])) this.messages.get(id)?.renderChrome(last.has(id), this.busy);
-    this.lastTurn = last;
-    this.empty.hidden = views.length > 0;
+    this.messages.refreshChrome(this.busy);
     this.composer.setBusy(this.busy);
-    this.header.showSpend(conversationSpend(views));
+    this.header.showSpend(conversationSpend(this.messages.all));
   }
 
   private async send(text: string, editing: boolean): Promise<boolean> {
-    this.bottom.follow();
+    this.messages.followBottom();
     const reply = await this.call(editing ? 'editLast' : 'send', { text });
     // The host took the pending attachments with the message: the chips left with it.
     if (reply) this.composer.setAttachments(reply.result.attachments);

@@ -1,5 +1,6 @@
 import { describeLinkTarget } from '../core/chat/linkTarget';
-import type { ChatMethod, ChatRequests, ChatResponses, ErrorActionId } from '../core/chat/chatProtocol';
+import type { ErrorActionId } from '../core/chat/chatProtocol';
+import type { ChatMethod, ChatRequests, ChatResponses } from '../core/chat/chatRequests';
 import { codeBlockOf } from './codeBlocks';
 import type { Composer } from './composer';
 

@@ -1,13 +1,10 @@
 import type { WebviewApi } from 'vscode-webview';
 import {
   CHAT_PROTOCOL_VERSION,
-  type ChatMethod,
-  type ChatRequests,
-  type ChatResponses,
   type ChatWebviewState,
   type HostMessage,
-  type WebviewToHost,
 } from '../core/chat/chatProtocol';
+import type { ChatMethod, ChatRequests, ChatResponses, WebviewToHost } from '../core/chat/chatRequests';
 
 /** Methods that wait for the user (a quick pick, an input box) get a long timeout; the rest a short one. */
 const INTERACTIVE: ReadonlySet<ChatMethod> = new Set<ChatMethod>([

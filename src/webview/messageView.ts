@@ -1,13 +1,11 @@
 import * as l10n from '@vscode/l10n';
-import { answerDetails } from '../core/chat/answerDetails';
-import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chat/chatProtocol';
-import { formatCredits, SPEND_DIGITS } from '../core/credits';
+import type { MessagePatch, MessageView } from '../core/chat/chatProtocol';
 import { actionButton, codicon, el } from './dom';
 import type { FrameScheduler } from './frames';
 import type { MarkdownIt } from 'markdown-it';
 import { StreamingMarkdown } from './markdown/streamingMarkdown';
-import { attachmentChip } from './attachmentChips';
 import type { ImageThumbnails } from './imageThumbnails';
+import { attachmentList, cutAtLimit, errorCard, metaParts, statusLabel } from './messageChrome';
 
 export interface MessageContext {
   md: MarkdownIt;
@@ -16,31 +14,18 @@ export interface MessageContext {
   announce: (text: string) => void;
 }
 
-type StatusLabel = { icon: string; text: string };
-
-/** Built when shown, not at module load: the bundle is configured after the modules are loaded. */
-function statusLabel(status: MessageView['status']): StatusLabel | undefined {
-  switch (status) {
-    case 'streaming': return { icon: 'loading codicon-modifier-spin', text: l10n.t('Answering…') };
-    case 'stopped': return { icon: 'debug-stop', text: l10n.t('Stopped — partial answer') };
-    case 'interrupted': return { icon: 'warning', text: l10n.t('Interrupted — the answer may be incomplete') };
-    default: return undefined;
-  }
-}
+/** What a message element keeps of its view besides the text and the thinking, which it holds once (see `text`). */
+type MessageFacts = Omit<MessageView, 'text' | 'reasoning'>;
 
 /**
- * One formatter for every message's time: `toLocaleTimeString` with options builds a new one per
- * call (V8 caches only the option-less form), which was most of a restored message's chrome.
+ * One message in the conversation, and the one holder of its text in the webview: an answer's
+ * renderer holds it once rendered (StreamingMarkdown, which streamed appends go to), the element
+ * itself until then (a user's message, an answer waiting for render()). The thinking lives in its
+ * block's DOM. Assistant text goes through StreamingMarkdown; user text is plain.
  */
-const TIME_OF_DAY = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
-
-/** A complete answer the service cut at the conversation's (or the setting's) Max tokens. */
-const cutAtLimit = (): StatusLabel => ({ icon: 'warning', text: l10n.t('Cut off at the Max tokens limit') });
-
-/** One message in the conversation. Assistant text goes through StreamingMarkdown; user text is plain. */
 export class MessageElement {
   readonly root: HTMLElement;
-  private readonly meta: HTMLElement;
+  private readonly metaLine: HTMLElement;
   private readonly body: HTMLElement;
   private readonly status: HTMLElement;
   private readonly errorSlot: HTMLElement;
@@ -53,19 +38,22 @@ export class MessageElement {
   private placeholder: HTMLElement | undefined;
   /** The collapsed Thinking block, made when the first thinking arrives. */
   private thinking: { root: HTMLDetailsElement; text: HTMLElement } | undefined;
-  private view: MessageView;
+  private facts: MessageFacts;
+  /** The text while no renderer holds it: a user's message, or an answer waiting for render(). */
+  private plainText: string | undefined;
   /** What the chrome was last asked to show (renderChrome). */
   private chrome = { isLast: false, busy: false };
 
   /** With `deferred`, an answer's markdown is rendered only by render() (off-screen answers of a long conversation). */
   constructor(view: MessageView, private readonly ctx: MessageContext, deferred = false) {
-    this.view = view;
+    const { text, reasoning, ...facts } = view;
+    this.facts = facts;
     const assistant = view.role === 'assistant';
-    this.meta = el('span', { className: 'message-meta' });
+    this.metaLine = el('span', { className: 'message-meta' });
     const header = el('div', { className: 'message-header' }, [
       codicon(assistant ? 'sparkle' : 'account'),
       el('span', { className: 'message-role', text: assistant ? l10n.t('Assistant') : l10n.t('You') }),
-      this.meta,
+      this.metaLine,
     ]);
     this.body = el('div', { className: 'message-body' });
     this.status = el('div', { className: 'message-status' });
@@ -76,21 +64,26 @@ export class MessageElement {
       attrs: { 'data-message-id': view.id, 'aria-label': assistant ? l10n.t('Assistant message') : l10n.t('Your message') },
     }, [header, this.body, this.status, this.errorSlot, this.actions]);
     if (assistant) {
-      if (deferred && view.status !== 'streaming') this.showPlaceholder(view.text);
-      else this.startMarkdown().reset(view.text, view.status !== 'streaming');
-      if (view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
+      if (deferred && view.status !== 'streaming') this.showPlaceholder(text);
+      else this.startMarkdown(text);
+      if (reasoning) this.thinkingBlock().text.textContent = reasoning;
     } else {
-      this.body.append(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments, this.ctx.thumbnails));
+      this.plainText = text;
+      this.body.append(el('div', { className: 'user-text', text }), attachmentList(view.attachments, this.ctx.thumbnails));
     }
     this.renderChrome(false, false);
   }
 
   get id(): string {
-    return this.view.id;
+    return this.facts.id;
   }
 
   get role(): MessageView['role'] {
-    return this.view.role;
+    return this.facts.role;
+  }
+
+  get meta(): MessageView['meta'] {
+    return this.facts.meta;
   }
 
   /** An answer whose markdown waits for render(). */
@@ -105,22 +98,24 @@ export class MessageElement {
     this.placeholder = undefined;
     // The estimate stays: until the browser lays the answer out (it may still be off screen), its
     // `auto` size is that estimate; after, the size it was laid out at.
-    const markdown = this.startMarkdown();
-    markdown.reset(this.view.text, this.view.status !== 'streaming');
-    markdown.renderFrame();
+    this.startMarkdown(this.plainText ?? '').renderFrame();
     this.renderChrome(this.chrome.isLast, this.chrome.busy);
   }
 
-  private startMarkdown(): StreamingMarkdown {
-    const markdown = new StreamingMarkdown(this.ctx.md, this.ctx.frames, (text) => {
-      if (this.view.status === 'streaming') this.ctx.announce(text);
+  /** Hands the text to a new renderer, which holds it from now on. */
+  private startMarkdown(text: string): StreamingMarkdown {
+    const markdown = new StreamingMarkdown(this.ctx.md, this.ctx.frames, (committed) => {
+      if (this.facts.status === 'streaming') this.ctx.announce(committed);
     });
     this.markdown = markdown;
+    this.plainText = undefined;
     this.body.append(markdown.element);
+    markdown.reset(text, this.facts.status !== 'streaming');
     return markdown;
   }
 
   private showPlaceholder(text: string): void {
+    this.plainText = text;
     if (!this.placeholder) {
       this.placeholder = el('div', { className: 'md-placeholder' });
       this.body.append(this.placeholder);
@@ -130,12 +125,12 @@ export class MessageElement {
   }
 
   get streaming(): boolean {
-    return this.view.status === 'streaming';
+    return this.facts.status === 'streaming';
   }
 
-  /** The answer as received so far (what Copy copies). */
+  /** The text as received so far (what Copy copies, what Edit starts from). */
   get text(): string {
-    return this.markdown ? this.markdown.text : this.view.text;
+    return this.markdown?.text ?? this.plainText ?? '';
   }
 
   append(text: string): void {
@@ -165,21 +160,33 @@ export class MessageElement {
     return this.thinking;
   }
 
+  /** The whole message again (the host's upsert): its text replaces what this element holds when it differs. */
   update(view: MessageView, isLast: boolean, busy: boolean): void {
-    const wasStreaming = this.view.status === 'streaming';
-    this.view = view;
-    if (this.placeholder && view.status === 'streaming') this.render();
-    if (this.placeholder) {
-      this.showPlaceholder(view.text);
-      if (view.reasoning !== undefined && this.reasoning !== view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
+    const { text, reasoning, ...facts } = view;
+    const wasStreaming = this.streaming;
+    this.facts = facts;
+    if (this.placeholder && !this.streaming) {
+      this.showPlaceholder(text);
+    } else if (this.placeholder) {
+      // It streams: rendered now, so that the appends have a renderer to go to.
+      this.plainText = text;
+      this.render();
     } else if (this.markdown) {
-      const done = view.status !== 'streaming';
-      if (this.markdown.text !== view.text) this.markdown.reset(view.text, done);
-      else if (wasStreaming && done) this.markdown.finish();
-      if (view.reasoning !== undefined && this.reasoning !== view.reasoning) this.thinkingBlock().text.textContent = view.reasoning;
+      if (this.markdown.text !== text) this.markdown.reset(text, !this.streaming);
+      else if (wasStreaming && !this.streaming) this.markdown.finish();
     } else {
-      this.body.replaceChildren(el('div', { className: 'user-text', text: view.text }), attachmentList(view.attachments, this.ctx.thumbnails));
+      this.plainText = text;
+      this.body.replaceChildren(el('div', { className: 'user-text', text }), attachmentList(view.attachments, this.ctx.thumbnails));
     }
+    if (this.role === 'assistant' && reasoning !== undefined && this.reasoning !== reasoning) this.thinkingBlock().text.textContent = reasoning;
+    this.renderChrome(isLast, busy);
+  }
+
+  /** The end of an answer (the host's patch): status, meta and error change; the text is what the appends built. */
+  patch(patch: MessagePatch, isLast: boolean, busy: boolean): void {
+    const wasStreaming = this.streaming;
+    this.facts = { ...this.facts, status: patch.status, meta: patch.meta, error: patch.error };
+    if (wasStreaming && !this.streaming) this.markdown?.finish();
     this.renderChrome(isLast, busy);
   }
 
@@ -187,8 +194,8 @@ export class MessageElement {
     this.chrome = { isLast, busy };
     // A deferred answer is off screen: its header, status and buttons are built with its markdown.
     if (this.placeholder) return;
-    const view = this.view;
-    this.meta.replaceChildren(...metaParts(view.meta, view.createdAt));
+    const view = this.facts;
+    this.metaLine.replaceChildren(...metaParts(view.meta, view.createdAt));
     const cut = view.status === 'done' && view.meta?.finishReason === 'length';
     const status = cut ? cutAtLimit() : statusLabel(view.status);
     this.status.replaceChildren(...(status ? [codicon(status.icon), el('span', { text: status.text })] : []));
@@ -223,46 +230,3 @@ function estimatedHeight(text: string): number {
 const CHARACTERS_PER_LINE = 100;
 const LINE_PX = 18;
 const MESSAGE_CHROME_PX = 60;
-
-function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node[] {
-  const parts: Node[] = [];
-  const time = new Date(meta?.finishedAt ?? createdAt);
-  parts.push(el('time', { text: TIME_OF_DAY.format(time), attrs: { datetime: time.toISOString() } }));
-  if (meta?.model) parts.push(el('span', { className: 'meta-model', text: meta.model }));
-  if (meta?.creditsSpent !== undefined) parts.push(el('span', { className: 'meta-credits', text: l10n.t('{0} credits', formatCredits(meta.creditsSpent, SPEND_DIGITS)) }));
-  if (meta?.spendNotMeasured !== undefined) {
-    const why = meta.spendNotMeasured === 'overlapped'
-      ? l10n.t('Another request to this environment ran at the same time: the balance difference holds both, so neither is counted. The status bar shows the balance.')
-      : l10n.t('No balance could be read before and after this answer (see the setting inference.chat.refreshBalanceAfterAnswer), so its cost is not known.');
-    parts.push(el('span', { className: 'meta-credits-unknown', text: l10n.t('credits not measured'), attrs: { title: why } }));
-  }
-  for (const detail of answerDetails(meta)) {
-    parts.push(el('span', { className: `meta-${detail.kind}`, text: detail.text, attrs: { title: detail.title } }));
-  }
-  if (meta?.requestId) {
-    const title = meta.host ? l10n.t('Request ID {0}, served by {1}', meta.requestId, meta.host) : l10n.t('Request ID {0}', meta.requestId);
-    parts.push(el('span', { className: 'meta-request', text: l10n.t('id {0}', meta.requestId.slice(0, 8)), attrs: { title } }));
-  }
-  return parts;
-}
-
-function attachmentList(attachments: AttachmentView[] | undefined, thumbnails: ImageThumbnails): HTMLElement {
-  return el('div', { className: 'attachments' }, (attachments ?? []).map((a) => attachmentChip(a, thumbnails, false)));
-}
-
-function errorCard(error: ErrorCardView): HTMLElement {
-  const actions = el('div', { className: 'error-actions' });
-  for (const action of error.actions) {
-    const button = el('button', {
-      className: 'error-action',
-      text: action.label,
-      attrs: { type: 'button', 'data-action': 'errorAction', 'data-error-action': action.id },
-    });
-    actions.append(button);
-  }
-  return el('div', { className: 'error-card', attrs: { role: 'alert', 'data-error-kind': error.kind } }, [
-    el('div', { className: 'error-title' }, [codicon('error'), el('span', { text: error.message })]),
-    ...(error.requestId ? [el('div', { className: 'error-request', text: l10n.t('Request ID: {0}', error.requestId) })] : []),
-    actions,
-  ]);
-}

@@ -2,13 +2,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GREP_ENV, WINDOW_ENV, WINDOW_TAGS, type IntegrationWindow } from './tags';
 
-/** Every compiled `*.test.js` below this folder, so that new suites need no registration. */
+/** Files whose tests end the extension (they call deactivate()): they run after every other file. */
+const AT_EXIT = '.atExit.test.js';
+
+/** Every compiled `*.test.js` below this folder, so that new suites need no registration; `AT_EXIT` files last. */
 function findTestFiles(dir: string): string[] {
-  return fs
+  const files = fs
     .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
+  return [...files.filter((file) => !file.endsWith(AT_EXIT)), ...files.filter((file) => file.endsWith(AT_EXIT))];
 }
 
 /**

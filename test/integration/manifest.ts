@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 export interface Manifest {
   name: string;
   publisher: string;
+  /** The module VS Code loads: activate() and deactivate(). */
+  main: string;
   contributes: {
     commands?: { command: string; title: string }[];
     configuration?: { properties?: Record<string, { default?: unknown }> };

@@ -2,8 +2,9 @@ import { NUMBER_PARAMS } from './numberParams';
 import { ERROR_ACTION_IDS } from '../errorActions';
 import {
   CHAT_PROTOCOL_VERSION, COMPOSER_ATTACHMENT_KINDS, MENTION_KINDS, CHAT_STATE_VERSION,
-  type AppendMessage, type ChatMethod, type ChatRequestMessage, type ChatWebviewState, type WebviewToHost,
+  type AppendMessage, type ChatWebviewState,
 } from './chatProtocol';
+import type { ChatMethod, ChatRequestMessage, WebviewToHost } from './chatRequests';
 
 /**
  * The host's gate for everything the webview posts. The webview runs model output, so its messages

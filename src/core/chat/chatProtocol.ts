@@ -1,7 +1,8 @@
 /**
- * The one protocol between the chat panel's extension-host side and its webview. Both sides import
- * this module (the webview bundle through src/webview/tsconfig.json), so a message that one side
- * sends and the other does not understand is a type error, not a silent no-op.
+ * The one protocol between the chat panel's extension-host side and its webview: the views and what
+ * the host posts are here, what the webview asks of the host is chatRequests.ts. Both sides import
+ * them (the webview bundle through src/webview/tsconfig.json), so a message that one side sends
+ * and the other does not understand is a type error, not a silent no-op.
  *
  * Streaming is append-only by design: while an answer streams the host sends only the new text
  * (`append`, numbered by `seq` per message), batched to at most one message per frame; the end of
@@ -170,7 +171,7 @@ export interface ChatEnvironmentView {
 // ---------------------------------------------------------------------------------------------
 // Host -> webview
 
-interface Versioned { v: typeof CHAT_PROTOCOL_VERSION }
+export interface Versioned { v: typeof CHAT_PROTOCOL_VERSION }
 
 export interface SnapshotMessage extends Versioned {
   type: 'snapshot';
@@ -244,75 +245,6 @@ export type HostToWebview =
   /** An editor action added context: the chips, and optionally a starter question and the focus. */
   | (Versioned & { type: 'fillComposer'; attachments: AttachmentView[]; text?: string; focus: boolean })
   | ChatResponseMessage;
-
-// ---------------------------------------------------------------------------------------------
-// Webview -> host: one `ready` notification, everything else a request answered once by id.
-
-export interface ChatRequests {
-  send: { text: string };
-  stop: Record<string, never>;
-  regenerate: Record<string, never>;
-  /** Replace the last user message (and drop the answer after it), then resend. */
-  editLast: { text: string };
-  copyText: { text: string };
-  insertCode: { code: string };
-  openInNewFile: { code: string; language?: string };
-  openLink: { href: string };
-  pickModel: Record<string, never>;
-  /** `image` opens a file dialog on the host. */
-  attach: { kind: ComposerAttachmentKind };
-  /** A pasted or dropped image: its name and its bytes in base64; the host checks both. */
-  attachImage: { name: string; data: string };
-  /** The bytes of an attached image (pending or sent), to show its thumbnail. */
-  imageData: { id: string };
-  removeAttachment: { id: string };
-  /** The `#` picker's rows for what the user typed after `#`. */
-  mentionQuery: { query: string };
-  mention: MentionTarget;
-  errorAction: { messageId: string; action: ErrorActionId };
-  setParams: { params: ChatParams };
-  newConversation: Record<string, never>;
-  openHistory: Record<string, never>;
-  renameConversation: Record<string, never>;
-  exportMarkdown: Record<string, never>;
-  requestSnapshot: Record<string, never>;
-}
-
-export type ChatMethod = keyof ChatRequests;
-
-/** What each request answers with; `void` requests answer only that they are done. */
-export interface ChatResponses {
-  send: { attachments: AttachmentView[] };
-  stop: void;
-  regenerate: void;
-  editLast: { attachments: AttachmentView[] };
-  copyText: void;
-  insertCode: void;
-  openInNewFile: void;
-  openLink: void;
-  pickModel: void;
-  attach: { attachments: AttachmentView[] };
-  attachImage: { attachments: AttachmentView[] };
-  imageData: { mime: ChatImageMime; data: string };
-  removeAttachment: { attachments: AttachmentView[] };
-  mentionQuery: { items: MentionItemView[] };
-  mention: { attachments: AttachmentView[]; refused?: MentionRefusal };
-  errorAction: void;
-  setParams: void;
-  newConversation: void;
-  openHistory: void;
-  renameConversation: void;
-  exportMarkdown: void;
-  requestSnapshot: void;
-}
-
-export type ChatRequestMessage = {
-  [M in ChatMethod]: Versioned & { type: 'request'; id: number; method: M; params: ChatRequests[M] };
-}[ChatMethod];
-
-export type WebviewToHost =
-  | (Versioned & { type: 'ready'; state?: ChatWebviewState })
-  | ChatRequestMessage;
 
 /** What the webview keeps across reloads (vscode.setState) and what the serializer restores from. */
 export interface ChatWebviewState {

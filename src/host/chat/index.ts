@@ -1,7 +1,8 @@
 import vscode = require('vscode');
 import { createConversation, type Conversation } from '../../core/chat/conversation';
 import { parseChatWebviewState } from '../../core/chat/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION, type ChatMethod, type ChatRequestMessage, type ChatRequests } from '../../core/chat/chatProtocol';
+import { CHAT_PROTOCOL_VERSION } from '../../core/chat/chatProtocol';
+import type { ChatMethod, ChatRequestMessage, ChatRequests } from '../../core/chat/chatRequests';
 import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
 import { CHAT_VIEW_TYPE, panelFrame } from './chatPanel';

@@ -3,7 +3,7 @@ import type { ChatEngine } from '../../core/chat/chatEngine';
 import { imageAttachments, imageDataUrls } from '../../core/chat/conversation';
 import { pastedImage, pickImages } from './chatImageFiles';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
-import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatProtocol';
+import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatRequests';
 import type { Services } from '../services';
 import type { RequestHandler } from './chatSurface';
 import type { ChatSession } from './chatSession';

@@ -1,8 +1,8 @@
 import type { MarkdownIt, Token } from 'markdown-it';
-import { completeLineCount, lineOffsets, loosen, openTokensAlone, splitTail, splitTokens, tightness, topLevelBlocks, type Block } from './blocks';
+import { completeLineCount, lineOffsets, loosen, openTokensAlone, splitTail, splitTokens, tightness, topLevelBlocks } from './blocks';
 import { enterFence, growFence, type FenceMode } from './incrementalFence';
-import { renderTokens } from './markdown';
-import type { RenderOp } from './renderOp';
+import { enterTable, growTable, type TableMode } from './incrementalTable';
+import { blockHtml, commitOp, type ContainerStep, type RenderOp } from './renderOp';
 
 /**
  * The DOM-free half of the streaming renderer: turns a growing answer into render operations whose
@@ -18,7 +18,6 @@ import type { RenderOp } from './renderOp';
  */
 
 interface ListMode { kind: 'list'; type: string; marker: string; tight: boolean | undefined; committed: string }
-interface TableMode { kind: 'table'; head: string; committed: string }
 type Mode = ListMode | TableMode | FenceMode;
 
 const NEWLINE = /[\r\n]/;
@@ -114,16 +113,6 @@ export class IncrementalMarkdown {
     return ops;
   }
 
-  private render(tokens: Token[], highlight: boolean): string {
-    return tokens.length ? renderTokens(this.md, tokens, { highlight }) : '';
-  }
-
-  /** Highlighted code has no tokens to show before its HTML is sanitised. */
-  private commit(tokens: Token[]): RenderOp {
-    const code = tokens.some((t) => t.type === 'fence' || t.type === 'code_block');
-    return { op: 'append', html: this.render(tokens, true), tokens: code ? undefined : tokens };
-  }
-
   /** Top level: commit finished blocks; let a list, table or fence that is still open grow in place. */
   private blocksPass(final: boolean, ops: RenderOp[]): boolean {
     const text = this.pending;
@@ -131,7 +120,7 @@ export class IncrementalMarkdown {
     this.parsedRest = undefined;
     const split = parsed ? splitTokens(parsed, text, final) : splitTail(this.md, text, final);
     if (split.finalLength > 0 || split.finalTokens.length > 0) {
-      ops.push(this.commit(split.finalTokens));
+      ops.push(commitOp(this.md, split.finalTokens));
       this.pending = text.slice(split.finalLength);
       this.blocked = false;
       this.tail = { op: 'tail' };
@@ -148,12 +137,16 @@ export class IncrementalMarkdown {
     const first = tokens[0];
     if (first.type === 'fence' && /^(`{3,}|~{3,})/.test(text)) return this.enterFence(first, text, lineStarts, ops);
     if (first.type === 'bullet_list_open' || first.type === 'ordered_list_open') {
-      ops.push({ op: 'open', kind: 'list', prefix: this.render([first], true), suffix: this.render([tokens[blocks[0].end]], true) });
+      ops.push({ op: 'open', kind: 'list', prefix: blockHtml(this.md, [first]), suffix: blockHtml(this.md, [tokens[blocks[0].end]]) });
       this.mode = { kind: 'list', type: first.type, marker: tokens[1].markup, tight: undefined, committed: '' };
       return true;
     }
-    if (first.type === 'table_open') return this.enterTable(tokens, blocks[0], text, lineStarts, complete, ops);
-    return false;
+    const table = first.type === 'table_open' ? enterTable(this.md, tokens, blocks[0], text, lineStarts, complete) : undefined;
+    if (!table) return false;
+    ops.push(table.open);
+    this.mode = table.mode;
+    this.pending = table.rest;
+    return true;
   }
 
   private enterFence(fence: Token, text: string, lineStarts: number[], ops: RenderOp[]): boolean {
@@ -161,16 +154,6 @@ export class IncrementalMarkdown {
     ops.push(entered.open);
     this.mode = entered.mode;
     this.pending = entered.rest;
-    return true;
-  }
-
-  private enterTable(tokens: Token[], block: Block, text: string, lineStarts: number[], complete: number, ops: RenderOp[]): boolean {
-    const bodyOpen = tokens.findIndex((t) => t.type === 'tbody_open');
-    const bodyClose = tokens.findIndex((t) => t.type === 'tbody_close');
-    if (bodyOpen < 0 || bodyClose < 0 || (tokens[bodyOpen + 1].map?.[0] ?? complete) >= complete || lineStarts.length < 3) return false;
-    ops.push({ op: 'open', kind: 'table', prefix: this.render(tokens.slice(0, bodyOpen + 1), true), suffix: this.render(tokens.slice(bodyClose, block.end + 1), true) });
-    this.mode = { kind: 'table', head: text.slice(0, lineStarts[2]), committed: '' };
-    this.pending = text.slice(lineStarts[2]);
     return true;
   }
 
@@ -207,7 +190,7 @@ export class IncrementalMarkdown {
     }
     const after = ended ? blocks.length > 1 ? lineStarts[blocks[1].line] : text.length : undefined;
     if (open > 0) {
-      ops.push(this.commit(tokens.slice(items[0], open < items.length ? items[open] : list.end)));
+      ops.push(commitOp(this.md, tokens.slice(items[0], open < items.length ? items[open] : list.end)));
       const length = after ?? lineStarts[tokens[items[open]].map?.[0] ?? 0];
       mode.committed += text.slice(0, length);
       this.pending = text.slice(length);
@@ -225,38 +208,16 @@ export class IncrementalMarkdown {
   }
 
   private tablePass(mode: TableMode, final: boolean, ops: RenderOp[]): boolean {
-    const text = mode.head + this.pending;
-    const tokens = this.md.parse(text, {});
-    const blocks = topLevelBlocks(tokens);
-    const table = blocks[0];
-    if (!table || tokens[table.start].type !== 'table_open') return this.discard(mode, mode.head, ops, true);
-    const rows: number[] = [];
-    let bodyClose = table.end;
-    for (let i = table.start; i < table.end; i++) {
-      if (tokens[i].type === 'tr_open' && tokens[i].level === 2 && (tokens[i].map?.[0] ?? 0) >= 2) rows.push(i);
-      if (tokens[i].type === 'tbody_close') bodyClose = i;
-    }
-    const lineStarts = lineOffsets(text);
-    const complete = completeLineCount(text, lineStarts);
-    const ended = final || (blocks.length > 1 && blocks[1].line < complete);
-    let done = 0;
-    while (done < rows.length && (ended || (tokens[rows[done]].map?.[0] ?? complete) < complete)) done++;
-    if (done > 0) ops.push(this.commit(tokens.slice(rows[0], done < rows.length ? rows[done] : bodyClose)));
-    const lastDoneLine = done > 0 ? (tokens[rows[done - 1]].map?.[0] ?? 0) + 1 : 2;
-    const consumed = ended ? (blocks.length > 1 ? lineStarts[blocks[1].line] : text.length) : (lastDoneLine < lineStarts.length ? lineStarts[lastDoneLine] : text.length);
-    mode.committed += text.slice(mode.head.length, consumed);
-    this.pending = text.slice(consumed);
-    if (ended) {
-      ops.push({ op: 'close' });
-      this.mode = undefined;
-      return true;
-    }
-    this.tail = { op: 'tail', tokens: tokens.slice(done < rows.length ? rows[done] : bodyClose, bodyClose), after: tokens.slice(blocks.length > 1 ? blocks[1].start : tokens.length) };
-    return false;
+    const step = growTable(this.md, mode, this.pending, final);
+    return step.discard ? this.discard(mode, mode.head, ops, true) : this.grown(step, ops);
   }
 
   private fencePass(mode: FenceMode, final: boolean, ops: RenderOp[]): boolean {
-    const step = growFence(this.md, mode, this.pending, final);
+    return this.grown(growFence(this.md, mode, this.pending, final), ops);
+  }
+
+  /** Takes a container's growth: its operations, the text left, and the top level again once it closed. */
+  private grown(step: ContainerStep, ops: RenderOp[]): boolean {
     ops.push(...step.ops);
     this.pending = step.pending;
     if (step.closed) {

@@ -1,5 +1,5 @@
 import type { MarkdownIt, Token } from 'markdown-it';
-import type { RenderOp } from './renderOp';
+import type { ContainerStep, RenderOp } from './renderOp';
 import { fenceLanguage, highlightChunk, renderTokens } from './markdown';
 
 /**
@@ -33,17 +33,9 @@ export function enterFence(md: MarkdownIt, fence: Token, text: string, lineStart
   };
 }
 
-export interface FenceStep {
-  ops: RenderOp[];
-  /** The text not consumed: what follows a closed fence, or the open fence's unfinished lines. */
-  pending: string;
-  closed: boolean;
-  /** The provisional rendering of the open fence's uncommitted lines. */
-  tail: RenderOp;
-}
 
 /** Commits the complete lines of `text` (the fence's text after what was committed before). */
-export function growFence(md: MarkdownIt, mode: FenceMode, text: string, final: boolean): FenceStep {
+export function growFence(md: MarkdownIt, mode: FenceMode, text: string, final: boolean): ContainerStep {
   const ops: RenderOp[] = [];
   const newline = /\r\n|\r(?!$)|\n/g;
   let start = 0;

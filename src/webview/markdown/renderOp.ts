@@ -1,8 +1,9 @@
-import type { Token } from 'markdown-it';
+import type { MarkdownIt, Token } from 'markdown-it';
+import { renderTokens } from './markdown';
 
 /**
- * What the DOM-free streaming renderer (incremental.ts, incrementalFence.ts) asks the DOM side
- * (streamingMarkdown.ts) to do; its own module so that the renderer's two halves share it without
+ * What the DOM-free streaming renderer (incremental.ts and its fence and table halves) asks the DOM
+ * side (answerDom.ts) to do; its own module so that the renderer's two halves share it without
  * importing each other.
  */
 export type ContainerKind = 'list' | 'table' | 'fence';
@@ -23,3 +24,24 @@ export type RenderOp =
   | { op: 'tail'; tokens?: Token[]; text?: string; after?: Token[] }
   /** More provisional text, appended to the last text of the provisional rendering. */
   | { op: 'tailText'; text: string };
+
+/** One growth of an open container (fence, table): what it committed, and what is left. */
+export interface ContainerStep {
+  ops: RenderOp[];
+  /** The text not consumed: what follows a closed container, or the open one's unfinished lines. */
+  pending: string;
+  closed: boolean;
+  /** The provisional rendering of the open container's uncommitted lines. */
+  tail: RenderOp;
+}
+
+/** The HTML of finished tokens (highlighted code included). */
+export function blockHtml(md: MarkdownIt, tokens: Token[]): string {
+  return tokens.length ? renderTokens(md, tokens, { highlight: true }) : '';
+}
+
+/** Finished blocks as an append; highlighted code has no tokens to show before its HTML is sanitised. */
+export function commitOp(md: MarkdownIt, tokens: Token[]): RenderOp {
+  const code = tokens.some((t) => t.type === 'fence' || t.type === 'code_block');
+  return { op: 'append', html: blockHtml(md, tokens), tokens: code ? undefined : tokens };
+}

@@ -1,25 +1,17 @@
 import * as path from 'node:path';
 import { realTimer, type Timer } from '../appendBatcher';
 import { summary, type Conversation, type ConversationSummary } from '../conversation';
-import { logFile, parseJournalName, tempFilePid } from './historyFileNames';
+import { logFile, parseJournalName } from './historyFileNames';
 import { nodeFileSystem, processIsAlive, type HistoryFileSystem } from './historyFileSystem';
 import { HistoryIndexFile } from './historyIndexFile';
 import { HistoryImages } from './historyImages';
 import type { ChatImage } from '../chatImages';
 import { searchHistory, type SearchHit } from './historySearch';
-import { replayLog, type LogProblem } from './historyLog';
+import { HistoryReader, type DamagedHistory } from './historyReader';
 import { HistoryWriter } from './historyWriter';
 
 export { nodeFileSystem, type HistoryFileSystem } from './historyFileSystem';
-
-/** A history file that could not be read whole: it was moved to `movedTo` (never overwritten or deleted). */
-export interface DamagedHistory {
-  file: string;
-  movedTo: string;
-  /** Whether a conversation could be rebuilt from its readable part (it is then saved afresh). */
-  recovered: boolean;
-  problems: LogProblem[];
-}
+export type { DamagedHistory } from './historyReader';
 
 export interface HistoryStoreOptions {
   dir: string;
@@ -40,16 +32,15 @@ export interface HistoryStoreOptions {
 export const STREAMING_SAVE_INTERVAL_MS = 300;
 
 /**
- * Conversations on disk (see historyLog.ts for the format): reading them, recovering what a crash left,
- * and queueing the writes that historyWriter.ts plans. Every write is queued in call order, and what a
+ * Conversations on disk (see historyLog.ts for the format): the queue of the reads (historyReader.ts,
+ * which recovers what a crash left) and the writes (historyWriter.ts plans them). Every write is queued in call order, and what a
  * write holds is decided when it is called, so an older state can never land after a newer one.
  */
 export class HistoryStore {
   private readonly fs: HistoryFileSystem;
-  private readonly pid: number;
-  private readonly isAlive: (pid: number) => boolean;
   private readonly timer: Timer;
   private readonly writer: HistoryWriter;
+  private readonly reader: HistoryReader;
   private readonly index: HistoryIndexFile;
   private readonly images: HistoryImages;
   /** The check of the index against every log that the last listing started. */
@@ -60,44 +51,32 @@ export class HistoryStore {
 
   constructor(private readonly options: HistoryStoreOptions) {
     this.fs = options.fs ?? nodeFileSystem;
-    this.pid = options.pid ?? process.pid;
-    this.isAlive = options.isAlive ?? processIsAlive;
+    const pid = options.pid ?? process.pid;
     this.timer = options.timer ?? realTimer;
-    this.writer = new HistoryWriter(this.fs, options.dir, this.pid);
-    this.images = new HistoryImages(options.dir, this.pid);
+    this.writer = new HistoryWriter(this.fs, options.dir, pid);
+    this.reader = new HistoryReader({
+      fs: this.fs,
+      dir: options.dir,
+      pid,
+      isAlive: options.isAlive ?? processIsAlive,
+      writer: this.writer,
+      now: options.now,
+      onDamaged: options.onDamaged,
+      onError: (what, error) => this.error(what, error),
+    });
+    this.images = new HistoryImages(options.dir, pid);
     this.index = new HistoryIndexFile({
       fs: this.fs,
       dir: options.dir,
-      pid: this.pid,
+      pid,
       // Listing reads a conversation without keeping what a later save would need: nothing grows with the history.
       readSummary: async (id, names) => {
-        const conversation = await this.read(id, names, { track: false }).catch(() => undefined);
+        const conversation = await this.reader.read(id, names, { track: false }).catch(() => undefined);
         return conversation && summary(conversation);
       },
       enqueue: (task) => this.enqueue(task, 'index', 'history index'),
     });
-    this.writing = this.start();
-  }
-
-  /** Removes what crashed writers left: temporary files of dead processes, and their journals (recovered first). */
-  private async start(): Promise<void> {
-    let names: string[];
-    try {
-      names = await this.fs.readdir(this.options.dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const pid = tempFilePid(name);
-      if (pid && (pid === this.pid || !this.isAlive(pid))) await this.fs.rm(path.join(this.options.dir, name)).catch(() => undefined);
-    }
-    // Before this store wrote anything, a journal with its own pid is a dead process's (pid reused).
-    const crashed = names.map((name) => ({ name, journal: parseJournalName(name) })).filter(({ journal }) => journal && (journal.pid === this.pid || !this.isAlive(journal.pid)));
-    for (const id of new Set(crashed.map(({ journal }) => journal!.id))) {
-      const recovered = await this.read(id, names, { track: false }).catch((error: unknown) => this.error(`Could not recover chat ${id}`, error));
-      // A journal without a conversation (deleted meanwhile) has nothing to belong to.
-      if (!recovered) for (const { name, journal } of crashed) if (journal!.id === id) await this.fs.rm(path.join(this.options.dir, name)).catch(() => undefined);
-    }
+    this.writing = this.reader.recoverCrashed();
   }
 
   private enqueue(task: () => Promise<void>, what: string, id: string): Promise<void> {
@@ -165,54 +144,7 @@ export class HistoryStore {
 
   async load(id: string): Promise<Conversation | undefined> {
     await this.writing;
-    return this.read(id);
-  }
-
-  /**
-   * Reads a conversation with its journals. A journal of a dead process is a crash: the answer is
-   * recovered (marked interrupted by the parser) and folded into the log. A damaged log is moved aside.
-   */
-  private async read(id: string, names?: string[], { retried = false, track = true } = {}): Promise<Conversation | undefined> {
-    const file = logFile(this.options.dir, id);
-    let text: string;
-    try {
-      text = await this.fs.readFile(file);
-    } catch {
-      return undefined;
-    }
-    const all = names ?? (await this.fs.readdir(this.options.dir).catch(() => [] as string[]));
-    const journals = all.map((name) => ({ name, journal: parseJournalName(name) })).filter(({ journal }) => journal?.id === id);
-    const active = this.writer.activeJournal(id);
-    const crashed = journals.filter(({ name, journal }) => (journal!.pid === this.pid ? path.join(this.options.dir, name) !== active : !this.isAlive(journal!.pid)));
-    const bodies = await Promise.all(journals.map(({ name }) => this.fs.readFile(path.join(this.options.dir, name)).catch(() => '')));
-    const { conversation, problems } = replayLog(text, bodies);
-    if (problems.length && !(await this.moveAside(file, id, conversation !== undefined, problems))) {
-      // Another window moved it first (and reported it): read what it left.
-      return retried ? undefined : this.read(id, undefined, { retried: true, track });
-    }
-    if (conversation && (problems.length || crashed.length)) {
-      await this.writer.planRewrite(conversation)();
-    } else if (conversation && track) {
-      this.writer.adopt(id, conversation, text);
-    }
-    for (const { name } of crashed) await this.fs.rm(path.join(this.options.dir, name));
-    return conversation;
-  }
-
-  /** Moves a damaged file aside and reports it once; false when another window moved it first. */
-  private async moveAside(file: string, id: string, recovered: boolean, problems: LogProblem[]): Promise<boolean> {
-    const dir = path.join(this.options.dir, 'damaged');
-    const stamp = new Date(this.options.now?.() ?? Date.now()).toISOString().replace(/[:.]/g, '-');
-    const movedTo = path.join(dir, `${id}-${stamp}.json`);
-    await this.fs.mkdir(dir);
-    try {
-      await this.fs.rename(file, movedTo);
-    } catch {
-      return false;
-    }
-    this.writer.forget(id);
-    this.options.onDamaged?.({ file, movedTo, recovered, problems });
-    return true;
+    return this.reader.read(id);
   }
 
   /**

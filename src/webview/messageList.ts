@@ -1,0 +1,115 @@
+import * as l10n from '@vscode/l10n';
+import type { MessageView } from '../core/chat/chatProtocol';
+import { eagerFrom } from '../core/chat/snapshotParts';
+import { BottomFollower } from './bottomFollower';
+import { el } from './dom';
+import { LazyMessages } from './lazyMessages';
+import { MessageElement, type MessageContext } from './messageView';
+
+/** How long a revealed message (a search result) stays outlined. */
+const REVEAL_HIGHLIGHT_MS = 2000;
+
+/**
+ * The conversation's messages on screen, in order: the webview's one model of them (each element
+ * holds its message's text, messageView.ts). Also the list that follows the bottom
+ * (bottomFollower.ts), the answers rendered when they come near (lazyMessages.ts), and the chrome
+ * of the last turn.
+ */
+export class MessageList {
+  readonly root: HTMLElement;
+  private readonly empty: HTMLElement;
+  private readonly messages = new Map<string, MessageElement>();
+  private ordered: MessageElement[] = [];
+  private readonly bottom: BottomFollower;
+  private readonly lazy: LazyMessages;
+  /** The messages whose chrome was last rendered as the last turn's (refreshChrome). */
+  private lastTurn = new Set<string>();
+
+  constructor(private readonly ctx: MessageContext) {
+    this.empty = el('div', { className: 'empty-state', text: l10n.t('Ask a question to start the conversation.') });
+    this.root = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.empty]);
+    this.bottom = new BottomFollower(this.root);
+    this.lazy = new LazyMessages(this.root);
+  }
+
+  get(id: string): MessageElement | undefined {
+    return this.messages.get(id);
+  }
+
+  /** Every message, first to last. */
+  get all(): readonly MessageElement[] {
+    return this.ordered;
+  }
+
+  /** A conversation's messages in place of those shown: only the latest are rendered at once (eagerFrom). */
+  show(views: readonly MessageView[]): void {
+    this.clear();
+    const eager = eagerFrom(views.map((m) => m.text));
+    views.forEach((view, index) => this.add(view, index < eager));
+  }
+
+  /** Older messages of the conversation (a snapshot's earlier parts), deferred, before those shown. */
+  prepend(views: readonly MessageView[]): void {
+    const first = this.ordered[0]?.id;
+    for (const view of views) this.add(view, true, first);
+  }
+
+  /** Keeps the newest message in view as the list grows (a snapshot shown, a question sent). */
+  followBottom(): void {
+    this.bottom.follow();
+  }
+
+  /** Shows a message (a search result): the list stops following the bottom and scrolls it into view. */
+  reveal(messageId: string): void {
+    const element = this.messages.get(messageId);
+    if (!element) return;
+    // Shown as it will look, not as the placeholder of an answer not rendered yet.
+    this.lazy.renderNow(element);
+    this.bottom.release();
+    requestAnimationFrame(() => element.root.scrollIntoView({ block: 'start' }));
+    element.root.classList.add('revealed');
+    setTimeout(() => element.root.classList.remove('revealed'), REVEAL_HIGHLIGHT_MS);
+  }
+
+  /** `deferred`: rendered when scrolled near (lazyMessages.ts); `before`: the message it goes before, the end by default. */
+  add(view: MessageView, deferred = false, before?: string): void {
+    const element = new MessageElement(view, this.ctx, deferred);
+    const next = before === undefined ? undefined : this.messages.get(before);
+    this.messages.set(view.id, element);
+    if (next) this.ordered.splice(this.ordered.indexOf(next), 0, element);
+    else this.ordered.push(element);
+    this.root.insertBefore(element.root, next?.root ?? null);
+    this.bottom.watch(element.root);
+    this.lazy.watch(element);
+  }
+
+  remove(id: string): void {
+    const element = this.messages.get(id);
+    if (!element) return;
+    this.bottom.unwatch(element.root);
+    this.lazy.unwatch(element);
+    element.root.remove();
+    this.messages.delete(id);
+    this.ordered.splice(this.ordered.indexOf(element), 1);
+  }
+
+  private clear(): void {
+    for (const id of [...this.messages.keys()]) this.remove(id);
+  }
+
+  /**
+   * Action buttons depend on position (only the last turn can be regenerated or edited) and, for
+   * the last turn, on whether an answer streams. Only the messages that are last, or were, change:
+   * a long conversation's thousand others keep their chrome.
+   */
+  refreshChrome(busy: boolean): void {
+    const views = this.ordered;
+    const lastUser = views.findLast((m) => m.role === 'user')?.id;
+    const lastIsUser = views.at(-1)?.role === 'user';
+    const lastAssistant = lastIsUser ? undefined : views.findLast((m) => m.role === 'assistant')?.id;
+    const last = new Set([lastAssistant, lastUser].filter((id) => id !== undefined));
+    for (const id of new Set([...this.lastTurn, ...last])) this.messages.get(id)?.renderChrome(last.has(id), busy);
+    this.lastTurn = last;
+    this.empty.hidden = views.length > 0;
+  }
+}
