@@ -21,7 +21,7 @@ const UNDICI = { name: 'undici', allowTypeImports: false, message: 'Only src/cor
 const UNDICI_ADAPTER = 'src/core/api/undiciTransport.ts';
 
 /** What the chat webview may take from the core: the protocol and pure helpers with no Node or VS Code in them. */
-const WEBVIEW_CORE = ['chat/chatProtocol', 'chat/chatRequests', 'chat/chatMessageValidation', 'credits', 'chat/linkTarget', 'chat/answerDetails', 'chat/conversationSpend', 'chat/numberParams', 'chat/snapshotParts', 'byteSize'];
+const WEBVIEW_CORE = ['chat/chatProtocol', 'chat/chatRequests', 'chat/chatMessageValidation', 'credits', 'chat/linkTarget', 'chat/answerDetails', 'chat/conversationSpend', 'chat/numberParams', 'chat/snapshotParts', 'byteSize', 'chat/mentions/sizes'];
 const WEBVIEW_OUTSIDE = `^\\.\\./(?!(core/(${WEBVIEW_CORE.join('|')}))$)`;
 
 const NEVER_TEST = {

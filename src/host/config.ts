@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { NUMBER_PARAMS, type NumberParamSetting } from '../core/chat/numberParams';
+import { DEFAULT_CONTEXT_CAP_CHARS } from '../core/chat/mentions/mentionText';
 import { DEFAULT_MAX_IMAGE_MB } from '../core/chat/chatImages';
 import { DEFAULT_UNMEASURED_CREDITS } from '../core/usage/spendingLimits';
 
@@ -35,6 +36,8 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   'inference.images.responseFormat': string;
   'inference.chat.systemPrompt': string;
   'inference.chat.refreshBalanceAfterAnswer': boolean;
+  /** One attachment's size cap in characters (a file, a selection, a mention); larger ones are refused, never cut. */
+  'inference.chat.maxContextCharacters': number;
   /** Largest image that can be attached to a chat message, in MB (MiB). */
   'inference.chat.maxImageMB': number;
   /** Environment name → the contract's `service_parameters` object for chat in that environment. */
@@ -70,6 +73,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.chat.systemPrompt': '',
   ...Object.fromEntries(NUMBER_PARAMS.map((param) => [param.setting, null])) as Record<NumberParamSetting, null>,
   'inference.chat.refreshBalanceAfterAnswer': true,
+  'inference.chat.maxContextCharacters': DEFAULT_CONTEXT_CAP_CHARS,
   'inference.chat.maxImageMB': DEFAULT_MAX_IMAGE_MB,
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},

@@ -13,6 +13,7 @@ import {
   type HostToWebview,
   type MessagePatch,
   type MessagePatchMessage,
+  type MentionTarget,
   type MessageView,
   type SnapshotMessage,
 } from '../core/chat/chatProtocol';
@@ -54,6 +55,10 @@ export class ChatApp {
       send: (text, editing) => this.send(text, editing),
       stop: () => void this.call('stop', {}),
       draftChanged: (draft) => this.saveState({ draft }),
+      mentions: {
+        query: async (query) => (await this.call('mentionQuery', { query }))?.result.items,
+        pick: (target) => void this.mention(target),
+      },
       attachFiles: (files) => void this.attachFiles(files),
     }, this.thumbnails);
     this.messages = new MessageList({ md: this.md, thumbnails: this.thumbnails, frames: this.frames, announce: (t) => this.live.announce(t) });
@@ -197,6 +202,16 @@ export class ChatApp {
     // The host took the pending attachments with the message: the chips left with it.
     if (reply) this.composer.setAttachments(reply.result.attachments);
     return reply !== undefined;
+  }
+
+  private async mention(target: MentionTarget): Promise<void> {
+    const reply = await this.call('mention', target);
+    if (!reply) return;
+    this.composer.setAttachments(reply.result.attachments);
+    if (reply.result.refused) {
+      this.composer.addRefusal(reply.result.refused);
+      this.live.announceNow(reply.result.refused.message);
+    }
   }
 
   private async updateAttachments<M extends AttachmentMethod>(method: M, params: ChatRequests[M]): Promise<void> {

@@ -1,14 +1,16 @@
 import * as l10n from '@vscode/l10n';
-import type { AttachmentView, ChatEnvironmentView } from '../core/chat/chatProtocol';
+import type { AttachmentView, ChatEnvironmentView, MentionRefusal } from '../core/chat/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
-import { attachmentChip } from './attachmentChips';
+import { attachmentChip, refusalChip } from './attachmentChips';
 import { actionButton, codicon, el } from './dom';
 import type { ImageThumbnails } from './imageThumbnails';
+import { MentionPicker, type MentionPickerHandlers } from './mentionPicker';
 
 export interface ComposerHandlers {
   send(text: string, editing: boolean): Promise<boolean>;
   stop(): void;
   draftChanged(draft: string): void;
+  mentions: MentionPickerHandlers;
   /** Files pasted or dropped: the host tells images by their bytes and refuses the rest. */
   attachFiles(files: File[]): void;
 }
@@ -28,6 +30,10 @@ export class Composer {
   private readonly modelButton: HTMLButtonElement;
   private readonly editBanner: HTMLElement;
   private readonly estimate: HTMLElement;
+  private readonly picker: MentionPicker;
+  private attachments: AttachmentView[] = [];
+  /** Mentions that attached nothing: shown until removed, and nothing is sent while one is. */
+  private refusals: MentionRefusal[] = [];
   private busy = false;
   private editing = false;
   private hasImages = false;
@@ -38,7 +44,7 @@ export class Composer {
       attrs: {
         rows: '3',
         'aria-label': l10n.t('Message. Enter sends, Shift+Enter adds a new line, Escape stops an answer.'),
-        placeholder: l10n.t('Ask anything (Enter to send, Shift+Enter for a new line)'),
+        placeholder: l10n.t('Ask anything (# to mention a file, problems, the terminal or changes; Enter to send)'),
       },
     });
     this.chips = el('div', { className: 'chips', attrs: { 'aria-label': l10n.t('Attached context') } });
@@ -62,7 +68,8 @@ export class Composer {
       this.stopButton,
       this.sendButton,
     ]);
-    this.root = el('div', { className: 'composer' }, [this.editBanner, this.chips, this.input, toolbar]);
+    this.picker = new MentionPicker(this.input, handlers.mentions);
+    this.root = el('div', { className: 'composer' }, [this.picker.root, this.editBanner, this.chips, this.input, toolbar]);
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.input.addEventListener('input', () => this.handlers.draftChanged(this.input.value));
     this.input.addEventListener('paste', (event) => this.takeFiles(event, event.clipboardData));
@@ -102,8 +109,25 @@ export class Composer {
   }
 
   setAttachments(attachments: AttachmentView[]): void {
+    this.attachments = attachments;
     this.hasImages = attachments.some((a) => a.image);
-    this.chips.replaceChildren(...attachments.map((a) => attachmentChip(a, this.thumbnails, true)));
+    this.renderChips();
+  }
+
+  /** A mention the host refused: an error chip, and the message cannot be sent until it is removed. */
+  addRefusal(refusal: MentionRefusal): void {
+    this.refusals = [...this.refusals.filter((r) => r.label !== refusal.label), refusal];
+    this.renderChips();
+  }
+
+  private renderChips(): void {
+    const refused = this.refusals.map((refusal) => refusalChip(refusal, () => {
+      this.refusals = this.refusals.filter((r) => r !== refusal);
+      this.renderChips();
+      this.input.focus();
+    }));
+    const note = this.refusals.length ? [el('span', { className: 'chips-note', text: l10n.t('Remove the mention marked with an error to send.') })] : [];
+    this.chips.replaceChildren(...this.attachments.map((a) => attachmentChip(a, this.thumbnails, true)), ...refused, ...note);
   }
 
   startEditing(text: string): void {
@@ -131,7 +155,7 @@ export class Composer {
 
   async submit(): Promise<void> {
     const text = this.input.value;
-    if ((!text.trim() && !this.hasImages) || this.busy) return;
+    if ((!text.trim() && !this.hasImages) || this.busy || this.refusals.length) return;
     const editing = this.editing;
     // Keep the text until the host accepted it: a failed send must never lose the user's message.
     if (await this.handlers.send(text, editing)) {
@@ -147,6 +171,7 @@ export class Composer {
   }
 
   private onKeyDown(event: KeyboardEvent): void {
+    if (this.picker.handleKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       void this.submit();

@@ -37,9 +37,10 @@ describe('chat panel: composer, context and answer actions', () => {
     await chips().filter({ hasText: 'sample.ts:2-3' }).waitFor({ timeout: 10_000 });
     await chat().locator('button[data-action="attachFile"]').click();
     await waitFor('two chips', async () => (await chips().count()) === 2, { timeoutMs: 10_000, intervalMs: 100 });
-    assert.deepEqual((await chips().allInnerTexts()).map((t) => t.trim()), ['sample.ts:2-3', 'sample.ts']);
+    assert.deepEqual((await chips().locator('.chip-label').allInnerTexts()).map((t) => t.trim()), ['sample.ts:2-3', 'sample.ts']);
+    assert.deepEqual(await chips().locator('.chip-size').allInnerTexts(), ['17 chars', `${SAMPLE.length} chars`], 'each chip shows its size');
     await ui.screenshot('01-context-chips');
-    await chips().filter({ hasText: /^\s*sample\.ts\s*$/ }).locator('button[data-action="removeAttachment"]').click();
+    await chips().filter({ has: chat().locator('.chip-label', { hasText: /^\s*sample\.ts\s*$/ }) }).locator('button[data-action="removeAttachment"]').click();
     await waitFor('one chip', async () => (await chips().count()) === 1, { timeoutMs: 10_000, intervalMs: 100 });
 
     ui.emulator.scriptReply('production', { text: 'It adds.' });
@@ -47,7 +48,7 @@ describe('chat panel: composer, context and answer actions', () => {
     assert.equal(lastUserContent(), 'Selected code from src/sample.ts, lines 2-3:\n```typescript\n  return a + b;\n}\n```\n\nWhat does this do?');
     await waitForAnswerEnd();
     assert.equal(await chips().count(), 0, 'sent chips leave the composer');
-    assert.equal((await messages('user').last().locator('.attachments .chip').innerText()).trim(), 'sample.ts:2-3');
+    assert.equal((await messages('user').last().locator('.attachments .chip .chip-label').innerText()).trim(), 'sample.ts:2-3');
   });
 
   it('regenerates the last answer from the same messages', async () => {

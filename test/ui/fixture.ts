@@ -27,6 +27,8 @@ export interface WorkbenchOptions {
   env?: Record<string, string>;
   /** Files (relative path → content) written into the scratch workspace before it opens; a function is called then. */
   workspaceFiles?: Record<string, string> | (() => Record<string, string>);
+  /** Runs on the scratch workspace folder after its files are written, before it opens (e.g. `git init`, links, binary files). */
+  prepareWorkspace?: (folder: string) => void;
 }
 
 export interface UiFixture {
@@ -115,6 +117,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
       fs.mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
       fs.writeFileSync(path.join(workspace, name), content);
     }
+    options.prepareWorkspace?.(workspace);
     const browser = await launchBrowser();
     teardown.push(() => browser.close());
     await browser.page.goto(workbenchUrl(server, { folder: workspace, extensionDevelopmentPaths: [REPO_ROOT] }), { timeout: 60_000 });

@@ -1,10 +1,11 @@
 import * as l10n from '@vscode/l10n';
 import type { AnswerMeta } from './chatProtocol';
+import { formatChars } from './mentions/sizes';
 
 /** The timing and token facts of an answer, as short labels for its meta line (credits and model are shown apart). */
 export interface AnswerDetail {
-  /** `tokens`, `firstToken`, `duration`: also the CSS class suffix. */
-  kind: 'tokens' | 'firstToken' | 'duration';
+  /** `context`, `tokens`, `firstToken`, `duration`: also the CSS class suffix. */
+  kind: 'context' | 'tokens' | 'firstToken' | 'duration';
   text: string;
   /** The longer form, for the hover. */
   title: string;
@@ -17,6 +18,11 @@ function seconds(ms: number): string {
 export function answerDetails(meta: AnswerMeta | undefined): AnswerDetail[] {
   if (!meta) return [];
   const details: AnswerDetail[] = [];
+  if (meta.context?.length) {
+    const chars = meta.context.reduce((sum, c) => sum + c.chars, 0);
+    const list = meta.context.map((c) => l10n.t('{0} ({1})', c.label, formatChars(c.chars))).join('\n');
+    details.push({ kind: 'context', text: l10n.t('context: {0}', formatChars(chars)), title: l10n.t('Context sent with the question:\n{0}', list) });
+  }
   const usage = meta.usage;
   if (usage?.completionTokens !== undefined || usage?.totalTokens !== undefined) {
     const parts = [

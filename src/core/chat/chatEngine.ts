@@ -251,6 +251,7 @@ export class ChatEngine {
     return conversation;
   }
 
+  /** The chips of the context the next message will carry. */
   attachmentViews(): AttachmentView[] {
     return this.pending.views();
   }

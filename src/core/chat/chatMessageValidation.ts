@@ -1,7 +1,7 @@
 import { NUMBER_PARAMS } from './numberParams';
 import { ERROR_ACTION_IDS } from '../errorActions';
 import {
-  ATTACHMENT_KINDS, CHAT_PROTOCOL_VERSION, CHAT_STATE_VERSION,
+  CHAT_PROTOCOL_VERSION, COMPOSER_ATTACHMENT_KINDS, MENTION_KINDS, CHAT_STATE_VERSION,
   type AppendMessage, type ChatWebviewState,
 } from './chatProtocol';
 import type { ChatMethod, ChatRequestMessage, WebviewToHost } from './chatRequests';
@@ -22,6 +22,8 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const optional = (test: (value: unknown) => boolean) => (value: unknown) => value === undefined || test(value);
 const isFiniteNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 const oneOf = (allowed: readonly string[]) => (value: unknown) => isString(value) && allowed.includes(value);
+/** Longer than any path a user types after `#`; the host never matches more. */
+export const MAX_MENTION_QUERY_CHARS = 512;
 const noParams = (params: Json) => Object.keys(params).length === 0;
 
 function isChatParams(value: unknown): boolean {
@@ -41,10 +43,13 @@ export const REQUEST_PARAM_VALIDATORS: { readonly [M in ChatMethod]: (params: Js
   openInNewFile: (p) => isString(p.code) && optional(isString)(p.language),
   openLink: (p) => isString(p.href),
   pickModel: noParams,
-  attach: (p) => oneOf(ATTACHMENT_KINDS)(p.kind),
+  attach: (p) => oneOf(COMPOSER_ATTACHMENT_KINDS)(p.kind),
   attachImage: (p) => isString(p.name) && isString(p.data),
   imageData: (p) => isString(p.id),
   removeAttachment: (p) => isString(p.id),
+  mentionQuery: (p) => isString(p.query) && p.query.length <= MAX_MENTION_QUERY_CHARS,
+  // Only files name a path; the host still looks it up in its own listing and checks containment.
+  mention: (p) => oneOf(MENTION_KINDS)(p.kind) && (p.kind === 'file' ? isString(p.path) : p.path === undefined),
   errorAction: (p) => isString(p.messageId) && oneOf(ERROR_ACTION_IDS)(p.action),
   setParams: (p) => isChatParams(p.params),
   newConversation: noParams,

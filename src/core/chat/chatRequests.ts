@@ -1,4 +1,4 @@
-import type { AttachmentKind, AttachmentView, ChatImageMime, ChatParams, ChatWebviewState, ErrorActionId, Versioned } from './chatProtocol';
+import type { AttachmentView, ChatImageMime, ComposerAttachmentKind, MentionItemView, MentionRefusal, MentionTarget, ChatParams, ChatWebviewState, ErrorActionId, Versioned } from './chatProtocol';
 
 /**
  * What the chat webview asks of its host (the other half of the protocol, chatProtocol.ts): one
@@ -17,12 +17,15 @@ export interface ChatRequests {
   openLink: { href: string };
   pickModel: Record<string, never>;
   /** `image` opens a file dialog on the host. */
-  attach: { kind: AttachmentKind };
+  attach: { kind: ComposerAttachmentKind };
   /** A pasted or dropped image: its name and its bytes in base64; the host checks both. */
   attachImage: { name: string; data: string };
   /** The bytes of an attached image (pending or sent), to show its thumbnail. */
   imageData: { id: string };
   removeAttachment: { id: string };
+  /** The `#` picker's rows for what the user typed after `#`. */
+  mentionQuery: { query: string };
+  mention: MentionTarget;
   errorAction: { messageId: string; action: ErrorActionId };
   setParams: { params: ChatParams };
   newConversation: Record<string, never>;
@@ -49,6 +52,8 @@ export interface ChatResponses {
   attachImage: { attachments: AttachmentView[] };
   imageData: { mime: ChatImageMime; data: string };
   removeAttachment: { attachments: AttachmentView[] };
+  mentionQuery: { items: MentionItemView[] };
+  mention: { attachments: AttachmentView[]; refused?: MentionRefusal };
   errorAction: void;
   setParams: void;
   newConversation: void;

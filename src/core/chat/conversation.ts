@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
-import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole } from './chatProtocol';
+import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole, SentContext } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatContentPart, ChatMessage, UserPartsMessage } from '../api/types';
 import { imageDataUrl, type ChatImage } from './chatImages';
@@ -101,16 +101,32 @@ export function titleFrom(text: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }
 
+/** What precedes each attachment in the request. The model reads this, not the user: it stays in English whatever the UI language. */
+const CONTEXT_HEADINGS: Readonly<Record<AttachmentKind, string>> = {
+  selection: 'Selected code from',
+  file: 'File',
+  // Never used: images go as image parts, not text (userContent leaves them out).
+  image: 'Image',
+  problems: 'Problems (diagnostics) in',
+  terminal: 'Terminal',
+  changes: 'Working tree changes (git diff) in',
+};
+
 /** The user's text with its attached context, as the model receives it. */
 export function userContent(message: ConversationMessage): string {
   const texts = message.attachments?.filter((a) => !isImageAttachment(a)) ?? [];
   if (!texts.length) return message.text;
   const context = texts.map((a) => {
     const fence = a.content.includes('```') ? '````' : '```';
-    // The model reads this, not the user: prompt text stays in English whatever the UI language.
-    return `${a.kind === 'selection' ? 'Selected code from' : 'File'} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
+    return `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
   });
   return `${context.join('\n\n')}\n\n${message.text}`;
+}
+
+/** What `requestMessages` sends as text context, for the answer's details: every user message's text attachments up to `endIndex`. */
+export function sentContext(conversation: Conversation, endIndex: number): SentContext[] {
+  return conversation.messages.slice(0, endIndex).filter((m) => m.role === 'user')
+    .flatMap((m) => m.attachments ?? []).filter((a) => !isImageAttachment(a)).map((a) => ({ kind: a.kind, label: a.label, chars: a.content.length }));
 }
 
 /**

@@ -6,6 +6,8 @@ import type { Attachment, Conversation, ConversationMessage } from './conversati
 
 export function attachmentView(attachment: Attachment): AttachmentView {
   const view: AttachmentView = { id: attachment.id, kind: attachment.kind, label: attachment.label };
+  // An image's chip shows its bytes (`image`); text context its characters.
+  if (!attachment.image) view.chars = attachment.content.length;
   if (attachment.detail !== undefined) view.detail = attachment.detail;
   if (attachment.image) view.image = { mime: attachment.image.mime, bytes: attachment.image.bytes };
   return view;

@@ -6,7 +6,7 @@ import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import { answerSpend } from '../usage/answerSpend';
 import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
-import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, type Conversation, type ConversationMessage } from './conversation';
+import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, sentContext, type Conversation, type ConversationMessage } from './conversation';
 import { contentText } from '../api/contentParts';
 import { NUMBER_PARAMS } from './numberParams';
 import type { ChatBackend, ChatEnvironment } from './ports';
@@ -136,6 +136,8 @@ export class StreamingAnswer {
     const asked = this.conversation.messages.length - 1;
     const imageUrls = await imageDataUrls(imageAttachments(this.conversation.messages.slice(0, asked)), (file) => this.sink.readImage(file));
     const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, asked, imageUrls) };
+    const context = sentContext(this.conversation, asked);
+    if (context.length && this.message.meta) this.message.meta.context = context;
     for (const { wire } of NUMBER_PARAMS) if (params[wire] !== undefined) request[wire] = params[wire];
     if (params.service_parameters) request.service_parameters = params.service_parameters;
     return request;

@@ -127,6 +127,7 @@ export const NUMBER_RULES: Readonly<Record<string, NumberRule>> = {
   'inference.timeouts.connectSeconds': { min: 1, max: 600, unit: 'seconds', blocks: 'all' },
   'inference.timeouts.responseSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
   'inference.timeouts.idleSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
+  'inference.chat.maxContextCharacters': { min: 1000, max: 10_000_000, integer: true, blocks: 'nothing' },
   // The chat parameters' defaults: null sends none (the model's default).
   ...Object.fromEntries(NUMBER_PARAMS.map(({ setting, min, max, integer, unit }: NumberParam): [string, NumberRule] => [setting, { min, max, integer, unit, nullable: true, blocks: 'chat' }])),
 };

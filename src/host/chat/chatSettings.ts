@@ -1,6 +1,8 @@
 import type { ChatParams } from '../../core/chat/chatProtocol';
 import { NUMBER_PARAMS } from '../../core/chat/numberParams';
 import { asServiceParameters, mergeServiceParameters, sanitizeParams } from '../../core/chat/params';
+import { DEFAULT_CONTEXT_CAP_CHARS } from '../../core/chat/mentions/mentionText';
+import { NUMBER_RULES } from '../../core/settings/settingsCheck';
 import { readSetting } from '../config';
 
 /** Service parameters set for one key (environment name or model id) of a by-key setting. */
@@ -18,4 +20,11 @@ export function chatDefaults(env: string, model?: string): ChatParams {
       serviceParametersFor(readSetting('inference.serviceParameters.byModel'), model),
     ),
   });
+}
+
+/** One attachment's cap in characters; a value out of the setting's range (the settings check reports it) means the default. */
+export function contextCapChars(): number {
+  const value = readSetting('inference.chat.maxContextCharacters');
+  const rule = NUMBER_RULES['inference.chat.maxContextCharacters'];
+  return Number.isInteger(value) && rule !== undefined && value >= rule.min && value <= rule.max ? value : DEFAULT_CONTEXT_CAP_CHARS;
 }

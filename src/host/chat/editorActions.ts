@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import type { AttachmentKind } from '../../core/chat/chatProtocol';
+import type { EditorAttachmentKind } from '../../core/chat/chatProtocol';
 import type { Registered } from '../disposable';
 import type { ChatSurface } from './chatSurface';
 import { captureContext, type EditorTracker } from './editorContext';
@@ -19,7 +19,7 @@ export const STARTERS = {
  * Nothing is sent: the user still presses Send.
  */
 export function registerEditorActions(editors: EditorTracker, chatFor: ChatForEditor): Registered {
-  const attach = (kind: AttachmentKind, preserveFocus: boolean, composerText?: string) => () => {
+  const attach = (kind: EditorAttachmentKind, preserveFocus: boolean, composerText?: string) => () => {
     // Capture first: revealing the panel takes the active editor away.
     const attachment = captureContext(editors.editor(), kind);
     const panel = chatFor(preserveFocus);

@@ -4,10 +4,9 @@ import { inspectLink } from '../../core/chat/linkTarget';
 import { newId, type Attachment } from '../../core/chat/conversation';
 import { selectionLineRange } from '../../core/chat/selectionLines';
 import { Disposable } from '../disposable';
-import type { AttachmentKind } from '../../core/chat/chatProtocol';
-
-/** Larger context is refused rather than silently cut: the user decides what to send. */
-export const MAX_ATTACHMENT_CHARS = 200_000;
+import type { EditorAttachmentKind } from '../../core/chat/chatProtocol';
+import { capRefusal } from '../../core/chat/mentions/mentionText';
+import { contextCapChars } from './chatSettings';
 
 /**
  * The text editor the user last worked in. While the chat panel has focus there is no active text
@@ -39,7 +38,7 @@ function displayPath(document: vscode.TextDocument): string {
 }
 
 /** The selection or the whole file of the editor, as a chip; throws a user-facing Error when there is none. */
-export function captureContext(editor: vscode.TextEditor | undefined, kind: AttachmentKind): Attachment {
+export function captureContext(editor: vscode.TextEditor | undefined, kind: EditorAttachmentKind): Attachment {
   if (!editor) throw new Error(vscode.l10n.t('Open a file in an editor first: there is no editor to attach from.'));
   const { document } = editor;
   const where = displayPath(document);
@@ -59,9 +58,9 @@ export function captureContext(editor: vscode.TextEditor | undefined, kind: Atta
     label = name;
     detail = where;
   }
-  if (content.length > MAX_ATTACHMENT_CHARS) {
-    throw new Error(vscode.l10n.t('{0} has {1} characters; attach at most {2} (select a part instead).', label, content.length, MAX_ATTACHMENT_CHARS));
-  }
+  // Larger context is refused rather than silently cut: the user decides what to send.
+  const tooLarge = capRefusal(label, content.length, contextCapChars());
+  if (tooLarge) throw new Error(tooLarge);
   return { id: newId(), kind, label, detail, content, languageId: document.languageId };
 }
 

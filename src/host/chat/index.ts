@@ -14,6 +14,7 @@ import { EditorTracker } from './editorContext';
 import { openChatHistory } from './chatHistory';
 import { searchChatHistory } from './historySearchPick';
 import { pickConversation } from './pickers';
+import { Mentions } from './mentions';
 import { createRequestHandler } from './requestHandlers';
 
 /** What integration tests drive: the panels' requests, as their webviews send them, and what the host holds. */
@@ -50,7 +51,8 @@ export class ChatFeature extends Disposable {
       else if (shown) surfaces.released(shown.swap(surfaces.session(createConversation())));
       await store.delete(id);
     };
-    surfaces.useHandler(createRequestHandler(services, history, editors, deleteConversation, surfaces));
+    const mentions = this.register(new Mentions(editors));
+    surfaces.useHandler(createRequestHandler(services, history, editors, mentions, deleteConversation, surfaces));
     const latest = () => surfaces.panels().at(-1);
 
     this.register(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {

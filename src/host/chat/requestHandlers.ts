@@ -10,6 +10,7 @@ import type { ChatSession } from './chatSession';
 import type { SurfaceConversations } from './chatSurfaces';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
 import type { ChatHistory } from './chatHistory';
+import type { Mentions } from './mentions';
 import { pickConversation, pickConversationModel } from './pickers';
 
 type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: ChatSession) => Promise<ChatResponses[M]> | ChatResponses[M] };
@@ -19,6 +20,7 @@ export function createRequestHandler(
   services: Services,
   history: ChatHistory,
   editors: EditorTracker,
+  mentions: Mentions,
   deleteConversation: (id: string) => Promise<void>,
   conversations: SurfaceConversations,
 ): RequestHandler {
@@ -50,6 +52,11 @@ export function createRequestHandler(
       return { mime, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
     },
     removeAttachment: (engine, { id }) => ({ attachments: engine.removeAttachment(id) }),
+    mentionQuery: async (_engine, { query }) => ({ items: await mentions.query(query) }),
+    mention: async (engine, target) => {
+      const resolved = await mentions.resolve(target);
+      return 'message' in resolved ? { attachments: engine.attachmentViews(), refused: resolved } : { attachments: engine.attach(resolved) };
+    },
     errorAction: async (engine, { messageId, action }) => {
       const error = engine.errorOf(messageId);
       if (!error) throw new Error(vscode.l10n.t('That message has no error any more.'));

@@ -380,7 +380,7 @@ describe('chat engine', () => {
 
   it('takes pending attachments with the next question and answers the attach requests with the chips', async () => {
     const chips = engine.attach({ id: 'a1', kind: 'selection', label: 'x.ts:1', content: 'let a;' });
-    assert.deepEqual(chips, [{ id: 'a1', kind: 'selection', label: 'x.ts:1' }]);
+    assert.deepEqual(chips, [{ id: 'a1', kind: 'selection', label: 'x.ts:1', chars: 6 }], 'the chip carries the size, not the content');
     assert.deepEqual(engine.attach({ id: 'a2', kind: 'selection', label: 'x.ts:1', content: 'let b;' }).map((c) => c.id), ['a2'], 'the same selection replaces its chip');
     engine.attach({ id: 'a3', kind: 'file', label: 'x.ts', content: 'all' });
     assert.deepEqual(engine.removeAttachment('a3').map((c) => c.id), ['a2']);

@@ -1,4 +1,4 @@
-import { SPEND_NOT_MEASURED, type AnswerMeta, type AnswerStatus, type ChatParams, type SpendNotMeasured } from '../chatProtocol';
+import { SPEND_NOT_MEASURED, type AnswerMeta, type AnswerStatus, type ChatParams, type SentContext, type SpendNotMeasured } from '../chatProtocol';
 import type { Usage } from '../../api/types';
 import type { ErrorFacts } from '../../errorView';
 import type { Attachment, Conversation, ConversationMessage } from '../conversation';
@@ -18,9 +18,12 @@ import { asServiceParameters } from '../params';
 export const STORED_CONVERSATION_VERSION = 2;
 
 // Field lists copied from the engine's types on purpose: a file format must not follow their changes.
+const STORED_ATTACHMENT_KINDS = ['selection', 'file', 'image', 'problems', 'terminal', 'changes'] as const;
+type StoredAttachmentKind = (typeof STORED_ATTACHMENT_KINDS)[number];
+
 export interface StoredAttachment {
   id: string;
-  kind: 'selection' | 'file' | 'image';
+  kind: StoredAttachmentKind;
   label: string;
   detail?: string;
   /** Empty for an image: its bytes are a file beside the log (historyImages.ts), never inlined here. */
@@ -47,6 +50,7 @@ export interface StoredAnswerMeta {
   spendNotMeasured?: SpendNotMeasured;
   finishReason?: string;
   usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number };
+  context?: { kind: StoredAttachmentKind; label: string; chars: number }[];
 }
 
 export interface StoredMessage {
@@ -98,7 +102,9 @@ export function toStoredMessage(message: ConversationMessage): StoredMessage {
   const stored: StoredMessage = { id: message.id, role: message.role, text: message.text, createdAt: message.createdAt };
   if (message.reasoning) stored.reasoning = message.reasoning;
   if (message.status !== undefined) stored.status = message.status;
-  if (message.meta !== undefined) stored.meta = { ...message.meta, ...(message.meta.usage && { usage: { ...message.meta.usage } }) };
+  if (message.meta !== undefined) {
+    stored.meta = { ...message.meta, ...(message.meta.usage && { usage: { ...message.meta.usage } }), ...(message.meta.context && { context: message.meta.context.map((c) => ({ ...c })) }) };
+  }
   if (message.error !== undefined) stored.error = { ...message.error };
   if (message.attachments?.length) stored.attachments = message.attachments.map(toStoredAttachment);
   return stored;
@@ -150,7 +156,15 @@ function readMeta(raw: unknown): AnswerMeta | undefined {
   if (usage) meta.usage = usage;
   const reason = SPEND_NOT_MEASURED.find((known) => known === raw.spendNotMeasured);
   if (reason) meta.spendNotMeasured = reason;
+  const context = Array.isArray(raw.context) ? raw.context.map(readSentContext).filter((c) => c !== undefined) : [];
+  if (context.length) meta.context = context;
   return meta;
+}
+
+function readSentContext(raw: unknown): SentContext | undefined {
+  if (!isObject(raw) || !str(raw.label) || !num(raw.chars)) return undefined;
+  const kind = STORED_ATTACHMENT_KINDS.find((known) => known === raw.kind);
+  return kind && { kind, label: raw.label, chars: raw.chars };
 }
 
 /** Only the facts: a version-1 file's `actions` (labels of the view at that time) are dropped here. */
@@ -172,8 +186,8 @@ function readAttachment(raw: unknown): Attachment | undefined {
     const image = readImage(raw.image);
     return image && { ...fields, kind: 'image', image };
   }
-  if (raw.kind !== 'selection' && raw.kind !== 'file') return undefined;
-  return { ...fields, kind: raw.kind };
+  const kind = STORED_ATTACHMENT_KINDS.find((known) => known === raw.kind && known !== 'image');
+  return kind && { ...fields, kind };
 }
 
 const STATUSES: ReadonlySet<string> = new Set<AnswerStatus>(['done', 'stopped', 'error', 'interrupted', 'streaming']);
