@@ -15,6 +15,8 @@ import { openChatHistory } from './chatHistory';
 import { searchChatHistory } from './historySearchPick';
 import { pickConversation } from './pickers';
 import { createRequestHandler } from './requestHandlers';
+import { proposeChange } from './applyCode';
+import { CodeProposals } from './codeProposals';
 
 /** What integration tests drive: the panels' requests, as their webviews send them, and what the host holds. */
 export interface ChatTestApi {
@@ -50,7 +52,9 @@ export class ChatFeature extends Disposable {
       else if (shown) surfaces.released(shown.swap(surfaces.session(createConversation())));
       await store.delete(id);
     };
-    surfaces.useHandler(createRequestHandler(services, history, editors, deleteConversation, surfaces));
+    // A proposal whose file changed before Accept is proposed again, with the editor showing the file.
+    const proposals: CodeProposals = this.register(new CodeProposals((target, file) => proposeChange(target, file, undefined, proposals)));
+    surfaces.useHandler(createRequestHandler(services, history, editors, deleteConversation, surfaces, proposals));
     const latest = () => surfaces.panels().at(-1);
 
     this.register(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
