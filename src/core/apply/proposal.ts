@@ -19,7 +19,7 @@ const ELISION = [
 /** A block with at least this share of the file's non-blank lines (and no elision) is taken for the whole file. */
 const WHOLE_FILE_SHARE = 0.6;
 
-const nonBlankLines = (text: string) => text.split('\n').filter((line) => line.trim() !== '').length;
+const nonBlank = (text: string) => text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
 
 export function hasElision(code: string): boolean {
   return ELISION.some((pattern) => pattern.test(code));
@@ -27,12 +27,17 @@ export function hasElision(code: string): boolean {
 
 /**
  * Whether the block reads as the whole file (it then replaces the file without a question) or as a
- * fragment (the user chooses where it goes). An empty or new file takes any block whole.
+ * fragment (the user chooses where it goes). An empty or new file takes any block whole; otherwise
+ * the block must leave nothing out, have most of the file's lines, and start as the file starts
+ * unless it is at least as long: the last two lines of a three-line file are a fragment.
  */
 export function blockKind(code: string, base: string): 'whole' | 'fragment' {
-  if (base.trim() === '') return 'whole';
+  const baseLines = nonBlank(base);
+  if (baseLines.length === 0) return 'whole';
   if (hasElision(code)) return 'fragment';
-  return nonBlankLines(code) >= WHOLE_FILE_SHARE * nonBlankLines(base) ? 'whole' : 'fragment';
+  const codeLines = nonBlank(code);
+  if (codeLines.length < WHOLE_FILE_SHARE * baseLines.length) return 'fragment';
+  return codeLines[0] === baseLines[0] || codeLines.length >= baseLines.length ? 'whole' : 'fragment';
 }
 
 export function eolOf(text: string): Eol {

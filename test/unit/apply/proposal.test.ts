@@ -45,6 +45,10 @@ describe('apply: whole file or fragment', () => {
   it('takes a short block, or one that leaves code out, for a fragment', () => {
     assert.equal(blockKind('line 3', file), 'fragment');
     assert.equal(blockKind(`${file}\n// ... existing code ...`, file), 'fragment');
+    const small = 'function f() {\n  return 1;\n}\n';
+    assert.equal(blockKind('  return 2;\n}', small), 'fragment', 'the last two of three lines');
+    assert.equal(blockKind('function f() {\n  return 2;\n', small), 'whole', 'most lines, starting as the file starts');
+    assert.equal(blockKind('function g() {\n  return 2;\n}', small), 'whole', 'as long as the file');
   });
 
   it('recognises the ways models leave code out, not spreads or ranges', () => {
