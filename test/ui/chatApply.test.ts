@@ -136,3 +136,30 @@ describe('chat panel: apply a code block as a reviewed diff', () => {
     fs.rmSync(outside, { recursive: true, force: true });
   });
 });
+
+/** In Restricted Mode Apply is still offered, as VS Code offers edits: with the diff and a warning. */
+describe('chat panel: apply in an untrusted workspace', () => {
+  const ui = useWorkbench({
+    emulator: { tokensPerSecond: 0 },
+    workspaceTrust: true,
+    // No start-up question: the folder opens untrusted, in Restricted Mode.
+    settings: () => ({ 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'files.autoSave': 'off' }),
+    workspaceFiles: { 'src/greet.ts': ORIGINAL },
+  });
+  const { lastAnswer, openChat, send, waitForAnswerEnd, editorText } = chatSteps(ui);
+
+  it('shows the diff with a warning, and Accept still edits only after the user accepts', async () => {
+    await ui.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ timeout: 30_000 });
+    await openChat();
+    ui.emulator.scriptReply('production', { text: WHOLE_FILE });
+    await send('Change greet, please');
+    await waitForAnswerEnd();
+    await lastAnswer().locator('.code-block button[data-action="applyCode"]').first().click();
+    await ui.waitForNotification(/This workspace is not trusted\. Read the proposed change to src\/greet\.ts before you accept it/);
+    await ui.page.locator('.tabs-container .tab', { hasText: 'Proposed' }).first().waitFor({ timeout: 20_000 });
+    await ui.screenshot('08-untrusted-warning');
+    assert.equal(fs.readFileSync(path.join(ui.workspace, 'src/greet.ts'), 'utf8'), ORIGINAL);
+    await ui.page.locator('.editor-actions .action-label[aria-label^="Accept Proposed Change"]').click();
+    await waitFor('the accepted text in the editor', async () => (await editorText()).includes('return `Hello, ${name}!`;'), { timeoutMs: 10_000, intervalMs: 200 });
+  });
+});
