@@ -5,9 +5,8 @@ import * as path from 'node:path';
 import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
+import { ORIGINAL, WHOLE_FILE, diffTab as diffTabOf, titleAction as titleActionOf } from './applySteps';
 
-const ORIGINAL = ['export function greet(name: string): string {', "  return 'Hello ' + name;", '}', ''].join('\n');
-const WHOLE_FILE = ['```ts src/greet.ts', 'export function greet(name: string): string {', '  return `Hello, ${name}!`;', '}', '```'].join('\n');
 const FRAGMENT = ['Replace those lines with:', '', '```ts', '  return `Hi, ${name}.`;', '}', '```'].join('\n');
 
 /** Issue 29 item 4: Apply on a code block opens a diff; Accept edits (one undo step), Reject changes nothing. */
@@ -21,8 +20,8 @@ describe('chat panel: apply a code block as a reviewed diff', () => {
   });
   const { chat, lastAnswer, openChat, send, waitForAnswerEnd, editorText, selectLines2To3 } = chatSteps(ui);
   const onDisk = () => fs.readFileSync(path.join(ui.workspace, 'src/greet.ts'), 'utf8');
-  const diffTab = () => ui.page.locator('.tabs-container .tab', { hasText: 'Proposed' });
-  const titleAction = (name: string) => ui.page.locator(`.editor-actions .action-label[aria-label^="${name}"]`);
+  const diffTab = () => diffTabOf(ui);
+  const titleAction = (name: string) => titleActionOf(ui, name);
   const proposedSide = () => ui.page.locator('.monaco-diff-editor .editor.modified .view-lines').first();
 
   async function answerAndApply(answer: string): Promise<void> {
@@ -118,11 +117,23 @@ describe('chat panel: apply a code block as a reviewed diff', () => {
     assert.equal(onDisk(), ORIGINAL);
   });
 
+  it('proposes a named file that does not exist as a new file, created only on Accept', async () => {
+    const created = path.join(ui.workspace, 'src/farewell.ts');
+    await answerAndApply(['```ts', '// src/farewell.ts', 'export const farewell = (name: string) => `Bye, ${name}`;', '```'].join('\n'));
+    await waitForDiff('export const farewell');
+    assert.match(await diffTab().first().innerText(), /src\/farewell\.ts ↔ Proposed \(new file\)/);
+    assert.ok(!fs.existsSync(created), 'nothing is written before Accept');
+    await ui.screenshot('07-new-file');
+    await titleAction('Accept Proposed Change').click();
+    await waitFor('the new file', () => fs.existsSync(created), { timeoutMs: 10_000, intervalMs: 200 });
+    assert.equal(fs.readFileSync(created, 'utf8'), 'export const farewell = (name: string) => `Bye, ${name}`;\n', 'the naming comment is a label, not code');
+  });
+
   it('refuses a block that names a file outside the workspace, and opens nothing', async () => {
     await answerAndApply(['```sh ../../outside.sh', 'echo hi', '```'].join('\n'));
     await ui.waitForNotification(/"\.\.\/\.\.\/outside\.sh", which is outside the workspace/);
     assert.equal(await diffTab().count(), 0);
-    await ui.screenshot('07-outside-refused');
+    await ui.screenshot('08-outside-refused');
   });
 
   it('refuses a path inside the workspace that a symbolic link takes out of it', async () => {
@@ -134,32 +145,5 @@ describe('chat panel: apply a code block as a reviewed diff', () => {
     assert.equal(await diffTab().count(), 0);
     assert.deepEqual(fs.readdirSync(outside), [], 'nothing was written through the link');
     fs.rmSync(outside, { recursive: true, force: true });
-  });
-});
-
-/** In Restricted Mode Apply is still offered, as VS Code offers edits: with the diff and a warning. */
-describe('chat panel: apply in an untrusted workspace', () => {
-  const ui = useWorkbench({
-    emulator: { tokensPerSecond: 0 },
-    workspaceTrust: true,
-    // No start-up question: the folder opens untrusted, in Restricted Mode.
-    settings: () => ({ 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'files.autoSave': 'off' }),
-    workspaceFiles: { 'src/greet.ts': ORIGINAL },
-  });
-  const { lastAnswer, openChat, send, waitForAnswerEnd, editorText } = chatSteps(ui);
-
-  it('shows the diff with a warning, and Accept still edits only after the user accepts', async () => {
-    await ui.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ timeout: 30_000 });
-    await openChat();
-    ui.emulator.scriptReply('production', { text: WHOLE_FILE });
-    await send('Change greet, please');
-    await waitForAnswerEnd();
-    await lastAnswer().locator('.code-block button[data-action="applyCode"]').first().click();
-    await ui.waitForNotification(/This workspace is not trusted\. Read the proposed change to src\/greet\.ts before you accept it/);
-    await ui.page.locator('.tabs-container .tab', { hasText: 'Proposed' }).first().waitFor({ timeout: 20_000 });
-    await ui.screenshot('08-untrusted-warning');
-    assert.equal(fs.readFileSync(path.join(ui.workspace, 'src/greet.ts'), 'utf8'), ORIGINAL);
-    await ui.page.locator('.editor-actions .action-label[aria-label^="Accept Proposed Change"]').click();
-    await waitFor('the accepted text in the editor', async () => (await editorText()).includes('return `Hello, ${name}!`;'), { timeoutMs: 10_000, intervalMs: 200 });
   });
 });
