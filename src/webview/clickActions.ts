@@ -3,6 +3,7 @@ import type { ErrorActionId } from '../core/chat/chatProtocol';
 import type { ChatMethod, ChatRequests, ChatResponses } from '../core/chat/chatRequests';
 import { codeBlockOf } from './codeBlocks';
 import type { Composer } from './composer';
+import { blockIndexOf, fenceInfoOf } from './fenceInfo';
 
 /** The requests that answer with the composer's chips. */
 export type AttachmentMethod = 'attach' | 'attachImage' | 'removeAttachment';
@@ -52,6 +53,11 @@ function runAction(button: HTMLElement, messageId: string | undefined, ctx: Clic
     case 'copyCode': return void (code && ctx.call('copyText', { text: code.code }));
     case 'insertCode': return void (code && ctx.call('insertCode', { code: code.code }));
     case 'openInNewFile': return void (code && ctx.call('openInNewFile', { code: code.code, language: code.language }));
+    case 'applyCode': {
+      if (!code) return;
+      const info = text === undefined ? undefined : fenceInfoOf(text, code.code, blockIndexOf(code.pre));
+      return void ctx.call('applyCode', { code: code.code, ...(info !== undefined && { info }) });
+    }
     case 'copyAnswer': return void (text !== undefined && ctx.call('copyText', { text }));
     case 'regenerate': return void ctx.call('regenerate', {});
     case 'editLast':

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { actionButton, el } from './dom';
 
 /**
- * Adds the Copy / Insert at Cursor / Open in New File toolbar to closed code blocks. Runs on
+ * Adds the Copy / Insert at Cursor / Open in New File / Apply toolbar to closed code blocks. Runs on
  * sanitised DOM only, and the toolbar is built here (trusted), not by the markdown renderer, so the
  * sanitiser never has to allow buttons.
  */
@@ -23,6 +23,7 @@ function decorate(pre: HTMLElement): void {
     actionButton('copyCode', 'copy', l10n.t('Copy code')),
     actionButton('insertCode', 'insert', l10n.t('Insert at cursor')),
     actionButton('openInNewFile', 'new-file', l10n.t('Open in new file')),
+    actionButton('applyCode', 'diff', l10n.t('Apply to a file (review the change first)')),
   ]);
   const wrapper = el('div', { className: 'code-block' });
   parent.replaceChild(wrapper, pre);
@@ -36,10 +37,10 @@ export function codeLanguage(pre: Element): string | undefined {
 }
 
 /** The code block that an action button belongs to, with its text and language. */
-export function codeBlockOf(target: Element): { code: string; language?: string } | undefined {
+export function codeBlockOf(target: Element): { code: string; language?: string; pre: Element } | undefined {
   const pre = target.closest('.code-block')?.querySelector('pre');
   if (!pre) return undefined;
   const text = pre.querySelector('code')?.textContent ?? pre.textContent ?? '';
   // The renderer ends every fence with a line break that is not part of the code the model wrote.
-  return { code: text.endsWith('\n') ? text.slice(0, -1) : text, language: codeLanguage(pre) };
+  return { code: text.endsWith('\n') ? text.slice(0, -1) : text, language: codeLanguage(pre), pre };
 }

@@ -36,6 +36,8 @@ export interface CodeServerOptions {
   stateDir?: string;
   /** Smoke-test driver: needed for the `payload` query (extension development) and window.driver. */
   smokeTestDriver?: boolean;
+  /** true: workspace trust as users have it (a folder may open in Restricted Mode); off by default. */
+  workspaceTrust?: boolean;
   /** Where code-server's output goes; inside the state dir by default. */
   logFile?: string;
   /** Prefix for log lines copied from code-server's output; silent unless set. */
@@ -110,7 +112,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   writeUserSettings(userDataDir, options.settings ?? {});
 
   const args = [
-    ...codeServerArgs(entry, stateDir, extensionsDir),
+    ...codeServerArgs(entry, stateDir, extensionsDir).filter((arg) => !(options.workspaceTrust && arg === '--disable-workspace-trust')),
     '--bind-addr', `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`,
     ...(options.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
   ];

@@ -25,6 +25,8 @@ export interface WorkbenchOptions {
   configureEnvironments?: boolean;
   /** Extra environment variables for code-server and so the extension host (never keys: use `keys`). */
   env?: Record<string, string>;
+  /** true: workspace trust on, so that a folder can open in Restricted Mode (the harness turns it off otherwise). */
+  workspaceTrust?: boolean;
   /** Files (relative path → content) written into the scratch workspace before it opens; a function is called then. */
   workspaceFiles?: Record<string, string> | (() => Record<string, string>);
   /** Runs on the scratch workspace folder after its files are written, before it opens (e.g. `git init`, links, binary files). */
@@ -108,6 +110,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     const server = await startCodeServer({
       settings: { ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) },
       env: { ...options.env, ...apiKeyEnvironment(keys ?? {}) },
+      ...(options.workspaceTrust && { workspaceTrust: true }),
       logFile: path.join(RESULTS_DIR, 'ui', `${fileLabel(this.test?.file)}-code-server.log`),
     });
     teardown.push(() => server.stop());

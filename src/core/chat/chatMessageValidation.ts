@@ -41,6 +41,7 @@ export const REQUEST_PARAM_VALIDATORS: { readonly [M in ChatMethod]: (params: Js
   copyText: (p) => isString(p.text),
   insertCode: (p) => isString(p.code),
   openInNewFile: (p) => isString(p.code) && optional(isString)(p.language),
+  applyCode: (p) => isString(p.code) && optional(isString)(p.info),
   openLink: (p) => isString(p.href),
   pickModel: noParams,
   attach: (p) => oneOf(COMPOSER_ATTACHMENT_KINDS)(p.kind),

@@ -14,6 +14,8 @@ export interface ChatRequests {
   copyText: { text: string };
   insertCode: { code: string };
   openInNewFile: { code: string; language?: string };
+  /** Propose the block as a change to a file, in a diff the user accepts or rejects; `info` is the fence's info string. */
+  applyCode: { code: string; info?: string };
   openLink: { href: string };
   pickModel: Record<string, never>;
   /** `image` opens a file dialog on the host. */
@@ -46,6 +48,7 @@ export interface ChatResponses {
   copyText: void;
   insertCode: void;
   openInNewFile: void;
+  applyCode: void;
   openLink: void;
   pickModel: void;
   attach: { attachments: AttachmentView[] };

@@ -16,6 +16,8 @@ import { searchChatHistory } from './historySearchPick';
 import { pickConversation } from './pickers';
 import { Mentions } from './mentions';
 import { createRequestHandler } from './requestHandlers';
+import { proposeChange } from './applyCode';
+import { CodeProposals } from './codeProposals';
 
 /** What integration tests drive: the panels' requests, as their webviews send them, and what the host holds. */
 export interface ChatTestApi {
@@ -52,7 +54,9 @@ export class ChatFeature extends Disposable {
       await store.delete(id);
     };
     const mentions = this.register(new Mentions(editors));
-    surfaces.useHandler(createRequestHandler(services, history, editors, mentions, deleteConversation, surfaces));
+    // A proposal whose file changed before Accept is proposed again, with the editor showing the file.
+    const proposals: CodeProposals = this.register(new CodeProposals((target, file) => proposeChange(target, file, undefined, proposals)));
+    surfaces.useHandler(createRequestHandler(services, history, editors, mentions, deleteConversation, surfaces, proposals));
     const latest = () => surfaces.panels().at(-1);
 
     this.register(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {

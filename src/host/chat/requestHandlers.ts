@@ -8,6 +8,8 @@ import type { Services } from '../services';
 import type { RequestHandler } from './chatSurface';
 import type { ChatSession } from './chatSession';
 import type { SurfaceConversations } from './chatSurfaces';
+import { applyCodeBlock } from './applyCode';
+import type { CodeProposals } from './codeProposals';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
 import type { ChatHistory } from './chatHistory';
 import type { Mentions } from './mentions';
@@ -23,6 +25,7 @@ export function createRequestHandler(
   mentions: Mentions,
   deleteConversation: (id: string) => Promise<void>,
   conversations: SurfaceConversations,
+  proposals: CodeProposals,
 ): RequestHandler {
   const handlers: Handlers = {
     send: (engine, { text }) => engine.send(text),
@@ -35,6 +38,7 @@ export function createRequestHandler(
     },
     insertCode: (_engine, { code }) => insertAtCursor(editors.editor(), code),
     openInNewFile: (_engine, { code, language }) => openInNewFile(code, language),
+    applyCode: (_engine, block) => applyCodeBlock(block, editors.editor(), proposals),
     openLink: async (_engine, { href }) => {
       await openLink(href);
     },

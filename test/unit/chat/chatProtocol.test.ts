@@ -16,6 +16,7 @@ const REQUEST_CASES: { [M in ChatMethod]: { valid: ChatRequests[M]; invalid: unk
   copyText: { valid: { text: 'x' }, invalid: [{ text: ['x'] }] },
   insertCode: { valid: { code: 'x' }, invalid: [{ text: 'x' }] },
   openInNewFile: { valid: { code: 'x', language: 'ts' }, invalid: [{ code: 'x', language: 3 }, { language: 'ts' }] },
+  applyCode: { valid: { code: 'x', info: 'ts src/x.ts' }, invalid: [{ code: 'x', info: 3 }, { info: 'ts' }, { code: 1 }] },
   openLink: { valid: { href: 'https://x.test' }, invalid: [{ href: { toString: 'x' } }] },
   pickModel: { valid: {}, invalid: [{ model: 'x' }] },
   attach: { valid: { kind: 'file' }, invalid: [{ kind: 'evil' }, { kind: '' }, {}, { kind: 'problems' }] },
