@@ -1,19 +1,18 @@
 import * as l10n from '@vscode/l10n';
 import {
-  appendMessage, hostMessage, type AttachmentView, type ChatEnvironmentView, type ChatParams, type SnapshotMessage,
+  appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage,
 } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import { DEFAULT_TITLE, imageAttachments, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
-import { conversationHeader, conversationView, messageView } from './conversationView';
+import { conversationView } from './conversationView';
 import type { ChatImageMime } from './chatImages';
+import { attachedImageBytes, refusalOfContent } from './imageTurns';
 import { PendingAttachments } from './pendingAttachments';
 import { sanitizeParams } from './params';
 import type { AppendPacing } from './appendBatcher';
 import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
 import { StreamingAnswer, type AnswerSink } from './streamingAnswer';
-
-/** Statuses that refuse the request as sent (its content), not the caller or the moment: the turn is taken back. */
-const REFUSED_REQUEST_STATUSES: ReadonlySet<number> = new Set([400, 413, 415, 422]);
+import { environmentView, headerChanged, messagePatched, messageRemoved, messageUpserted } from './viewMessages';
 
 /**
  * One conversation shown in one view, and its answer in flight: the chat's state machine, free of
@@ -68,18 +67,11 @@ export class ChatEngine {
     if (this.view.ready) this.view.post(this.snapshot());
   }
 
-  environmentView(): ChatEnvironmentView {
-    const env = this.backend.environment();
-    const effectiveModel = this.current.model ?? env.selectedModel;
-    const estimate = effectiveModel ? this.backend.estimate(effectiveModel) : undefined;
-    return { environmentLabel: env.label, defaults: this.backend.chatDefaults(effectiveModel), ...(effectiveModel && { effectiveModel }), ...(estimate && { estimate }) };
-  }
-
   snapshot(): SnapshotMessage {
     return hostMessage('snapshot', {
       conversation: conversationView(this.current),
       attachments: this.attachmentViews(),
-      environment: this.environmentView(),
+      environment: environmentView(this.backend, this.current),
       ...(this.active && { streaming: this.active.snapshotPosition() }),
     });
   }
@@ -87,7 +79,7 @@ export class ChatEngine {
   /** Header, title, model or the environment changed. */
   announceHeader(): void {
     this.view.showTitle(this.current.title);
-    this.view.post(hostMessage('conversationChanged', { conversation: conversationHeader(this.current), environment: this.environmentView() }));
+    this.view.post(headerChanged(this.backend, this.current));
   }
 
   /**
@@ -121,8 +113,8 @@ export class ChatEngine {
   /** A request the service refused as such (a model that takes no images): the turn goes back to the composer. */
   private async takeBackIfRefused(question: ConversationMessage, answer: StreamingAnswer, title: string): Promise<void> {
     await answer.opened;
-    const { status, error, meta } = answer.message;
-    if (status !== 'error' || error?.status === undefined || !REFUSED_REQUEST_STATUSES.has(error.status)) return;
+    const refusal = refusalOfContent(answer.message);
+    if (!refusal) return;
     await this.running;
     this.remove(answer.message.id);
     this.remove(question.id);
@@ -132,7 +124,7 @@ export class ChatEngine {
       this.announceHeader();
     }
     await this.persist();
-    throw new Error(l10n.t('The model {0} refused the message with its images: {1}', meta?.model ?? '?', error.message));
+    throw new Error(l10n.t('The model {0} refused the message with its images: {1}', refusal.model, refusal.message));
   }
 
   async regenerate(): Promise<void> {
@@ -194,10 +186,8 @@ export class ChatEngine {
   }
 
   /** The bytes of an image attached to the next message or to one of the conversation's, for its thumbnail. */
-  async imageBytes(id: string): Promise<{ mime: ChatImageMime; data: Uint8Array }> {
-    const found = [...this.pending.images(), ...imageAttachments(this.current.messages)].find((a) => a.id === id);
-    if (!found) throw new Error(l10n.t('That image is no longer attached.'));
-    return { mime: found.image.mime, data: found.image.data ?? (await this.saver.readImage(this.current.id, found.image.file)) };
+  imageBytes(id: string): Promise<{ mime: ChatImageMime; data: Uint8Array }> {
+    return attachedImageBytes(id, [...this.pending.images(), ...imageAttachments(this.current.messages)], (file) => this.saver.readImage(this.current.id, file));
   }
 
   /** The error an answer keeps, for its card's actions. */
@@ -236,7 +226,7 @@ export class ChatEngine {
       append: (append) => {
         if (this.view.ready) this.view.post(appendMessage(append));
       },
-      patch: (message) => this.patch(message, conversation),
+      patch: (message) => this.view.post(messagePatched(conversation, message)),
       save: () => this.saver.save(this.touched(conversation)),
       saveSoon: () => this.saver.saveSoon(this.touched(conversation)),
       ended: () => {
@@ -261,19 +251,11 @@ export class ChatEngine {
   }
 
   private upsert(message: ConversationMessage, conversation = this.current): void {
-    this.view.post(hostMessage('messageUpsert', { conversationId: conversation.id, message: messageView(message) }));
-  }
-
-  /** The end-of-answer fields, without the text the view already has from the appends. */
-  private patch(message: ConversationMessage, conversation: Conversation): void {
-    const { status, meta, error } = messageView(message);
-    this.view.post(hostMessage('messagePatch', {
-      conversationId: conversation.id, messageId: message.id, ...(status && { status }), ...(meta && { meta }), ...(error && { error }),
-    }));
+    this.view.post(messageUpserted(conversation, message));
   }
 
   private remove(id: string): void {
     this.current.messages = this.current.messages.filter((m) => m.id !== id);
-    this.view.post(hostMessage('messageRemoved', { conversationId: this.current.id, messageId: id }));
+    this.view.post(messageRemoved(this.current, id));
   }
 }
