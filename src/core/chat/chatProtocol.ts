@@ -16,8 +16,10 @@ import type { SpendEstimate } from '../usage/estimate';
 import type { NumberParamValues } from './numberParams';
 import type { ErrorActionId } from '../errorActions';
 import type { ChatRole, Usage } from '../api/types';
+import type { AttachmentKind, AttachmentView } from './attachmentViews';
 
 export type { ErrorActionId } from '../errorActions';
+export * from './attachmentViews';
 
 /** 2: ids renamed to messageId/conversationId, messagePatch, typed request responses. 3: appends are tuples. */
 export const CHAT_PROTOCOL_VERSION = 3;
@@ -72,56 +74,6 @@ export interface ErrorCardView {
   status?: number;
   requestId?: string;
   actions: { id: ErrorActionId; label: string }[];
-}
-
-export const ATTACHMENT_KINDS = ['selection', 'file', 'image', 'problems', 'terminal', 'changes'] as const;
-
-/** The image types a message may carry (chat/chatImages.ts tells them by their bytes), and their file extensions. */
-export const CHAT_IMAGE_EXTENSIONS = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' } as const;
-export type ChatImageMime = keyof typeof CHAT_IMAGE_EXTENSIONS;
-export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
-/** What the composer's own buttons attach (`attach`); the rest come from `#` mentions. */
-export const COMPOSER_ATTACHMENT_KINDS = ['selection', 'file', 'image'] as const satisfies readonly AttachmentKind[];
-export type ComposerAttachmentKind = (typeof COMPOSER_ATTACHMENT_KINDS)[number];
-/** What is taken from the active editor. */
-export type EditorAttachmentKind = Exclude<ComposerAttachmentKind, 'image'>;
-
-/** What the webview shows of an attachment (the chip). The content itself stays on the host. */
-export interface AttachmentView {
-  id: string;
-  kind: AttachmentKind;
-  label: string;
-  detail?: string;
-  /** The content's length in characters, shown on the chip (text context, not images). */
-  chars?: number;
-  /** An image's type and size, for its chip; the webview asks for the bytes (`imageData`) to show it. */
-  image?: { mime: ChatImageMime; bytes: number };
-}
-
-/** What the `#` picker offers: a workspace file, or one of the other sources of context. */
-export const MENTION_KINDS = ['file', 'selection', 'problemsFile', 'problemsWorkspace', 'terminal', 'changes'] as const;
-export type MentionKind = (typeof MENTION_KINDS)[number];
-
-/** What the webview asks the host to attach; `path` (workspace-relative, as the picker listed it) only for files. */
-export interface MentionTarget {
-  kind: MentionKind;
-  path?: string;
-}
-
-/** One row of the picker. */
-export interface MentionItemView extends MentionTarget {
-  label: string;
-  detail?: string;
-  /** Indexes in `label` (for a file, its path) of the characters the query matched. */
-  matches?: number[];
-  /** A file open in an editor. */
-  open?: boolean;
-}
-
-/** Why a mention attached nothing: shown as an error chip, and nothing of it is sent. */
-export interface MentionRefusal {
-  label: string;
-  message: string;
 }
 
 export interface MessageView {
