@@ -10,7 +10,11 @@ const LAST_CONVERSATION_KEY = 'inference.chatView.conversationId';
 /** Context key: VS Code has created the side-bar view (package.json's commandPalette `when`). */
 const VIEW_OPEN_CONTEXT = 'inference.chatViewOpen';
 
-/** The side-bar view as a chat surface: the view keeps its name ("Chat"), the conversation's title is its description. */
+/**
+ * The side-bar view as a chat surface: the view keeps its name ("Chat"), the conversation's title is
+ * its description. Shaped like panelFrame (chatPanel.ts) on purpose: each adapts its own VS Code
+ * object, whose members differ in name and meaning, to the one ChatFrame.
+ */
 function viewFrame(view: vscode.WebviewView): ChatFrame {
   return {
     kind: 'view',
