@@ -24,8 +24,10 @@ describe('chat panel: apply in an untrusted workspace', () => {
     await send('Change greet, please');
     await waitForAnswerEnd();
     await lastAnswer().locator('.code-block button[data-action="applyCode"]').first().click();
-    await ui.waitForNotification(/This workspace is not trusted\. Read the proposed change to src\/greet\.ts before you accept it/);
-    await diffTab(ui).first().waitFor({ timeout: 20_000 });
+    // The warning follows the diff (it names what the diff shows): wait for the diff first, then the
+    // warning, each with room for a loaded machine.
+    await diffTab(ui).first().waitFor({ timeout: 30_000 });
+    await ui.waitForNotification(/This workspace is not trusted\. Read the proposed change to src\/greet\.ts before you accept it/, 30_000);
     await ui.screenshot('01-untrusted-warning');
     assert.equal(fs.readFileSync(path.join(ui.workspace, 'src/greet.ts'), 'utf8'), ORIGINAL);
     await titleAction(ui, 'Accept Proposed Change').click();
