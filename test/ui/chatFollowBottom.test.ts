@@ -105,7 +105,7 @@ describe('chat webview: following a streamed answer at the bottom (real bundle, 
     await webview.page.mouse.wheel(0, -800);
     const reading: Position = await position();
     assert.ok(reading.fromBottom > 400 && !reading.following, `scrolled up (${reading.fromBottom} px above the bottom)`);
-    await webview.page.getByRole('textbox').fill('And one more question');
+    await webview.page.getByRole('combobox', { name: /^Message/ }).fill('And one more question');
     await webview.page.keyboard.press('Enter');
     const sent: Position = await position();
     assert.ok(sent.fromBottom < 2, `back at the bottom after sending (${sent.fromBottom} px above it)`);
