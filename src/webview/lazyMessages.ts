@@ -20,10 +20,12 @@ import type { MessageElement } from './messageView';
 const NEAR_PX = 1600;
 
 /**
- * A frame renders waiting messages until this much of its time is spent (one block at least): the
- * rest of the frame (style, layout and paint of what scrolled in) must fit in a 60 Hz frame too.
+ * A frame renders waiting messages until this much of its time is spent (one slice of blocks at
+ * least): the rest of the frame (style, layout and paint of what scrolled in) must fit in a 60 Hz
+ * frame too. 3 ms against 6 ms, alternated runs of the longConversation bench: our script's p99 in
+ * a scrolled frame 4.0–4.3 ms against 6.4–6.6 ms, nothing more left unrendered.
  */
-const FRAME_BUDGET_MS = 6;
+const FRAME_BUDGET_MS = 3;
 
 export class LazyMessages {
   /** Deferred messages by their root element. */
