@@ -158,7 +158,9 @@ export class ModelService extends Disposable {
     picker.title = kind === 'chat' ? vscode.l10n.t('Chat model for {0}', env.label) : vscode.l10n.t('Image model for {0}', env.label);
     picker.placeholder = vscode.l10n.t('Models offered by this environment');
     picker.buttons = [refresh];
-    picker.matchOnDescription = true;
+    // Filtered on the ids alone: matching every item's description too cost VS Code's filter per
+    // keystroke with 2,000 models (the only description is the current model's "(current)").
+    picker.matchOnDescription = false;
     const current = this.selected(kind, env.name);
     const load = async (refreshList: boolean) => {
       picker.busy = true;

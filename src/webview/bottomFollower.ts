@@ -22,6 +22,12 @@ export class BottomFollower {
   /** Where the last automatic scroll put the list. */
   private autoScrollTop = 0;
   private readonly resize: ResizeObserver;
+  /**
+   * The messages whose growth is followed. Observed only while following: Chromium checks every
+   * observed element's size on each frame (~0.5 ms a scrolled frame with the ~900 messages of a 5 MB
+   * conversation), for a callback that does nothing once the user has scrolled up.
+   */
+  private readonly watched = new Set<Element>();
 
   constructor(private readonly list: HTMLElement) {
     list.classList.add('following');
@@ -41,10 +47,12 @@ export class BottomFollower {
 
   /** Follows the growth of `element` (a message) while it is in the list. */
   watch(element: Element): void {
-    this.resize.observe(element);
+    this.watched.add(element);
+    if (this.following) this.resize.observe(element);
   }
 
   unwatch(element: Element): void {
+    this.watched.delete(element);
     this.resize.unobserve(element);
   }
 
@@ -71,5 +79,9 @@ export class BottomFollower {
     if (following === this.following) return;
     this.following = following;
     this.list.classList.toggle('following', following);
+    for (const element of this.watched) {
+      if (following) this.resize.observe(element);
+      else this.resize.unobserve(element);
+    }
   }
 }

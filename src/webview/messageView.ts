@@ -36,6 +36,8 @@ export class MessageElement {
    * selection see it, in a box of the rendered answer's estimated height; no chrome yet.
    */
   private placeholder: HTMLElement | undefined;
+  /** A deferred answer's renderer while it is built off the page, a slice at a time (render). */
+  private building: StreamingMarkdown | undefined;
   /** The collapsed Thinking block, made when the first thinking arrives. */
   private thinking: { root: HTMLDetailsElement; text: HTMLElement } | undefined;
   private facts: MessageFacts;
@@ -91,22 +93,38 @@ export class MessageElement {
     return this.placeholder !== undefined;
   }
 
-  /** Renders a deferred answer now, in one go (the same DOM as when it was never deferred). */
-  render(): void {
-    if (!this.placeholder) return;
-    this.placeholder.remove();
-    this.placeholder = undefined;
+  /**
+   * Renders a deferred answer: its markdown is built off the page until `deadline` (a
+   * `performance.now()` time; by default in one go), the rest on later calls; true once it is shown.
+   * Until then the placeholder stays, so find-in-page, a selection and the layout see the whole answer
+   * as before, and the text stays in `plainText`: the renderer holds it only once it is shown. The
+   * same DOM as when it was never deferred.
+   */
+  render(deadline = Infinity): boolean {
+    if (!this.placeholder) return true;
+    if (this.streaming) {
+      // Rendered as it streams, so that the appends have a renderer to go to.
+      this.building = undefined;
+      this.startMarkdown(this.plainText ?? '').renderFrame();
+    } else {
+      this.building ??= this.newMarkdown();
+      if (!this.building.renderSlice(this.plainText ?? '', deadline)) return false;
+      this.markdown = this.building;
+      this.building = undefined;
+      this.plainText = undefined;
+      this.body.append(this.markdown.element);
+    }
     // The estimate stays: until the browser lays the answer out (it may still be off screen), its
     // `auto` size is that estimate; after, the size it was laid out at.
-    this.startMarkdown(this.plainText ?? '').renderFrame();
+    this.placeholder.remove();
+    this.placeholder = undefined;
     this.renderChrome(this.chrome.isLast, this.chrome.busy);
+    return true;
   }
 
   /** Hands the text to a new renderer, which holds it from now on. */
   private startMarkdown(text: string): StreamingMarkdown {
-    const markdown = new StreamingMarkdown(this.ctx.md, this.ctx.frames, (committed) => {
-      if (this.facts.status === 'streaming') this.ctx.announce(committed);
-    });
+    const markdown = this.newMarkdown();
     this.markdown = markdown;
     this.plainText = undefined;
     this.body.append(markdown.element);
@@ -114,8 +132,17 @@ export class MessageElement {
     return markdown;
   }
 
+  private newMarkdown(): StreamingMarkdown {
+    return new StreamingMarkdown(this.ctx.md, this.ctx.frames, (committed) => {
+      if (this.facts.status === 'streaming') this.ctx.announce(committed);
+    });
+  }
+
   private showPlaceholder(text: string): void {
+    if (this.placeholder && this.plainText === text) return;
     this.plainText = text;
+    // A build under way was of the text before.
+    this.building = undefined;
     if (!this.placeholder) {
       this.placeholder = el('div', { className: 'md-placeholder' });
       this.body.append(this.placeholder);

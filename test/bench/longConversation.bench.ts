@@ -3,6 +3,8 @@ import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessag
 import { alternate, arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 import { conversationMessages } from '../shared/answerCorpus';
 import { openWebviewPage, type PageWindow } from './webviewPage';
+import { traceRun } from './renderTrace';
+import { profileRun } from './profileSummary';
 
 /**
  * Benchmark: opening a long conversation in the chat panel — the real webview bundle in Chromium
@@ -17,10 +19,12 @@ import { openWebviewPage, type PageWindow } from './webviewPage';
  *   to the first task after paint (webviewPage's `__frame`); against scrolling back down over the
  *   same, now rendered, answers: the browser alone.
  *
- *   node out/test/bench/longConversation.bench.js [--rounds=5] [--mb=5] [--before=<webview bundle>]
+ *   node out/test/bench/longConversation.bench.js [--rounds=5] [--mb=5] [--before=<webview bundle>] [--trace] [--profile]
  *
  * `--before`: also opens the conversation with another commit's bundle, as one snapshot (as that
- * commit's host sent it), for a before/after figure.
+ * commit's host sent it), for a before/after figure. `--trace` / `--profile`: one more opening and
+ * scroll after the measured rounds under Chromium's tracer (style, layout, paint, and each frame's time
+ * on a core) or its JS profiler (top self times).
  */
 
 const MB = SMOKE ? 0.3 : arg('mb', 5);
@@ -109,6 +113,12 @@ async function main(): Promise<Row[]> {
       scrolls.push(await page.page.evaluate(scrollInPage, { frames: SCROLL_FRAMES, step: SCROLL_STEP_PX }));
       return result;
     }, () => open([latest]), (r) => r.firstPaintMs);
+    const scrollOnce = async () => {
+      await open(parts);
+      await page.page.evaluate(scrollInPage, { frames: SCROLL_FRAMES, step: SCROLL_STEP_PX });
+    };
+    if (process.argv.includes('--trace')) for (const line of await traceRun(page.page, 'long conversation scroll', scrollOnce)) console.log(`  ${line}`);
+    if (process.argv.includes('--profile')) for (const line of await profileRun(page.page, 'long conversation scroll', scrollOnce)) console.log(`  ${line}`);
     if (opened.measured.some((r) => !r.lastRendered)) throw new Error('the first paint did not show the latest answer rendered');
     const firstPaint = stats(opened.measured.map((r) => r.firstPaintMs));
     const firstPaintCpu = stats(opened.measured.map((r) => r.cpuMs));

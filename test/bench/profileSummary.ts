@@ -1,4 +1,8 @@
-import { percentile, stats } from './benchReport';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { RESULTS_DIR } from '../harness/paths';
+import { arg, percentile, stats } from './benchReport';
 
 /** The parts of a V8 / Chromium `.cpuprofile` that a self-time summary needs. */
 export interface CpuProfile {
@@ -77,4 +81,25 @@ export function summariseCalls(profile: CpuProfile, functionName: string, stallM
   return `${functionName}: ${calls.length} calls, median ${stats(times).median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms; `
     + `${stalled.length} of the ${slowest.length} at or above p99 held a gap of >= ${stallMs} ms between samples (the thread stopped), `
     + `${sum(slowest.map((c) => c.stalledMs)).toFixed(1)} ms of their ${sum(slowest.map((c) => c.ms)).toFixed(1)} ms`;
+}
+
+/**
+ * `run` under Chromium's sampling profiler (`--sampling-us`, 200 by default): writes the
+ * .cpuprofile and returns its top self times, and the calls of `callsOf` when given.
+ */
+export async function profileRun(page: Page, label: string, run: () => Promise<void>, callsOf?: string): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: arg('sampling-us', 200) });
+  await cdp.send('Profiler.start');
+  await run();
+  const { profile } = await cdp.send('Profiler.stop');
+  await cdp.detach();
+  const dir = path.join(RESULTS_DIR, 'bench');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `render-${label.replace(/[^\w]+/g, '-')}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  const lines = [`profile of "${label}" (${file}):`, ...summariseProfile(profile as CpuProfile, 15).map((line) => `  ${line}`)];
+  if (callsOf) lines.push(`  ${summariseCalls(profile as CpuProfile, callsOf)}`);
+  return lines;
 }

@@ -1,10 +1,7 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
-import { RESULTS_DIR } from '../harness/paths';
-import { arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
+import { fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
 import { batchedAppends, longAnswer, longFence, longList, longTable } from '../shared/answerCorpus';
-import { summariseCalls, summariseProfile, type CpuProfile } from './profileSummary';
+import { profileRun } from './profileSummary';
 import { traceRun } from './renderTrace';
 import { openWebviewPage, type CpuTime, type PageDocument, type PageWindow } from './webviewPage';
 
@@ -325,7 +322,10 @@ async function main(): Promise<Row[]> {
         console.log(`  ${v.label}${c.name}: ${line}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
       }
       const page = variants[0].page;
-      if (profileCase && c.name.includes(profileCase)) await profile(page, c, () => stream(variants[0]).then(() => undefined));
+      if (profileCase && c.name.includes(profileCase)) {
+        // The frame callback's calls: are the slowest frames our code, or the thread stopped in them?
+        for (const line of await profileRun(page, c.name, () => stream(variants[0]).then(() => undefined), 'renderFrame')) console.log(`  ${line}`);
+      }
       if (traceCase && c.name.includes(traceCase)) {
         for (const line of await traceRun(page, `${c.name} streamed`, () => stream(variants[0]).then(() => undefined))) console.log(`  ${line}`);
         for (const line of await traceRun(page, `${c.name} one-shot`, () => oneShot(variants[0]).then(() => undefined))) console.log(`  ${line}`);
@@ -427,24 +427,6 @@ function ratioRow(c: Case, appends: string[], ratios: RatioStats, cpuRatios: Rat
     met: SMOKE ? undefined : ratios.median <= c.target,
     data: { ratios, cpuRatios, ...shares, reveal, streamedMs: streamed.wall, streamedCpuMs: streamed.cpu, oneShotMs: oneShot, appends: appends.length, answerBytes: c.text.length, p99FrameMs: p99, tokensPerSecond: c.tokensPerSecond },
   };
-}
-
-/** One more streamed run under Chromium's sampling profiler; writes the .cpuprofile and prints the top self times. */
-async function profile(page: import('playwright-core').Page, c: Case, run: () => Promise<void>): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: arg('sampling-us', 200) });
-  await cdp.send('Profiler.start');
-  await run();
-  const { profile: cpuProfile } = await cdp.send('Profiler.stop');
-  const dir = path.join(RESULTS_DIR, 'bench');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `render-${c.name.replace(/[^\w]+/g, '-')}.cpuprofile`);
-  fs.writeFileSync(file, JSON.stringify(cpuProfile));
-  console.log(`  profile of "${c.name}" (${file}):`);
-  for (const line of summariseProfile(cpuProfile as CpuProfile, 15)) console.log(`    ${line}`);
-  // The frame callback's calls: are the slowest frames our code, or the thread stopped in them?
-  console.log(`    ${summariseCalls(cpuProfile as CpuProfile, 'renderFrame')}`);
 }
 
 runBench('render', main);

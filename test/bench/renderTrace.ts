@@ -87,7 +87,8 @@ function frameLine(spans: TraceEvent[]): string {
   const p99 = percentile(walls, 99);
   const slowest = frames.filter((e) => (e.dur ?? 0) / 1000 >= p99);
   const ms = (values: number[]) => (values.reduce((a, b) => a + b, 0) / 1000).toFixed(1);
-  return `${frames.length} frames: wall median ${stats(walls).median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms; `
+  const cpus = frames.map((e) => (e.tdur ?? e.dur ?? 0) / 1000);
+  return `${frames.length} frames: wall median ${stats(walls).median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms; on a core median ${stats(cpus).median.toFixed(2)} ms, p99 ${percentile(cpus, 99).toFixed(2)} ms; `
     + `the slowest 1% (${slowest.length}): ${ms(slowest.map((e) => e.dur ?? 0))} ms wall, ${ms(slowest.map((e) => e.tdur ?? e.dur ?? 0))} ms on a core`;
 }
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { snapshotParts } from '../../src/core/chat/snapshotParts';
 import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
-import { conversationMessages } from '../shared/answerCorpus';
+import { conversationMessages, longAnswer } from '../shared/answerCorpus';
 import { openWebviewPage, type PageElement, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 
 declare const window: PageWindow & { find(text: string): boolean; getSelection(): { anchorNode: { parentElement: PageElement | null } | null; removeAllRanges(): void } | null };
@@ -98,6 +98,35 @@ describe('chat webview: a long conversation renders as it is scrolled (real bund
     await open([parts[0], parts[2], parts[1]]);
     const ids = (await shown()).map((m) => m.id);
     assert.deepEqual(ids, [...parts[1].messages, ...parts[0].conversation.messages].map((m) => m.id), 'the part out of order is dropped');
+  });
+
+  it('builds a long answer over several frames, its whole text in the placeholder until it shows, then the DOM of a one-shot render', async () => {
+    // Deferred: older than the latest messages, which are rendered at once.
+    const big = { id: 'big', role: 'assistant' as const, text: longAnswer(300_000, 7), createdAt: 0, status: 'done' as const };
+    const withBig = conversation('with-big', 200_000);
+    withBig.conversation.messages.unshift(big);
+    await open([withBig]);
+    const built = await webview.page.evaluate(async (text) => {
+      const message = () => document.querySelector('[data-message-id="big"]')!;
+      message().scrollIntoView();
+      let frames = 0;
+      let placeholderKept = true;
+      for (; frames < 2000 && !message().querySelector('.markdown'); frames++) {
+        await window.__frame();
+        placeholderKept &&= message().querySelector('.markdown') !== null || message().querySelector('.md-placeholder')?.textContent === text;
+      }
+      return { frames, placeholderKept, html: message().querySelector('.markdown')?.innerHTML ?? '', placeholders: message().querySelectorAll('.md-placeholder').length };
+    }, big.text);
+    assert.ok(built.frames >= 3, `built over ${built.frames} frames`);
+    assert.ok(built.placeholderKept, 'until it shows, the placeholder holds the whole answer');
+    assert.equal(built.placeholders, 0);
+    const oneShot = await webview.page.evaluate(async (snapshot) => {
+      window.__deliver(snapshot);
+      await window.__frame();
+      return document.querySelector('[data-message-id="big"] .markdown')?.innerHTML ?? '';
+    }, { ...withBig, conversation: { ...withBig.conversation, id: 'one-big', messages: [big] } });
+    assert.ok(oneShot.length > 0);
+    assert.equal(built.html, oneShot);
   });
 
   it('renders every answer when scrolled to, with the DOM of a one-shot render of it', async () => {

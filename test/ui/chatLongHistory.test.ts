@@ -40,12 +40,25 @@ describe('chat panel: a 5 MB conversation from the history', () => {
     console.log(`    [ui] from the pick to the latest answer rendered: ${long} ms for ${messages.length} messages, ${short} ms for their last 4`);
     await ui.screenshot('01-long-conversation-opened');
     await waitFor('every message in the panel', async () => (await chat().locator('.message').count()) === messages.length, { timeoutMs: 30_000, intervalMs: 200 });
+    // Scrolled up with the mouse wheel, screens at a time: the answers on screen are rendered.
+    await chat().locator('.messages').hover();
+    for (let step = 0; step < 40; step++) await ui.page.mouse.wheel(0, -600);
+    const placeholdersOnScreen = () => chat().locator('.messages').evaluate((list) => {
+      const shown = list.getBoundingClientRect();
+      return Array.from(list.querySelectorAll('.md-placeholder')).filter((p) => {
+        const box = p.getBoundingClientRect();
+        return box.bottom > shown.top && box.top < shown.bottom;
+      }).length;
+    });
+    await waitFor('the answers on screen rendered', async () => (await placeholdersOnScreen()) === 0, { timeoutMs: 30_000, intervalMs: 100 });
+    assert.ok(await chat().locator('.messages').evaluate((list) => list.scrollTop < list.scrollHeight - 4 * list.clientHeight), 'scrolled well above the end');
+    await ui.screenshot('02-scrolled-up-by-wheel');
     const early = messages.find((m) => m.role === 'assistant')!;
     assert.equal(await chat().locator(`[data-message-id="${early.id}"] .md-placeholder`).count(), 1, 'an early answer waits, as plain text');
     await chat().locator(`[data-message-id="${early.id}"]`).scrollIntoViewIfNeeded();
     await chat().locator(`[data-message-id="${early.id}"] .markdown`).waitFor({ timeout: 30_000 });
     assert.equal(await chat().locator(`[data-message-id="${early.id}"] .md-placeholder`).count(), 0);
-    await ui.screenshot('02-early-answer-scrolled-to');
+    await ui.screenshot('03-early-answer-scrolled-to');
   });
 
   it('finds text of an answer not rendered yet with the panel\'s find widget (Ctrl+F), and scrolls to it', async () => {
@@ -70,7 +83,7 @@ describe('chat panel: a 5 MB conversation from the history', () => {
       return match.top >= list.top && match.bottom <= list.bottom;
     });
     assert.ok(onScreen, 'the panel scrolled to the match');
-    await ui.screenshot('03-find-in-page');
+    await ui.screenshot('04-find-in-page');
     await ui.page.keyboard.press('Escape');
   });
 });

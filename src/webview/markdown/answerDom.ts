@@ -15,6 +15,13 @@ import { sanitizeRowsToFragment, sanitizeShellToFragment, sanitizeToFragment } f
  */
 const SEGMENT_ELEMENTS = 32;
 
+/**
+ * From this many segments an answer's segments skip layout and paint on their own (`segmented`,
+ * chat.css); a shorter answer is skipped whole with its message, and a segment that can be skipped
+ * costs Chromium an intersection check on every scrolled frame.
+ */
+const SEGMENTED_FROM = 3;
+
 interface OpenContainer {
   kind: ContainerKind;
   /** The container's top-level nodes (a fence's include its toolbar wrapper). */
@@ -51,6 +58,7 @@ export class AnswerDom {
   /** Removes everything rendered so far. */
   clear(): void {
     for (const child of Array.from(this.element.childNodes)) if (child !== this.tail) child.remove();
+    this.element.classList.remove('segmented');
     this.tail.replaceChildren();
     this.container = undefined;
     this.provisional = [];
@@ -142,6 +150,8 @@ export class AnswerDom {
       if (!segment || (node.nodeType === Node.ELEMENT_NODE && segment.childElementCount >= SEGMENT_ELEMENTS)) {
         segment = el('div', { className: 'md-segment' });
         this.element.insertBefore(segment, this.tail);
+        // The segments and the tail.
+        if (this.element.childElementCount > SEGMENTED_FROM) this.element.classList.add('segmented');
       }
       segment.appendChild(node);
     }

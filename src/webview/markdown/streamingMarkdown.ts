@@ -1,6 +1,7 @@
 import type { MarkdownIt } from 'markdown-it';
 import type { FrameScheduler, FrameTask } from '../frames';
 import { AnswerDom } from './answerDom';
+import { AnswerSlices } from './answerSlices';
 import { IncrementalMarkdown } from './incremental';
 import type { RenderOp } from './renderOp';
 
@@ -44,9 +45,11 @@ export class StreamingMarkdown implements FrameTask {
   private appendGapMs = Infinity;
   /** The unfinished part a fast frame did not show (FAST_FRAME_CHARS), and its stall timer. */
   private hiddenTail: { op: RenderOp; stall: ReturnType<typeof setTimeout> } | undefined;
+  /** A final render a slice at a time (renderSlice), while it is built. */
+  private slices: AnswerSlices | undefined;
 
   constructor(
-    md: MarkdownIt,
+    private readonly md: MarkdownIt,
     private readonly frames: FrameScheduler,
     /** Called with the plain text of newly committed blocks (for the screen-reader live region). */
     private readonly onCommitted: (text: string) => void = () => {},
@@ -85,6 +88,7 @@ export class StreamingMarkdown implements FrameTask {
     this.arrivedSinceFrame = 0;
     this.lastAppendAt = -Infinity;
     this.appendGapMs = Infinity;
+    this.slices = undefined;
     this.committedAny = false;
     this.rendered = false;
     this.fullText = text;
@@ -120,11 +124,33 @@ export class StreamingMarkdown implements FrameTask {
     const committed: Node[] = [];
     for (const op of hide ? ops.slice(0, -1) : ops) this.dom.apply(op, committed, !this.final);
     if (hide) this.hiddenTail = { op: tail, stall: setTimeout(() => this.frames.request(this), STALL_MS) };
-    if (committed.length) {
-      this.committedAny = true;
-      this.onCommitted(committed.map((n) => n.textContent ?? '').join(' ').trim());
-    }
+    this.committed(committed);
     this.dom.sanitise(this.final);
+  }
+
+  /**
+   * Renders the final `text` a slice at a time (answerSlices.ts) until `deadline` (a
+   * `performance.now()` time; one slice at least); true once all of it is rendered. The first call
+   * takes the text; a later call with another text starts again.
+   */
+  renderSlice(text: string, deadline: number): boolean {
+    if (!this.slices || this.fullText !== text || !this.final) {
+      this.clear(text, true);
+      // Everything is committed here: text appended after this is new blocks, as after a stream.
+      this.engine.reset('');
+      this.rendered = true;
+      this.slices = new AnswerSlices(this.md, text);
+    }
+    if (!this.slices.renderUntil(this.dom, deadline)) return false;
+    this.committed(this.slices.committed);
+    this.slices = undefined;
+    return true;
+  }
+
+  private committed(nodes: Node[]): void {
+    if (!nodes.length) return;
+    this.committedAny = true;
+    this.onCommitted(nodes.map((n) => n.textContent ?? '').join(' ').trim());
   }
 
   private showHiddenTail(): void {

@@ -45,6 +45,6 @@ describe('benchmark profile and trace summaries', () => {
       { pid: 7, tid: 8, ph: 'X', name: 'ProxyMain::BeginMainFrame', ts: 0, dur: 90_000, tdur: 90_000 },
     ]);
     assert.ok(lines.includes('main thread busy 6 ms, of which on a core 3 ms (the rest it waited for one)'), lines.join('\n'));
-    assert.ok(lines.includes('2 frames: wall median 3.00 ms, p99 4.00 ms; the slowest 1% (1): 4.0 ms wall, 1.0 ms on a core'), lines.join('\n'));
+    assert.ok(lines.includes('2 frames: wall median 3.00 ms, p99 4.00 ms; on a core median 1.50 ms, p99 2.00 ms; the slowest 1% (1): 4.0 ms wall, 1.0 ms on a core'), lines.join('\n'));
   });
 });
