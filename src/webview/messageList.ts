@@ -8,6 +8,31 @@ import { MessageElement, type MessageContext } from './messageView';
 
 /** How long a revealed message (a search result) stays outlined. */
 const REVEAL_HIGHLIGHT_MS = 2000;
+/** How long a revealed message is kept at the top while the answers around it are rendered. */
+const REVEAL_HOLD_MS = 1500;
+
+/**
+ * Scrolls `element` to the top of `list` and keeps it there for `ms`: the answers above and below it
+ * are rendered over the next frames (lazyMessages.ts), replacing placeholders of estimated height,
+ * and the browser's scroll anchoring may pick another node. Stops at once when the user scrolls.
+ */
+function holdInView(list: HTMLElement, element: HTMLElement, ms: number): void {
+  const until = performance.now() + ms;
+  let held = true;
+  const release = () => {
+    held = false;
+  };
+  const userInput = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+  for (const type of userInput) list.addEventListener(type, release, { once: true, passive: true });
+  const frame = () => {
+    if (!held || !element.isConnected) return;
+    const offset = element.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    if (Math.abs(offset) > 1) element.scrollIntoView({ block: 'start' });
+    if (performance.now() < until) requestAnimationFrame(frame);
+    else for (const type of userInput) list.removeEventListener(type, release);
+  };
+  requestAnimationFrame(frame);
+}
 
 /**
  * The conversation's messages on screen, in order: the webview's one model of them (each element
@@ -80,7 +105,7 @@ export class MessageList {
     // Shown as it will look, not as the placeholder of an answer not rendered yet.
     this.lazy.renderNow(element);
     this.bottom.release();
-    requestAnimationFrame(() => element.root.scrollIntoView({ block: 'start' }));
+    holdInView(this.root, element.root, REVEAL_HOLD_MS);
     element.root.classList.add('revealed');
     setTimeout(() => element.root.classList.remove('revealed'), REVEAL_HIGHLIGHT_MS);
   }
