@@ -96,7 +96,7 @@ describe('getting started: walkthrough and editor actions', () => {
     // Focus is in the chat's webview (the workbench's active element is its frame) and there in the composer.
     const webviewFocused = () => ui.page.evaluate(() => document.activeElement?.tagName === 'IFRAME' && document.activeElement.classList.contains('webview'));
     await waitFor('the composer to take the focus', async () => (await webviewFocused()) && (await composer().evaluate((el) => el.ownerDocument.activeElement === el)), { timeoutMs: 10_000, intervalMs: 100 });
-    assert.deepEqual((await chips().allInnerTexts()).map((t) => t.trim()), ['sample.ts:2-3', 'sample.ts:5'], 'the same selection is not attached twice');
+    assert.deepEqual((await chips().locator('.chip-label').allInnerTexts()).map((t) => t.trim()), ['sample.ts:2-3', 'sample.ts:5'], 'the same selection is not attached twice');
     await ui.screenshot('04-keybindings-two-chips');
     ui.emulator.scriptReply('production', { text: 'It adds two numbers.' });
     await composer().press('Enter');
