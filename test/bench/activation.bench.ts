@@ -114,7 +114,7 @@ async function activationInCodeServer(rounds: number): Promise<CodeServerActivat
 function vsixBytes(): number {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vsix-bench-')), 'bench.vsix');
   try {
-    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', out], {
+    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], {
       cwd: REPO_ROOT, stdio: 'ignore', env: { ...process.env, PATH: pathWithProjectNode() },
     });
     return fs.statSync(out).size;
