@@ -1,7 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import {
-  appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage,
-} from './chatProtocol';
+import { appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import { DEFAULT_TITLE, imageAttachments, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
 import { conversationView } from './conversationView';
@@ -9,7 +7,6 @@ import type { ChatImageMime } from './chatImages';
 import { attachedImageBytes, refusalOfContent } from './imageTurns';
 import { PendingAttachments } from './pendingAttachments';
 import { sanitizeParams } from './params';
-import type { AppendPacing } from './appendBatcher';
 import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
 import { StreamingAnswer, type AnswerSink } from './streamingAnswer';
 import { environmentView, headerChanged, messagePatched, messageRemoved, messageUpserted } from './viewMessages';
@@ -21,23 +18,19 @@ import { environmentView, headerChanged, messagePatched, messageRemoved, message
  * or new parameters are not edits of the messages and are allowed at any time.
  */
 export class ChatEngine {
-  private current: Conversation;
   private active: StreamingAnswer | undefined;
   private running: Promise<void> = Promise.resolve();
   private readonly pending = new PendingAttachments();
   private readonly now: () => number;
-  private readonly appendPacing: Partial<AppendPacing>;
 
   constructor(
-    conversation: Conversation,
+    private current: Conversation,
     private readonly view: ChatView,
     private readonly saver: ConversationSaver,
     private readonly backend: ChatBackend,
-    options: ChatEngineOptions = {},
+    private readonly options: ChatEngineOptions = {},
   ) {
-    this.current = conversation;
     this.now = options.now ?? Date.now;
-    this.appendPacing = options.appendPacing ?? {};
   }
 
   get conversation(): Conversation {
@@ -210,7 +203,7 @@ export class ChatEngine {
   }
 
   private answer(): StreamingAnswer {
-    const answer = new StreamingAnswer(this.current, this.backend, this.sinkFor(this.current), this.now, this.appendPacing);
+    const answer = new StreamingAnswer(this.current, this.backend, this.sinkFor(this.current), this.now, this.options.appendPacing ?? {});
     this.active = answer;
     this.running = answer.run();
     return answer;
@@ -237,8 +230,7 @@ export class ChatEngine {
   }
 
   private touched(conversation: Conversation): Conversation {
-    conversation.updatedAt = this.now();
-    return conversation;
+    return Object.assign(conversation, { updatedAt: this.now() });
   }
 
   /** The chips of the context the next message will carry. */
