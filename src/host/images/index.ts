@@ -42,7 +42,8 @@ async function showOutcome(services: Services, history: ImageHistory, env: strin
     case 'failed':
       // The prompt is kept: Retry runs the same inputs, and the next prompt box starts with it.
       history.setFailedPrompt(env, inputs.prompt);
-      void services.errors.present(outcome.error, {
+      // Awaited so the command ends once the user is told (a 404 first forgets the model, which takes a moment).
+      await services.errors.present(outcome.error, {
         source: 'image generation',
         env,
         retry: () => runGeneration(services, history, env, answered, options),
@@ -82,7 +83,7 @@ async function runCommand(services: Services, history: ImageHistory, ask: typeof
     answered = await ask(services, history, env);
   } catch (error) {
     // The model list can fail (no key, wrong base URL): the shared handling offers the fix.
-    void services.errors.present(error, { source: 'image generation', env });
+    await services.errors.present(error, { source: 'image generation', env });
     return undefined;
   }
   return answered ? runGeneration(services, history, env, answered, folder ? { folder } : {}) : undefined;
