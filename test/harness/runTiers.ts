@@ -24,6 +24,8 @@ interface Tier {
   env?: Record<string, string>;
   /** What it needs installed (Chromium, code-server): provisioned once, before it starts. */
   needs?: ProvisionNeeds;
+  /** A tier of the same stage this one starts after (it runs alongside the others still running then). */
+  after?: string;
 }
 
 type Stage = Tier[];
@@ -39,9 +41,10 @@ const STAGES: Stage[] = [
   [
     { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json'], timeoutMs: 14 * MINUTE, needs: { chromium: true, codeServer: true } },
     { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE, needs: { chromium: true, codeServer: true } },
+    // Every benchmark in its smoke mode (seconds): keeps `npm run bench` from rotting; asserts no target.
+    // It takes integration's place beside the UI tier, the longest, so it adds nothing to the run's time.
+    { name: 'bench', command: 'node', args: ['out/test/bench/runAll.js'], timeoutMs: 3 * MINUTE, env: { INFERENCE_BENCH_SMOKE: '1' }, needs: { chromium: true }, after: 'integration' },
   ],
-  // Every benchmark in its smoke mode (seconds): keeps `npm run bench` from rotting; asserts no target.
-  [{ name: 'bench', command: 'node', args: ['out/test/bench/runAll.js'], timeoutMs: 3 * MINUTE, env: { INFERENCE_BENCH_SMOKE: '1' }, needs: { chromium: true } }],
 ];
 
 const running = new Set<ReturnType<typeof spawn>>();
@@ -176,16 +179,21 @@ async function main(): Promise<void> {
       provisioningFailure = await provisioning;
       if (provisioningFailure) console.error(`[test] provisioning failed: ${provisioningFailure}`);
     }
-    await Promise.all(stage.map(async (tier, index) => {
-      const tierStarted = Date.now();
-      if (tier.needs && provisioningFailure) {
-        results.push({ name: tier.name, code: 1, time: 'not run: provisioning failed' });
-        return;
-      }
-      const code = await runTier(tier, index === 0);
-      results.push({ name: tier.name, code, time: seconds(tierStarted) });
-      console.log(`[test] ${tier.name} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(tierStarted)}`);
-    }));
+    const runs = new Map<string, Promise<void>>();
+    for (const [index, tier] of stage.entries()) {
+      const predecessor = (tier.after && runs.get(tier.after)) || Promise.resolve();
+      runs.set(tier.name, predecessor.then(async () => {
+        const tierStarted = Date.now();
+        if (tier.needs && provisioningFailure) {
+          results.push({ name: tier.name, code: 1, time: 'not run: provisioning failed' });
+          return;
+        }
+        const code = await runTier(tier, index === 0);
+        results.push({ name: tier.name, code, time: seconds(tierStarted) });
+        console.log(`[test] ${tier.name} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(tierStarted)}`);
+      }));
+    }
+    await Promise.all(runs.values());
   }
   const failed = results.filter((result) => result.code !== 0);
   results.sort((a, b) => tiers.findIndex((tier) => tier.name === a.name) - tiers.findIndex((tier) => tier.name === b.name));
