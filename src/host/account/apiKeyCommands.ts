@@ -33,7 +33,7 @@ export async function setApiKey(services: Services, envName?: string, providedKe
   if (!key) return false;
   const formatProblem = checkApiKeyFormat(key, env.keyPrefix);
   if (formatProblem) {
-    void services.errors.present(formatProblem, { source: 'key check', env: env.name });
+    await services.errors.present(formatProblem, { source: 'key check', env: env.name });
     return false;
   }
   const verified = await vscode.window.withProgress(
@@ -55,7 +55,7 @@ export async function setApiKey(services: Services, envName?: string, providedKe
     const kept = hadKey ? vscode.l10n.t('The previous key was kept.') : vscode.l10n.t('No key was saved.');
     if (['unauthorized', 'invalidKey', 'notFound', 'notConfigured'].includes(error.kind)) {
       // One notification says both what the service said and what happened to the key.
-      void services.errors.present(error, { source: `key check (not saved for ${env.name})`, env: env.name, detail: vscode.l10n.t('The key was not saved for {0}. {1}', env.label, kept) });
+      await services.errors.present(error, { source: `key check (not saved for ${env.name})`, env: env.name, detail: vscode.l10n.t('The key was not saved for {0}. {1}', env.label, kept) });
       return false;
     }
     const saveAnyway = vscode.l10n.t('Save Anyway');
