@@ -117,27 +117,36 @@ export class LazyMessages {
   /**
    * The deferred messages within NEAR_PX of the visible part, nearest first. Read at the start of a
    * frame, the layout is the last frame's (scrolling does not dirty it): no layout is forced.
+   * Messages are in chunks (messageChunks.ts): the chunks near, then their messages near.
    */
   private nearDeferred(): MessageElement[] {
-    const children = this.list.children;
     const view = this.list.getBoundingClientRect();
     const top = view.top - NEAR_PX;
     const bottom = view.bottom + NEAR_PX;
-    // The first child whose bottom is below `top` (children are laid out top to bottom).
-    let low = 0;
-    let high = children.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (children[middle].getBoundingClientRect().bottom < top) low = middle + 1;
-      else high = middle;
-    }
     const near: Array<{ message: MessageElement; distance: number }> = [];
-    for (let index = low; index < children.length; index++) {
-      const box = children[index].getBoundingClientRect();
-      if (box.top > bottom) break;
-      const message = this.watched.get(children[index]);
-      if (message) near.push({ message, distance: Math.max(0, view.top - box.bottom, box.top - view.bottom) });
+    for (const [chunk] of laidOutWithin(this.list.children, top, bottom)) {
+      for (const [child, box] of laidOutWithin(chunk.children, top, bottom)) {
+        const message = this.watched.get(child);
+        if (message) near.push({ message, distance: Math.max(0, view.top - box.bottom, box.top - view.bottom) });
+      }
     }
     return near.sort((a, b) => a.distance - b.distance).map((entry) => entry.message);
+  }
+}
+
+/** The elements of `children` (laid out top to bottom) whose box reaches between `top` and `bottom`, with their box. */
+function* laidOutWithin(children: HTMLCollection, top: number, bottom: number): Generator<[Element, DOMRect]> {
+  // The first child whose bottom is below `top`.
+  let low = 0;
+  let high = children.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (children[middle].getBoundingClientRect().bottom < top) low = middle + 1;
+    else high = middle;
+  }
+  for (let index = low; index < children.length; index++) {
+    const box = children[index].getBoundingClientRect();
+    if (box.top > bottom) return;
+    yield [children[index], box];
   }
 }

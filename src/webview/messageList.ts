@@ -4,6 +4,7 @@ import { eagerFrom } from '../core/chat/snapshotParts';
 import { BottomFollower } from './bottomFollower';
 import { el } from './dom';
 import { LazyMessages } from './lazyMessages';
+import { MessageChunks } from './messageChunks';
 import { MessageElement, type MessageContext } from './messageView';
 
 /** How long a revealed message (a search result) stays outlined. */
@@ -47,6 +48,7 @@ export class MessageList {
   private ordered: MessageElement[] = [];
   private readonly bottom: BottomFollower;
   private readonly lazy: LazyMessages;
+  private readonly chunks: MessageChunks;
   /** A message asked to be shown before it was here (its snapshot not applied yet): shown when it comes. */
   private revealWhenShown: string | undefined;
   /** The messages whose chrome was last rendered as the last turn's (refreshChrome). */
@@ -57,6 +59,7 @@ export class MessageList {
     this.root = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.empty]);
     this.bottom = new BottomFollower(this.root);
     this.lazy = new LazyMessages(this.root);
+    this.chunks = new MessageChunks(this.root);
   }
 
   get(id: string): MessageElement | undefined {
@@ -117,7 +120,7 @@ export class MessageList {
     this.messages.set(view.id, element);
     if (next) this.ordered.splice(this.ordered.indexOf(next), 0, element);
     else this.ordered.push(element);
-    this.root.insertBefore(element.root, next?.root ?? null);
+    this.chunks.insert(element.root, element.placeholderHeight, next?.root);
     this.bottom.watch(element.root);
     this.lazy.watch(element);
   }
@@ -127,7 +130,7 @@ export class MessageList {
     if (!element) return;
     this.bottom.unwatch(element.root);
     this.lazy.unwatch(element);
-    element.root.remove();
+    this.chunks.remove(element.root);
     this.messages.delete(id);
     this.ordered.splice(this.ordered.indexOf(element), 1);
   }

@@ -6,6 +6,7 @@ import type { MarkdownIt } from 'markdown-it';
 import { StreamingMarkdown } from './markdown/streamingMarkdown';
 import type { ImageThumbnails } from './imageThumbnails';
 import { attachmentList, cutAtLimit, errorCard, metaParts, statusLabel } from './messageChrome';
+import { estimatedHeight } from './messageChunks';
 
 export interface MessageContext {
   md: MarkdownIt;
@@ -45,6 +46,8 @@ export class MessageElement {
   private plainText: string | undefined;
   /** What the chrome was last asked to show (renderChrome). */
   private chrome = { isLast: false, busy: false };
+  /** A deferred answer's estimated height in px (its placeholder's), for its chunk's (messageChunks.ts). */
+  placeholderHeight: number | undefined;
 
   /** With `deferred`, an answer's markdown is rendered only by render() (off-screen answers of a long conversation). */
   constructor(view: MessageView, private readonly ctx: MessageContext, deferred = false) {
@@ -148,7 +151,8 @@ export class MessageElement {
       this.body.append(this.placeholder);
     }
     this.placeholder.textContent = text;
-    this.root.style.setProperty('contain-intrinsic-size', `auto ${estimatedHeight(text)}px`);
+    this.placeholderHeight = estimatedHeight(text);
+    this.root.style.setProperty('contain-intrinsic-size', `auto ${this.placeholderHeight}px`);
   }
 
   get streaming(): boolean {
@@ -236,24 +240,3 @@ export class MessageElement {
     this.actions.replaceChildren(...buttons);
   }
 }
-
-/**
- * What an answer's rendered height will roughly be, from its text alone (no layout): lines of the
- * panel's usual width plus the message's chrome. Only the scrollbar depends on it; a rendered answer
- * keeps its real height (`contain-intrinsic-size: auto`).
- */
-function estimatedHeight(text: string): number {
-  let lines = 0;
-  for (let start = 0; start <= text.length;) {
-    const end = text.indexOf('\n', start);
-    const length = (end < 0 ? text.length : end) - start;
-    lines += Math.max(1, Math.ceil(length / CHARACTERS_PER_LINE));
-    if (end < 0) break;
-    start = end + 1;
-  }
-  return MESSAGE_CHROME_PX + lines * LINE_PX;
-}
-
-const CHARACTERS_PER_LINE = 100;
-const LINE_PX = 18;
-const MESSAGE_CHROME_PX = 60;
