@@ -21,11 +21,17 @@ const PER_DAY = 100;
 const DAY_MS = 86_400_000;
 const MODELS = ['chat-small', 'chat-large', 'image-1', 'modèle-漢字'];
 
+/**
+ * Each day's requests fall between that day's local midnight and the time of day it is now, so that
+ * today holds all of its requests at any hour (a run just after midnight included).
+ */
 function writeLedger(file: string, now: number): number {
+  const todayStart = windowStart(now, 1);
+  const spacing = Math.min(300_000, (now - todayStart) / (PER_DAY + 1));
   let text = '';
   for (let day = DAYS - 1; day >= 0; day--) {
     for (let i = 0; i < PER_DAY; i++) {
-      const at = now - day * DAY_MS - (PER_DAY - i) * 300_000;
+      const at = Math.floor(todayStart - day * DAY_MS + (i + 1) * spacing);
       const model = MODELS[i % MODELS.length];
       text += serializeEntry(toUsageEntry({ requestId: `req_${day}_${i}`, model, environment: i % 5 ? 'production' : 'staging', kind: model.startsWith('image') ? 'image' : 'chat', credits: i % 13 ? 0.0001 * (i + 1) : null }, at));
     }
@@ -43,7 +49,8 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; result: T 
 async function main(): Promise<Row[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-ledger-bench-'));
   try {
-    const now = Date.now();
+    // A minute into the day at least, so that today's requests are not all within a millisecond.
+    const now = Math.max(Date.now(), windowStart(Date.now(), 1) + 60_000);
     const full = path.join(dir, 'ledger.jsonl');
     const empty = path.join(dir, 'empty.jsonl');
     const bytes = writeLedger(full, now);
