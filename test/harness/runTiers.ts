@@ -32,6 +32,23 @@ type Stage = Tier[];
 
 const MINUTE = 60_000;
 
+/**
+ * The UI files of the second UI tier, about a third of the UI tier's time. That tier starts when
+ * integration ends: the first UI tier alone left a third of the machine idle for the last half of
+ * the run, and the UI tier is what decides how long `npm test` takes.
+ */
+const LATE_UI_FILES = ['chatHistory', 'chatLinks', 'demo', 'environments', 'gettingStarted', 'images', 'localEndpoint', 'spendingLimits', 'usage', 'usageTokens', 'workbench'];
+
+/** The built UI test files of one of the two UI tiers (every file is in exactly one). */
+function uiFiles(late: boolean): string[] {
+  const dir = path.join('out', 'test', 'ui');
+  const files = fs.existsSync(path.join(REPO_ROOT, dir)) ? fs.readdirSync(path.join(REPO_ROOT, dir)) : [];
+  return files.filter((file) => file.endsWith('.test.js') && LATE_UI_FILES.includes(file.slice(0, -'.test.js'.length)) === late)
+    .sort().map((file) => path.join(dir, file));
+}
+
+const UI_NEEDS: ProvisionNeeds = { chromium: true, codeServer: true };
+
 const STAGES: Stage[] = [
   // Both keep a core busy: side by side they save ~1 s of 17, so they stay one after the other.
   [{ name: 'lint', command: 'npm', args: ['run', '--silent', 'lint'], timeoutMs: 5 * MINUTE }],
@@ -39,8 +56,9 @@ const STAGES: Stage[] = [
   [{ name: 'unit', command: 'mocha', args: ['--config', 'test/unit/.mocharc.json'], timeoutMs: 5 * MINUTE }],
   // They start once provisioning (which began with lint) has finished, so they never install side by side.
   [
-    { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json'], timeoutMs: 14 * MINUTE, needs: { chromium: true, codeServer: true } },
-    { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE, needs: { chromium: true, codeServer: true } },
+    { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json', ...uiFiles(false)], timeoutMs: 14 * MINUTE, needs: UI_NEEDS },
+    { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE, needs: UI_NEEDS },
+    { name: 'ui-late', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json', ...uiFiles(true)], timeoutMs: 10 * MINUTE, needs: UI_NEEDS, after: 'integration' },
     // Every benchmark in its smoke mode (seconds): keeps `npm run bench` from rotting; asserts no target.
     // It takes integration's place beside the UI tier, the longest, so it adds nothing to the run's time.
     { name: 'bench', command: 'node', args: ['out/test/bench/runAll.js'], timeoutMs: 3 * MINUTE, env: { INFERENCE_BENCH_SMOKE: '1' }, needs: { chromium: true }, after: 'integration' },
@@ -158,7 +176,8 @@ async function main(): Promise<void> {
   const selected = process.env.INFERENCE_TEST_TIERS?.split(',').map((name) => name.trim());
   const serial = process.env.INFERENCE_TEST_SERIAL === '1';
   const stages = STAGES.flatMap((stage) => (serial ? stage.map((tier) => [tier]) : [stage]))
-    .map((stage) => stage.filter((tier) => !selected || selected.includes(tier.name)))
+    // `ui` selects both UI tiers.
+    .map((stage) => stage.filter((tier) => !selected || selected.includes(tier.name) || selected.includes(tier.name.split('-')[0])))
     .filter((stage) => stage.length > 0);
   const tiers = stages.flat();
   const started = Date.now();
