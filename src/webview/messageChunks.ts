@@ -85,7 +85,7 @@ export class MessageChunks {
   }
 }
 
-export function isChunk(element: Element | null | undefined): element is HTMLElement {
+function isChunk(element: Element | null | undefined): element is HTMLElement {
   return element?.classList.contains('message-chunk') ?? false;
 }
 

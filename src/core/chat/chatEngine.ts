@@ -230,7 +230,8 @@ export class ChatEngine {
   }
 
   private touched(conversation: Conversation): Conversation {
-    return Object.assign(conversation, { updatedAt: this.now() });
+    conversation.updatedAt = this.now();
+    return conversation;
   }
 
   /** The chips of the context the next message will carry. */
