@@ -47,7 +47,7 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
       window.__pumpFrame();
       const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { querySelector(s: string): { innerHTML: string } | null; querySelectorAll(s: string): ArrayLike<unknown> };
       const tail = () => answer().querySelector('.md-tail')?.innerHTML ?? '';
-      const paragraphs = () => answer().querySelectorAll(':scope > .md-segment > p').length;
+      const paragraphs = () => answer().querySelectorAll(':scope > .md-segment > .md-part > p').length;
       let seq = 1;
       const send = (text: string) => {
         window.__deliver([start.v, seq++, text]);
@@ -96,19 +96,19 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
         window.__deliver([start.v, seq, text.slice(i, i + 7)]);
         window.__pumpFrame();
         // Committed: in the growing list (not the provisional tail), with two items after it.
-        const li = answer().querySelector(':scope > .md-segment > ul > li');
-        if (!firstItem && li && answer().querySelector(':scope > .md-segment > ul > li + li + li')) {
+        const li = answer().querySelector(':scope > .md-segment > .md-part > ul > li');
+        if (!firstItem && li && answer().querySelector(':scope > .md-segment > .md-part > ul > li + li + li')) {
           firstItem = li;
           firstItemHtml = li.outerHTML;
           // What a builder bug would leave: an attribute the sanitiser refuses, on a node waiting for its batch.
           li.setAttribute('onclick', 'alert(0)');
         }
         // Committed too, with four items after it (the open item and the one before it may be provisional).
-        if (!thirdItem) thirdItem = answer().querySelector(':scope > .md-segment > ul > li:nth-child(3):nth-last-child(n+5)');
+        if (!thirdItem) thirdItem = answer().querySelector(':scope > .md-segment > .md-part > ul > li:nth-child(3):nth-last-child(n+5)');
         if (firstItem && replacedAt < 0 && !firstItem.isConnected) replacedAt = i;
       }
       const thirdKept = thirdItem?.isConnected ?? false;
-      const firstNow = answer().querySelector(':scope > .md-segment > ul > li')?.outerHTML;
+      const firstNow = answer().querySelector(':scope > .md-segment > .md-part > ul > li')?.outerHTML;
       window.__deliver(done);
       window.__pumpFrame();
       const streamed = answer().innerHTML;
@@ -125,7 +125,7 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.doesNotMatch(result.streamed, /href="javascript|<img|<a [^>]*onerror|onclick/);
   });
 
-  it('puts committed blocks in segments of 32 that skip layout off screen, the same for a stream and a one-shot render', async () => {
+  it('puts committed blocks in segments of 32, parts of 8, that skip layout off screen, the same for a stream and a one-shot render', async () => {
     const text = Array.from({ length: 100 }, (_, i) => (i % 10 === 9 ? `## Heading ${i}` : `Paragraph ${i} with *some* text.`)).join('\n\n');
     const result = await webview.page.evaluate(({ start, done, text }) => {
       window.__deliver(start);
@@ -137,16 +137,18 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
       }
       window.__deliver(done);
       window.__pumpFrame();
-      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { innerHTML: string; querySelectorAll(s: string): ArrayLike<{ childElementCount: number }> };
+      const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { innerHTML: string; querySelectorAll(s: string): ArrayLike<{ children: ArrayLike<{ childElementCount: number }>; firstElementChild: unknown }> };
       const segments = Array.from(answer().querySelectorAll(':scope > .md-segment'));
       const style = getComputedStyle(segments[0]).contentVisibility;
+      const partStyle = getComputedStyle(segments[0].firstElementChild as Element).contentVisibility;
       const streamed = answer().innerHTML;
       window.__deliver({ ...start, conversation: { ...start.conversation, id: 'oneShotSegments', messages: [{ ...start.conversation.messages[0], text, status: 'done' }] }, streaming: undefined });
       window.__pumpFrame();
-      return { sizes: segments.map((s) => s.childElementCount), style, streamed, oneShot: answer().innerHTML };
+      return { sizes: segments.map((s) => Array.from(s.children).map((part) => part.childElementCount)), style, partStyle, streamed, oneShot: answer().innerHTML };
     }, { start: streaming('segments'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'segments', messageId: 'a', status: 'done' } as const, text });
-    assert.deepEqual(result.sizes, [32, 32, 32, 4]);
+    assert.deepEqual(result.sizes, [[8, 8, 8, 8], [8, 8, 8, 8], [8, 8, 8, 8], [4]]);
     assert.equal(result.style, 'auto', 'chat.css lets the browser skip segments off screen');
+    assert.equal(result.partStyle, 'auto', 'and the parts of a segment in view');
     assert.equal(result.streamed, result.oneShot);
   });
 

@@ -16,6 +16,15 @@ import { sanitizeRowsToFragment, sanitizeShellToFragment, sanitizeToFragment } f
 const SEGMENT_ELEMENTS = 32;
 
 /**
+ * A segment's blocks sit in parts of this many elements, each `content-visibility: auto` too: an
+ * answer coming into view is laid out a part at a time as its parts come near, not whole (a 20 KB
+ * answer, ~3,000 px, cost one scrolled frame 20–40 ms here). Parts inside a segment that is
+ * skipped are not checked against the viewport, so a 1 MB answer adds the few parts of the
+ * segments in view to the checks Chromium runs per frame, not all ~400.
+ */
+const PART_ELEMENTS = 8;
+
+/**
  * From this many segments an answer's segments skip layout and paint on their own (`segmented`,
  * chat.css); a shorter answer is skipped whole with its message, and a segment that can be skipped
  * costs Chromium an intersection check on every scrolled frame.
@@ -143,17 +152,22 @@ export class AnswerDom {
     }
   }
 
-  /** Puts committed top-level nodes at the end of the answer, in segments (SEGMENT_ELEMENTS). */
+  /** Puts committed top-level nodes at the end of the answer, in parts (PART_ELEMENTS) of segments (SEGMENT_ELEMENTS). */
   private place(fragment: DocumentFragment): void {
     for (const node of Array.from(fragment.childNodes)) {
       let segment = this.tail.previousElementSibling;
-      if (!segment || (node.nodeType === Node.ELEMENT_NODE && segment.childElementCount >= SEGMENT_ELEMENTS)) {
-        segment = el('div', { className: 'md-segment' });
-        this.element.insertBefore(segment, this.tail);
-        // The segments and the tail.
-        if (this.element.childElementCount > SEGMENTED_FROM) this.element.classList.add('segmented');
+      let part = segment?.lastElementChild;
+      if (!segment || !part || (node.nodeType === Node.ELEMENT_NODE && part.childElementCount >= PART_ELEMENTS)) {
+        if (!segment || segment.childElementCount * PART_ELEMENTS >= SEGMENT_ELEMENTS) {
+          segment = el('div', { className: 'md-segment' });
+          this.element.insertBefore(segment, this.tail);
+          // The segments and the tail.
+          if (this.element.childElementCount > SEGMENTED_FROM) this.element.classList.add('segmented');
+        }
+        part = el('div', { className: 'md-part' });
+        segment.appendChild(part);
       }
-      segment.appendChild(node);
+      part.appendChild(node);
     }
   }
 
