@@ -88,24 +88,3 @@ export class MessageChunks {
 function isChunk(element: Element | null | undefined): element is HTMLElement {
   return element?.classList.contains('message-chunk') ?? false;
 }
-
-/**
- * What an answer's rendered height will roughly be, from its text alone (no layout): lines of the
- * panel's usual width plus the message's chrome. Only the scrollbar depends on it; a rendered answer
- * keeps its real height (`contain-intrinsic-size: auto`).
- */
-export function estimatedHeight(text: string): number {
-  let lines = 0;
-  for (let start = 0; start <= text.length;) {
-    const end = text.indexOf('\n', start);
-    const length = (end < 0 ? text.length : end) - start;
-    lines += Math.max(1, Math.ceil(length / CHARACTERS_PER_LINE));
-    if (end < 0) break;
-    start = end + 1;
-  }
-  return MESSAGE_CHROME_PX + lines * LINE_PX;
-}
-
-const CHARACTERS_PER_LINE = 100;
-const LINE_PX = 18;
-const MESSAGE_CHROME_PX = 60;

@@ -5,8 +5,8 @@ import type { FrameScheduler } from './frames';
 import type { MarkdownIt } from 'markdown-it';
 import { StreamingMarkdown } from './markdown/streamingMarkdown';
 import type { ImageThumbnails } from './imageThumbnails';
+import { fillPlaceholder } from './placeholder';
 import { attachmentList, cutAtLimit, errorCard, metaParts, statusLabel } from './messageChrome';
-import { estimatedHeight } from './messageChunks';
 
 export interface MessageContext {
   md: MarkdownIt;
@@ -150,8 +150,7 @@ export class MessageElement {
       this.placeholder = el('div', { className: 'md-placeholder' });
       this.body.append(this.placeholder);
     }
-    this.placeholder.textContent = text;
-    this.placeholderHeight = estimatedHeight(text);
+    this.placeholderHeight = fillPlaceholder(this.placeholder, text);
     this.root.style.setProperty('contain-intrinsic-size', `auto ${this.placeholderHeight}px`);
   }
 

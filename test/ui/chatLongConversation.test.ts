@@ -4,7 +4,7 @@ import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessag
 import { conversationMessages, longAnswer } from '../shared/answerCorpus';
 import { openWebviewPage, type PageElement, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 
-declare const window: PageWindow & { find(text: string): boolean; getSelection(): { anchorNode: { parentElement: PageElement | null } | null; removeAllRanges(): void } | null };
+declare const window: PageWindow & { find(text: string): boolean; getSelection(): { anchorNode: { parentElement: (PageElement & { closest(selector: string): PageElement | null }) | null } | null; removeAllRanges(): void } | null };
 declare const document: { querySelector(selector: string): (PageElement & { scrollIntoView(): void }) | null; querySelectorAll(selector: string): ArrayLike<PageElement> };
 
 const conversation = (id: string, bytes: number): SnapshotMessage => ({
@@ -40,6 +40,11 @@ describe('chat webview: a long conversation renders as it is scrolled (real bund
     id: m.getAttribute('data-message-id'),
     rendered: m.querySelector('.markdown') !== null,
     placeholder: m.querySelector('.md-placeholder')?.textContent ?? undefined,
+    slices: Array.from(m.querySelectorAll('.md-placeholder-slice'), (slice) => ({
+      chars: slice.textContent?.length ?? 0,
+      skippable: getComputedStyle(slice as never).contentVisibility === 'auto',
+      height: Number.parseFloat(getComputedStyle(slice as never).containIntrinsicHeight.replace('auto ', '')),
+    })),
   })));
 
   it('opens with the latest answers rendered and the rest as placeholders holding their text, in order, from all the parts', async () => {
@@ -52,6 +57,14 @@ describe('chat webview: a long conversation renders as it is scrolled (real bund
     const deferred = messages.filter((m) => m.placeholder !== undefined);
     assert.ok(deferred.length > answers.length / 2, `most answers wait (${deferred.length} of ${answers.length})`);
     for (const m of deferred) assert.equal(m.placeholder, answers.find((a) => a.id === m.id)?.text, `${m.id} holds its text`);
+    // Laid out a slice at a time as slices come near (placeholder.ts), each with an estimated height.
+    const sliced = deferred.find((m) => (m.placeholder?.length ?? 0) > 5000);
+    assert.ok(sliced, 'a long answer waits');
+    assert.ok(sliced.slices.length >= 3, `its text is in slices (${sliced.slices.length})`);
+    for (const slice of sliced.slices) {
+      assert.ok(slice.chars > 0 && slice.chars <= 2000, `a slice holds at most 2,000 characters (${slice.chars})`);
+      assert.ok(slice.skippable && slice.height > 0, 'a slice is skipped off screen, at its estimated height');
+    }
   });
 
   it('finds the text of an answer not rendered yet (find-in-page) and scrolls to it, still highlighted; copies the whole text of an answer rendered when scrolled to', async () => {
@@ -67,7 +80,7 @@ describe('chat webview: a long conversation renders as it is scrolled (real bund
       const [box, shown] = [message.getBoundingClientRect(), list.getBoundingClientRect()];
       return {
         hit,
-        in: window.getSelection()?.anchorNode?.parentElement?.getAttribute('class'),
+        in: window.getSelection()?.anchorNode?.parentElement?.closest('.md-placeholder') ? 'md-placeholder' : 'elsewhere',
         selected: String(window.getSelection()),
         onScreen: box.bottom > shown.top && box.top < shown.bottom,
       };
