@@ -37,7 +37,7 @@ const MINUTE = 60_000;
  * integration ends: the first UI tier alone left a third of the machine idle for the last half of
  * the run, and the UI tier is what decides how long `npm test` takes.
  */
-const LATE_UI_FILES = ['chatHistory', 'chatLinks', 'demo', 'environments', 'gettingStarted', 'images', 'localEndpoint', 'spendingLimits', 'usage', 'usageTokens', 'workbench'];
+const LATE_UI_FILES = ['chatHistory', 'demo', 'environments', 'gettingStarted', 'images', 'localEndpoint', 'spendingLimits', 'usage', 'usageTokens', 'workbench'];
 
 /** The built UI test files of one of the two UI tiers (every file is in exactly one). */
 function uiFiles(late: boolean): string[] {
