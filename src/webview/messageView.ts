@@ -46,6 +46,8 @@ export class MessageElement {
   private plainText: string | undefined;
   /** What the chrome was last asked to show (renderChrome). */
   private chrome = { isLast: false, busy: false };
+  /** The answer ended and its last frame is pending: the chrome waits for it (patch()). */
+  private endingFrame = false;
   /** A deferred answer's estimated height in px (its placeholder's), for its chunk's (messageChunks.ts). */
   placeholderHeight: number | undefined;
 
@@ -212,18 +214,26 @@ export class MessageElement {
     this.renderChrome(isLast, busy);
   }
 
-  /** The end of an answer (the host's patch): status, meta and error change; the text is what the appends built. */
+  /**
+   * The end of an answer (the host's patch): status, meta and error change; the text is what the
+   * appends built. Its chrome changes in the frame that renders its last words, after them.
+   */
   patch(patch: MessagePatch, isLast: boolean, busy: boolean): void {
     const wasStreaming = this.streaming;
     this.facts = { ...this.facts, status: patch.status, meta: patch.meta, error: patch.error };
-    if (wasStreaming && !this.streaming) this.markdown?.finish();
+    if (wasStreaming && !this.streaming && this.markdown) {
+      this.markdown.finish();
+      this.endingFrame = true;
+      this.ctx.frames.request({ renderFrame: () => this.renderChrome(this.chrome.isLast, this.chrome.busy, true) });
+    }
     this.renderChrome(isLast, busy);
   }
 
-  renderChrome(isLast: boolean, busy: boolean): void {
+  renderChrome(isLast: boolean, busy: boolean, ended = false): void {
     this.chrome = { isLast, busy };
+    if (ended) this.endingFrame = false;
     // A deferred answer is off screen: its header, status and buttons are built with its markdown.
-    if (this.placeholder) return;
+    if (this.placeholder || this.endingFrame) return;
     const view = this.facts;
     this.metaLine.replaceChildren(...metaParts(view.meta, view.createdAt));
     const cut = view.status === 'done' && view.meta?.finishReason === 'length';

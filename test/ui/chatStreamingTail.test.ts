@@ -224,6 +224,23 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.deepEqual(lines, ['name: 1', 'credits: 1', 'sanitize: 1', '913: 1', 'highlight: 1', '698: 1']);
   });
 
+  it('ends an answer in one frame: the "Answering…" status goes in the frame that shows its last words, not before', async () => {
+    const seen = await webview.page.evaluate(({ start, done }) => {
+      window.__deliver(start);
+      window.__pumpFrame();
+      const answer = () => document.querySelector('[data-message-id="a"]') as unknown as { querySelector(s: string): { hidden: boolean; textContent: string | null } | null };
+      const state = () => ({ status: answer().querySelector('.message-status')?.hidden === false, text: (answer().querySelector('.markdown')?.textContent ?? '').trim() });
+      window.__deliver([start.v, 1, 'First words, then the last ones']);
+      window.__deliver(done);
+      const beforeFrame = state();
+      window.__pumpFrame();
+      return { beforeFrame, afterFrame: state() };
+    }, { start: streaming('ending'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'ending', messageId: 'a', status: 'done' } as const });
+    assert.equal(seen.beforeFrame.status, true, 'until the frame, the answer still shows as answering');
+    assert.doesNotMatch(seen.beforeFrame.text, /last ones/);
+    assert.deepEqual(seen.afterFrame, { status: false, text: 'First words, then the last ones' });
+  });
+
   it('spins the "Answering…" icon while an answer streams, and not for a user who asked for reduced motion', async () => {
     const spin = () => webview.page.evaluate((start) => {
       window.__deliver(start);
