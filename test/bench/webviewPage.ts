@@ -241,26 +241,35 @@ function fakeVsCodeApi({ manualFrames }: { manualFrames: boolean }): void {
       window.__idleMs += ms;
     }, options);
   }
+  /**
+   * When the current frame's first animation-frame callback ran. Every callback of one frame gets the
+   * same timestamp, so a new timestamp is a new frame: a frame the page's own callbacks ran with no
+   * `__frame()` waiting must not start the next measured one (a start kept until a `__frame()`
+   * resolved counted the time between them too: the first scrolled frame after opening a
+   * conversation read 30–60 ms, and 100 ms more after a 100 ms pause).
+   */
   let frameStart = 0;
+  let frameTime: number | undefined;
+  const frameBegins = (time: number): void => {
+    if (time === frameTime) return;
+    frameTime = time;
+    frameStart = performance.now();
+  };
   if (manualFrames) {
     window.requestAnimationFrame = (callback) => queue.push(callback);
   } else {
     window.requestAnimationFrame = (callback) => nativeFrame((time) => {
+      frameBegins(time);
       const start = performance.now();
-      if (!frameStart) frameStart = start;
       callback(time);
       window.__scriptMs += performance.now() - start;
     });
   }
   window.__frame = () => new Promise((resolve) => {
-    nativeFrame(() => {
-      if (!frameStart) frameStart = performance.now();
+    nativeFrame((time) => {
+      frameBegins(time);
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        const ms = performance.now() - frameStart;
-        frameStart = 0;
-        resolve(ms);
-      };
+      channel.port1.onmessage = () => resolve(performance.now() - frameStart);
       channel.port2.postMessage(0);
     });
   });
