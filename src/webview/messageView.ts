@@ -224,14 +224,18 @@ export class MessageElement {
     if (wasStreaming && !this.streaming && this.markdown) {
       this.markdown.finish();
       this.endingFrame = true;
-      this.ctx.frames.request({ renderFrame: () => this.renderChrome(this.chrome.isLast, this.chrome.busy, true) });
+      this.ctx.frames.request({
+        renderFrame: () => {
+          this.endingFrame = false;
+          this.renderChrome(this.chrome.isLast, this.chrome.busy);
+        },
+      });
     }
     this.renderChrome(isLast, busy);
   }
 
-  renderChrome(isLast: boolean, busy: boolean, ended = false): void {
+  renderChrome(isLast: boolean, busy: boolean): void {
     this.chrome = { isLast, busy };
-    if (ended) this.endingFrame = false;
     // A deferred answer is off screen: its header, status and buttons are built with its markdown.
     if (this.placeholder || this.endingFrame) return;
     const view = this.facts;
