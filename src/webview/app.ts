@@ -59,6 +59,10 @@ export class ChatApp {
         query: async (query) => (await this.call('mentionQuery', { query }))?.result.items,
         pick: (target) => void this.mention(target),
       },
+      models: {
+        list: async () => (await this.call('chatModels', {}))?.result,
+        pick: (model) => void this.call('setChatModel', model === undefined ? {} : { model }),
+      },
       attachFiles: (files) => void this.attachFiles(files),
     }, this.thumbnails);
     this.messages = new MessageList({ md: this.md, thumbnails: this.thumbnails, frames: this.frames, announce: (t) => this.live.announce(t) });

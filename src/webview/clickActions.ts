@@ -43,7 +43,7 @@ function runAction(button: HTMLElement, messageId: string | undefined, ctx: Clic
   switch (action) {
     case 'send': return void ctx.composer.submit();
     case 'stop': return void ctx.call('stop', {});
-    case 'pickModel': return void ctx.call('pickModel', {});
+    case 'pickModel': return ctx.composer.toggleModelMenu();
     case 'attachSelection': return void ctx.updateAttachments('attach', { kind: 'selection' });
     case 'attachFile': return void ctx.updateAttachments('attach', { kind: 'file' });
     case 'attachImage': return void ctx.updateAttachments('attach', { kind: 'image' });

@@ -5,12 +5,14 @@ import { attachmentChip, refusalChip } from './attachmentChips';
 import { actionButton, codicon, el } from './dom';
 import type { ImageThumbnails } from './imageThumbnails';
 import { MentionPicker, type MentionPickerHandlers } from './mentionPicker';
+import { ModelMenu, type ModelMenuHandlers } from './modelMenu';
 
 export interface ComposerHandlers {
   send(text: string, editing: boolean): Promise<boolean>;
   stop(): void;
   draftChanged(draft: string): void;
   mentions: MentionPickerHandlers;
+  models: ModelMenuHandlers;
   /** Files pasted or dropped: the host tells images by their bytes and refuses the rest. */
   attachFiles(files: File[]): void;
 }
@@ -31,6 +33,7 @@ export class Composer {
   private readonly editBanner: HTMLElement;
   private readonly estimate: HTMLElement;
   private readonly picker: MentionPicker;
+  private readonly modelMenu: ModelMenu;
   private attachments: AttachmentView[] = [];
   /** Mentions that attached nothing: shown until removed, and nothing is sent while one is. */
   private refusals: MentionRefusal[] = [];
@@ -54,6 +57,9 @@ export class Composer {
     this.stopButton.hidden = true;
     this.modelButton = actionButton('pickModel', 'chip', l10n.t('Model'), true);
     this.modelButton.classList.add('model-button');
+    this.modelButton.setAttribute('aria-haspopup', 'listbox');
+    this.modelButton.setAttribute('aria-expanded', 'false');
+    this.modelMenu = new ModelMenu(this.modelButton, handlers.models);
     this.editBanner = el('div', { className: 'edit-banner', attrs: { hidden: '' } }, [
       codicon('edit'), el('span', { text: l10n.t('Editing your last message. Enter resends it, Escape cancels.') }),
     ]);
@@ -69,7 +75,7 @@ export class Composer {
       this.sendButton,
     ]);
     this.picker = new MentionPicker(this.input, handlers.mentions);
-    this.root = el('div', { className: 'composer' }, [this.picker.root, this.editBanner, this.chips, this.input, toolbar]);
+    this.root = el('div', { className: 'composer' }, [this.picker.root, this.modelMenu.root, this.editBanner, this.chips, this.input, toolbar]);
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.input.addEventListener('input', () => this.handlers.draftChanged(this.input.value));
     this.input.addEventListener('paste', (event) => this.takeFiles(event, event.clipboardData));
@@ -85,6 +91,12 @@ export class Composer {
     if (!files.length) return;
     event.preventDefault();
     this.handlers.attachFiles(files);
+  }
+
+  /** The model button's menu (modelMenu.ts): opens it, or closes it when open. */
+  toggleModelMenu(): void {
+    if (this.modelMenu.isOpen) this.modelMenu.close();
+    else void this.modelMenu.open();
   }
 
   setBusy(busy: boolean): void {

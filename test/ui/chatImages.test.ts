@@ -83,9 +83,12 @@ describe('chat panel: images in', () => {
   it('a model that refuses images shows the service\'s error naming it, and the question and image stay in the composer', async () => {
     await chat().locator('button[data-action="newConversation"]').click();
     await waitFor('a new conversation', async () => (await messages('user').count()) === 0, { timeoutMs: 10_000, intervalMs: 100 });
-    // The conversation's own model, from the composer's model button.
+    // The conversation's own model, from the composer's model menu.
     await chat().locator('button[data-action="pickModel"]').click();
-    await ui.pickQuickPickItem('emu-chat-small', 30_000);
+    await chat().locator('.model-menu-filter').fill('chat-small');
+    await chat().locator('.model-menu-row[aria-selected="true"]', { hasText: 'emu-chat-small' }).waitFor({ timeout: 30_000 });
+    await ui.screenshot('03b-model-menu');
+    await chat().locator('.model-menu-filter').press('Enter');
     await chat().locator('button[data-action="pickModel"]', { hasText: 'emu-chat-small' }).waitFor({ timeout: 10_000 });
     await pasteImage(chat(), PASTED, 'diagram.png');
     await chips().filter({ hasText: 'diagram.png' }).waitFor({ timeout: 10_000 });

@@ -44,6 +44,8 @@ export const REQUEST_PARAM_VALIDATORS: { readonly [M in ChatMethod]: (params: Js
   applyCode: (p) => isString(p.code) && optional(isString)(p.info),
   openLink: (p) => isString(p.href),
   pickModel: noParams,
+  chatModels: noParams,
+  setChatModel: (p) => optional(isString)(p.model),
   attach: (p) => oneOf(COMPOSER_ATTACHMENT_KINDS)(p.kind),
   attachImage: (p) => isString(p.name) && isString(p.data),
   imageData: (p) => isString(p.id),

@@ -5,6 +5,16 @@ import type { AttachmentView, ChatImageMime, ComposerAttachmentKind, MentionItem
  * `ready` notification, everything else a request answered once by id, with a typed response.
  */
 
+/** What the panel's model menu lists: the environment's chat models, the conversation's own and the environment's selection. */
+export interface ChatModelsView {
+  environment: string;
+  models: string[];
+  /** The conversation's own model; none when it uses the environment's. */
+  current?: string;
+  /** The environment's selected model, which a conversation without its own uses. */
+  environmentModel?: string;
+}
+
 export interface ChatRequests {
   send: { text: string };
   stop: Record<string, never>;
@@ -18,6 +28,10 @@ export interface ChatRequests {
   applyCode: { code: string; info?: string };
   openLink: { href: string };
   pickModel: Record<string, never>;
+  /** The models the panel's model menu offers (the environment's chat models), and which is in use. */
+  chatModels: Record<string, never>;
+  /** The conversation's model from the panel's menu; none: the environment's. The host checks it is listed. */
+  setChatModel: { model?: string };
   /** `image` opens a file dialog on the host. */
   attach: { kind: ComposerAttachmentKind };
   /** A pasted or dropped image: its name and its bytes in base64; the host checks both. */
@@ -51,6 +65,8 @@ export interface ChatResponses {
   applyCode: void;
   openLink: void;
   pickModel: void;
+  chatModels: ChatModelsView;
+  setChatModel: void;
   attach: { attachments: AttachmentView[] };
   attachImage: { attachments: AttachmentView[] };
   imageData: { mime: ChatImageMime; data: string };

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { ChatEngine } from '../../core/chat/chatEngine';
+import type { ChatModelsView } from '../../core/chat/chatRequests';
 import type { Services } from '../services';
 import type { ChatHistory } from './chatHistory';
 
@@ -20,11 +21,31 @@ export async function pickConversationModel(services: Services, engine: ChatEngi
   ];
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Model for this chat ({0})', env.label), placeHolder: vscode.l10n.t('Models offered by this environment') });
   if (!picked) return false;
-  const next = picked.id === USE_DEFAULT ? undefined : picked.id;
-  if (next === undefined && !envModel) {
+  return setConversationModel(services, engine, picked.id === USE_DEFAULT ? undefined : picked.id);
+}
+
+/** What the panel's model menu lists (webview/modelMenu.ts): the environment's chat models. */
+export async function conversationModels(services: Services, engine: ChatEngine): Promise<ChatModelsView> {
+  const env = services.environments.active();
+  const environmentModel = services.models.selectedChatModel(env.name);
+  const current = engine.conversation.model;
+  return { environment: env.label, models: await services.models.list('chat', env.name), ...(current !== undefined && { current }), ...(environmentModel !== undefined && { environmentModel }) };
+}
+
+/**
+ * The conversation's model from a picker (undefined: the environment's); one the environment does not
+ * list is refused (the webview's menu is untrusted input). Returns whether the conversation's model changed.
+ */
+export async function setConversationModel(services: Services, engine: ChatEngine, next: string | undefined): Promise<boolean> {
+  const env = services.environments.active();
+  if (next !== undefined && !(await services.models.list('chat', env.name)).includes(next)) {
+    throw new Error(vscode.l10n.t('{0} does not list the model "{1}".', env.label, next));
+  }
+  if (next === undefined && !services.models.selectedChatModel(env.name)) {
     // No per-conversation model and none for the environment: let the user choose the environment's.
     await services.models.pickChatModel(env.name);
   }
+  const current = engine.conversation.model;
   if (next === current) return next === undefined;
   await engine.setModel(next);
   return true;

@@ -13,7 +13,7 @@ import type { CodeProposals } from './codeProposals';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
 import type { ChatHistory } from './chatHistory';
 import type { Mentions } from './mentions';
-import { pickConversation, pickConversationModel } from './pickers';
+import { conversationModels, pickConversation, pickConversationModel, setConversationModel } from './pickers';
 
 type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: ChatSession) => Promise<ChatResponses[M]> | ChatResponses[M] };
 
@@ -44,6 +44,10 @@ export function createRequestHandler(
     },
     pickModel: async (engine) => {
       if (await pickConversationModel(services, engine)) engine.announceHeader();
+    },
+    chatModels: (engine) => conversationModels(services, engine),
+    setChatModel: async (engine, { model }) => {
+      if (await setConversationModel(services, engine, model)) engine.announceHeader();
     },
     attach: async (engine, { kind }) => {
       if (kind !== 'image') return { attachments: engine.attach(captureContext(editors.editor(), kind)) };

@@ -19,6 +19,8 @@ const REQUEST_CASES: { [M in ChatMethod]: { valid: ChatRequests[M]; invalid: unk
   applyCode: { valid: { code: 'x', info: 'ts src/x.ts' }, invalid: [{ code: 'x', info: 3 }, { info: 'ts' }, { code: 1 }] },
   openLink: { valid: { href: 'https://x.test' }, invalid: [{ href: { toString: 'x' } }] },
   pickModel: { valid: {}, invalid: [{ model: 'x' }] },
+  chatModels: { valid: {}, invalid: [{ environment: 'preview' }] },
+  setChatModel: { valid: { model: 'emu-chat-small' }, invalid: [{ model: 7 }, { model: null }] },
   attach: { valid: { kind: 'file' }, invalid: [{ kind: 'evil' }, { kind: '' }, {}, { kind: 'problems' }] },
   attachImage: { valid: { name: 'a.png', data: 'iVBORw0KGgo=' }, invalid: [{ name: 'a.png' }, { name: 1, data: '' }, { data: '' }] },
   imageData: { valid: { id: 'a' }, invalid: [{ id: 1 }, {}] },

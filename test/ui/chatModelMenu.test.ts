@@ -1,0 +1,114 @@
+import * as assert from 'node:assert/strict';
+import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
+import type { ChatModelsView } from '../../src/core/chat/chatRequests';
+import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+
+declare const window: PageWindow;
+declare const document: PageDocument & { activeElement: { className: string } | null };
+
+const MODELS = Array.from({ length: 2000 }, (_, i) => `vendor-${i % 40}/model-${String(i).padStart(4, '0')}${i % 7 === 0 ? '-70b' : ''}`);
+const LISTED: ChatModelsView = { environment: 'Production', models: MODELS, current: MODELS[42], environmentModel: MODELS[1] };
+
+const empty: SnapshotMessage = {
+  v: CHAT_PROTOCOL_VERSION, type: 'snapshot',
+  conversation: { id: 'menu', title: 'Menu', params: {}, messages: [] },
+  attachments: [], environment: { defaults: {} },
+};
+
+/**
+ * The composer's model menu (webview/modelMenu.ts) in the real bundle: the host's list answered by
+ * hand, the filter typed, keys pressed; what it asks of the host read from the posted requests.
+ */
+describe('chat webview: the model menu with 2,000 models (real bundle, Chromium)', function () {
+  this.timeout(60_000);
+  let webview: WebviewPage;
+
+  before(async () => {
+    webview = await openWebviewPage();
+    await webview.page.evaluate((snapshot) => window.__deliver(snapshot), empty);
+  });
+  after(async () => {
+    await webview?.close();
+  });
+
+  /** Clicks the model button and answers its `chatModels` request with LISTED. */
+  const open = async () => {
+    await webview.page.click('button[data-action="pickModel"]');
+    await webview.page.evaluate(async ({ listed, v }) => {
+      const asked = () => window.__posted.findLast((m) => (m as { method?: string }).method === 'chatModels') as { id: number } | undefined;
+      for (let i = 0; i < 100 && !asked(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      window.__deliver({ v, type: 'response', id: asked()!.id, ok: true, result: listed } as Parameters<typeof window.__deliver>[0]);
+      window.__posted.length = 0;
+    }, { listed: LISTED, v: CHAT_PROTOCOL_VERSION });
+    await webview.page.locator('.model-menu:not([hidden])').waitFor({ timeout: 5000 });
+  };
+  const state = () => webview.page.evaluate(() => {
+    const filter = document.querySelector('.model-menu-filter') as unknown as { getAttribute(name: string): string | null };
+    const rows = Array.from(document.querySelectorAll('.model-menu-row'), (row) => ({
+      label: row.querySelector('.model-menu-label')?.textContent, selected: row.getAttribute('aria-selected') === 'true', size: Number(row.getAttribute('aria-setsize')),
+    }));
+    return {
+      open: document.querySelector('.model-menu')?.getAttribute('hidden') === null,
+      rows: rows.length,
+      selected: rows.find((row) => row.selected)?.label,
+      size: rows[0]?.size ?? 0,
+      activeIsRendered: Boolean(document.querySelector(`#${filter.getAttribute('aria-activedescendant')}`)),
+      focused: document.activeElement?.className ?? '',
+      expanded: document.querySelector('button[data-action="pickModel"]')?.getAttribute('aria-expanded'),
+    };
+  });
+  const picked = () => webview.page.evaluate(() => window.__posted.filter((m) => (m as { method?: string }).method === 'setChatModel').map((m) => (m as { params: unknown }).params));
+
+  it('opens on the conversation\'s model with only the rows in view built, the environment\'s model first', async () => {
+    await open();
+    const opened = await state();
+    assert.equal(opened.open, true);
+    assert.equal(opened.size, MODELS.length + 1, 'every model and the environment\'s');
+    assert.ok(opened.rows <= 14, `only the rows in view exist (${opened.rows})`);
+    assert.equal(opened.selected, MODELS[42]);
+    assert.ok(opened.activeIsRendered, 'the combobox points at a row that exists');
+    assert.match(opened.focused, /model-menu-filter/);
+    assert.equal(opened.expanded, 'true');
+    assert.match(await webview.page.locator('.model-menu-title').innerText(), /Production/);
+  });
+
+  it('filters by every word as typed, moves with the keys, and picks with Enter', async () => {
+    await webview.page.locator('.model-menu-filter').fill('VENDOR-3/ 70b');
+    const expected = MODELS.filter((id) => id.startsWith('vendor-3/') && id.endsWith('-70b'));
+    const filtered = await state();
+    assert.equal(filtered.size, expected.length, 'the environment\'s row goes while a filter is typed');
+    assert.equal(filtered.selected, expected[0]);
+    await webview.page.keyboard.press('ArrowDown');
+    await webview.page.keyboard.press('ArrowDown');
+    await webview.page.keyboard.press('ArrowUp');
+    assert.equal((await state()).selected, expected[1]);
+    await webview.page.keyboard.press('Enter');
+    assert.deepEqual(await picked(), [{ model: expected[1] }]);
+    const closed = await state();
+    assert.equal(closed.open, false);
+    assert.equal(closed.expanded, 'false');
+    assert.match(closed.focused, /model-button/, 'the focus goes back to the button');
+  });
+
+  it('scrolls far down the list building only the rows in view, and picks the environment\'s model as no model of its own', async () => {
+    await open();
+    await webview.page.keyboard.press('PageDown');
+    for (let i = 0; i < 200; i++) await webview.page.keyboard.press('PageDown');
+    const bottom = await state();
+    assert.equal(bottom.selected, MODELS.at(-1));
+    assert.ok(bottom.rows <= 14 && bottom.activeIsRendered);
+    for (let i = 0; i < 200; i++) await webview.page.keyboard.press('PageUp');
+    assert.match((await state()).selected ?? '', /environment/);
+    await webview.page.keyboard.press('Enter');
+    assert.deepEqual(await picked(), [{}]);
+  });
+
+  it('says when nothing matches, and Escape closes without picking', async () => {
+    await open();
+    await webview.page.locator('.model-menu-filter').fill('no such model');
+    assert.equal(await webview.page.locator('.model-menu-empty').innerText(), 'No model matches');
+    await webview.page.keyboard.press('Escape');
+    assert.equal((await state()).open, false);
+    assert.deepEqual(await picked(), []);
+  });
+});
