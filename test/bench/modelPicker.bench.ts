@@ -11,6 +11,9 @@ import { waitFor } from '../harness/wait';
 import { closeQuickInput, runCommand } from '../ui/workbench';
 import { type CpuProfile, summariseProfile } from './profileSummary';
 import { arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
+import { keystrokesInPage, type Keystroke } from './keystrokes';
+
+declare const document: { querySelector(selector: string): { style: { height: string } } | null };
 import { PLAIN_QUICK_PICK_COMMAND, PLAIN_QUICK_PICK_TITLE, writePlainQuickPickExtension } from './plainQuickPick';
 
 /**
@@ -34,45 +37,7 @@ const MODELS = arg('models', 2000);
 const FEW = 20;
 /** Typed a character at a time, then erased the same way: 2 × 9 keystrokes a picker. */
 const QUERY = 'llama-70b';
-
-declare const document: { querySelector(selector: string): PageInput | null };
-interface PageInput { value: string; dispatchEvent(event: unknown): boolean; style: { height: string } }
-declare const InputEvent: new (type: string, init: { bubbles: boolean; inputType: string; data?: string }) => unknown;
-declare const MessageChannel: new () => { port1: { onmessage: (() => void) | null }; port2: { postMessage(message: unknown): void } };
-declare function requestAnimationFrame(callback: () => void): number;
-
-interface Keystroke { handlerMs: number; frameMs: number }
-
-/**
- * In the page: types `query` into the open quick input and erases it, one keystroke a frame. Each
- * keystroke: its input event's handlers (VS Code filters, sorts and updates the list in them), then
- * the next frame from its first animation-frame callback to the first task after it is painted (the
- * list's rows rendered, style, layout, paint), without the wait for that frame to start.
- */
-async function keystrokesInPage(query: string): Promise<Keystroke[]> {
-  const input = document.querySelector('.quick-input-widget .quick-input-box input')!;
-  const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(() => {
-    const started = performance.now();
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve(performance.now() - started);
-    channel.port2.postMessage(0);
-  }));
-  const strokes: Keystroke[] = [];
-  const key = async (value: string, inputType: string, data?: string) => {
-    await nextFrame();
-    // Asked for before the handlers run, so that its callback is the frame's first: animation-frame
-    // work they schedule (the list's) runs after it and is timed with the frame.
-    const frame = nextFrame();
-    const started = performance.now();
-    input.value = value;
-    input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType, ...(data !== undefined && { data }) }));
-    const handlerMs = performance.now() - started;
-    strokes.push({ handlerMs, frameMs: await frame });
-  };
-  for (let length = 1; length <= query.length; length++) await key(query.slice(0, length), 'insertText', query[length - 1]);
-  for (let length = query.length - 1; length >= 0; length--) await key(query.slice(0, length), 'deleteContentBackward');
-  return strokes;
-}
+const QUICK_INPUT = '.quick-input-widget .quick-input-box input';
 
 /** Opens the picker, reloads its list from the service, and waits until it shows `count` models. */
 async function openPicker(page: Page, count: number): Promise<void> {
@@ -106,7 +71,7 @@ async function smoke(): Promise<Row[]> {
     const response = await fetch(`${emulator.environments.production.baseUrl}/models?type=chat`, { headers: { authorization: `Bearer ${emulator.keys.production.full}` } });
     const listed = ((await response.json()) as { data: unknown[] }).data.length;
     if (listed !== MODELS) throw new Error(`the emulator listed ${listed} models, not ${MODELS}`);
-    return [{ what: `model picker with ${MODELS} models: one filter keystroke`, target: '<= 16 ms', measured: 'not measured in a smoke run (it needs a workbench); the emulator lists the models' }];
+    return [{ what: `Pick Chat Model (VS Code's quick pick) with ${MODELS} models: one filter keystroke`, target: 'context', measured: 'not measured in a smoke run (it needs a workbench); the emulator lists the models' }];
   } finally {
     await emulator.close();
   }
@@ -137,7 +102,7 @@ async function main(): Promise<Row[]> {
     };
     const type = async (open: () => Promise<void>) => {
       await open();
-      const times = await page.evaluate(keystrokesInPage, QUERY);
+      const times = await page.evaluate(keystrokesInPage, { query: QUERY, selector: QUICK_INPUT });
       await closeQuickInput(page);
       return times;
     };
@@ -164,7 +129,7 @@ async function main(): Promise<Row[]> {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
       await cdp.send('Profiler.start');
-      for (let repeat = 0; repeat < 5; repeat++) await page.evaluate(keystrokesInPage, QUERY);
+      for (let repeat = 0; repeat < 5; repeat++) await page.evaluate(keystrokesInPage, { query: QUERY, selector: QUICK_INPUT });
       const { profile } = await cdp.send('Profiler.stop');
       await closeQuickInput(page);
       console.log(`profile of ${5 * 2 * QUERY.length} keystrokes with ${MODELS} models, self time:`);
@@ -183,10 +148,11 @@ async function main(): Promise<Row[]> {
     const overPlain = stats(rounds.map((r) => medianOf(r.ours) / medianOf(r.plain)));
     const overPlainP99 = stats(rounds.map((r) => p99Of(r.ours) / p99Of(r.plain)));
     return [{
-      what: `model picker with ${MODELS} models: one filter keystroke (typed and erased "${QUERY}") to its painted frame`,
-      target: '<= 16 ms',
+      what: `Pick Chat Model (VS Code's quick pick) with ${MODELS} models: one filter keystroke (typed and erased "${QUERY}") to its painted frame`,
+      // VS Code's own widget: held to its plain quick pick by the next row; the chat panel's menu,
+      // which filters in the page, has the 16 ms target (modelMenu.bench.ts).
+      target: 'context',
       measured: `p99 ${fmtMs(p99)}, median ${fmtMs(stats(total(ours)).median)} (input handlers ${fmtMs(handler.median)}), max ${fmtMs(Math.max(...total(ours)))}; with ${FEW} models p99 ${fmtMs(percentile(total(few), 99))}, median ${fmtMs(stats(total(few)).median)} (${ours.length} keystrokes)`,
-      met: p99 <= 16,
       data: { p99, many: stats(total(ours)), few: stats(total(few)), handler },
     }, {
       what: `the same keystrokes in VS Code's own quick pick with the same ${MODELS} ids as plain items (another extension, same rounds): ours / plain`,
