@@ -56,7 +56,7 @@ const STAGES: Stage[] = [
   [{ name: 'unit', command: 'mocha', args: ['--config', 'test/unit/.mocharc.json'], timeoutMs: 5 * MINUTE }],
   // They start once provisioning (which began with lint) has finished, so they never install side by side.
   [
-    { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json', ...uiFiles(false)], timeoutMs: 14 * MINUTE, needs: UI_NEEDS },
+    { name: 'ui', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json', ...uiFiles(false)], timeoutMs: 15 * MINUTE, needs: UI_NEEDS },
     { name: 'integration', command: 'node', args: ['out/test/harness/runIntegration.js'], timeoutMs: 15 * MINUTE, needs: UI_NEEDS },
     { name: 'ui-late', command: 'mocha', args: ['--config', 'test/ui/.mocharc.json', ...uiFiles(true)], timeoutMs: 10 * MINUTE, needs: UI_NEEDS, after: 'integration' },
     // Every benchmark in its smoke mode (seconds): keeps `npm run bench` from rotting; asserts no target.
