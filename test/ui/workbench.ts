@@ -53,9 +53,9 @@ const WATCH_QUICK_INPUT_HIDE = `(() => {
 })()`;
 
 /** Clicks a row and waits until the quick input that showed it has hidden (or the page reloaded). */
-async function acceptRow(page: Page, row: Locator, handOverMs: number): Promise<void> {
+async function acceptRow(page: Page, row: Locator, handOverMs: number, clickTimeoutMs?: number): Promise<void> {
   await page.evaluate(WATCH_QUICK_INPUT_HIDE);
-  await row.click();
+  await row.click(clickTimeoutMs === undefined ? undefined : { timeout: clickTimeoutMs });
   const deadline = Date.now() + handOverMs;
   while (Date.now() < deadline) {
     try {
@@ -93,7 +93,13 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       } catch {
         return false;
       }
-      await acceptRow(page, row, 10_000);
+      try {
+        // Short too: the palette can close between the row showing and the click (a file that just
+        // opened took the focus); a click waiting for the hidden row used up the whole deadline.
+        await acceptRow(page, row, 10_000, 3000);
+      } catch {
+        return false;
+      }
       return true;
     },
     { timeoutMs, intervalMs: 500 },
