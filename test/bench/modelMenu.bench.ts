@@ -1,9 +1,8 @@
-import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
 import type { ChatModelsView } from '../../src/core/chat/chatRequests';
 import { startEmulator } from '../emulator';
 import { arg, fmtMs, percentile, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 import { keystrokesInPage, type Keystroke } from './keystrokes';
-import { openWebviewPage, type PageWindow } from './webviewPage';
+import { answerRequest, emptyConversationSnapshot, openWebviewPage, type PageWindow } from './webviewPage';
 
 /**
  * Benchmark: the chat panel's model menu (webview/modelMenu.ts) with an environment listing 2,000
@@ -22,12 +21,6 @@ const MODELS = arg('models', 2000);
 const QUERY = 'llama-70b';
 
 declare const window: PageWindow;
-
-const empty: SnapshotMessage = {
-  v: CHAT_PROTOCOL_VERSION, type: 'snapshot',
-  conversation: { id: 'menu', title: 'Menu', params: {}, messages: [] },
-  attachments: [], environment: { defaults: {} },
-};
 
 /** The emulator's chat models, `count` of them: the ids a real environment's list would give the menu. */
 async function listedModels(count: number): Promise<string[]> {
@@ -49,17 +42,10 @@ async function main(): Promise<Row[]> {
   const listed: ChatModelsView = { environment: 'production', models: ids, environmentModel: ids[0] };
   const page = await openWebviewPage({ unthrottledFrames: true });
   try {
-    await page.page.evaluate((snapshot) => window.__deliver(snapshot), empty);
+    await page.page.evaluate((snapshot) => window.__deliver(snapshot), emptyConversationSnapshot('menu', 'Menu'));
     const round = async (): Promise<Keystroke[]> => {
       await page.page.click('button[data-action="pickModel"]');
-      await page.page.evaluate(async ({ listed, v }) => {
-        const asked = () => window.__posted.findLast((m) => (m as { method?: string }).method === 'chatModels') as { id: number } | undefined;
-        for (let i = 0; i < 200 && !asked(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-        const request = asked();
-        if (!request) throw new Error('the menu did not ask for the models');
-        window.__deliver({ v, type: 'response', id: request.id, ok: true, result: listed } as Parameters<typeof window.__deliver>[0]);
-        window.__posted.length = 0;
-      }, { listed, v: CHAT_PROTOCOL_VERSION });
+      await answerRequest(page.page, 'chatModels', listed);
       await page.page.locator('.model-menu:not([hidden])').waitFor({ timeout: 10_000 });
       const strokes = await page.page.evaluate(keystrokesInPage, { query: QUERY, selector: '.model-menu-filter' });
       await page.page.keyboard.press('Escape');

@@ -34,6 +34,30 @@ export function streamingAnswerSnapshot(id: string, title: string): SnapshotMess
   };
 }
 
+/** An empty conversation: the composer and nothing else. */
+export function emptyConversationSnapshot(id: string, title: string): SnapshotMessage {
+  return {
+    v: CHAT_PROTOCOL_VERSION, type: 'snapshot',
+    conversation: { id, title, params: {}, messages: [] },
+    attachments: [], environment: { defaults: {} },
+  };
+}
+
+/**
+ * Answers, as the host would, the latest request of `method` the page posted (waiting up to 2 s for
+ * it), then forgets what the page posted so far.
+ */
+export async function answerRequest(page: Page, method: string, result: unknown): Promise<void> {
+  await page.evaluate(async ({ method, result, v }) => {
+    const asked = () => window.__posted.findLast((m) => (m as { method?: string }).method === method) as { id: number } | undefined;
+    for (let i = 0; i < 200 && !asked(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const request = asked();
+    if (!request) throw new Error(`the page did not ask for "${method}"`);
+    window.__deliver({ v, type: 'response', id: request.id, ok: true, result } as Parameters<typeof window.__deliver>[0]);
+    window.__posted.length = 0;
+  }, { method, result, v: CHAT_PROTOCOL_VERSION });
+}
+
 export interface WebviewPage {
   page: Page;
   origin: string;

@@ -1,19 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
 import type { ChatModelsView } from '../../src/core/chat/chatRequests';
-import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+import { answerRequest, emptyConversationSnapshot, openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 
 declare const window: PageWindow;
 declare const document: PageDocument & { activeElement: { className: string } | null };
 
 const MODELS = Array.from({ length: 2000 }, (_, i) => `vendor-${i % 40}/model-${String(i).padStart(4, '0')}${i % 7 === 0 ? '-70b' : ''}`);
 const LISTED: ChatModelsView = { environment: 'Production', models: MODELS, current: MODELS[42], environmentModel: MODELS[1] };
-
-const empty: SnapshotMessage = {
-  v: CHAT_PROTOCOL_VERSION, type: 'snapshot',
-  conversation: { id: 'menu', title: 'Menu', params: {}, messages: [] },
-  attachments: [], environment: { defaults: {} },
-};
 
 /**
  * The composer's model menu (webview/modelMenu.ts) in the real bundle: the host's list answered by
@@ -25,7 +18,7 @@ describe('chat webview: the model menu with 2,000 models (real bundle, Chromium)
 
   before(async () => {
     webview = await openWebviewPage();
-    await webview.page.evaluate((snapshot) => window.__deliver(snapshot), empty);
+    await webview.page.evaluate((snapshot) => window.__deliver(snapshot), emptyConversationSnapshot('menu', 'Menu'));
   });
   after(async () => {
     await webview?.close();
@@ -34,12 +27,7 @@ describe('chat webview: the model menu with 2,000 models (real bundle, Chromium)
   /** Clicks the model button and answers its `chatModels` request with LISTED. */
   const open = async () => {
     await webview.page.click('button[data-action="pickModel"]');
-    await webview.page.evaluate(async ({ listed, v }) => {
-      const asked = () => window.__posted.findLast((m) => (m as { method?: string }).method === 'chatModels') as { id: number } | undefined;
-      for (let i = 0; i < 100 && !asked(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      window.__deliver({ v, type: 'response', id: asked()!.id, ok: true, result: listed } as Parameters<typeof window.__deliver>[0]);
-      window.__posted.length = 0;
-    }, { listed: LISTED, v: CHAT_PROTOCOL_VERSION });
+    await answerRequest(webview.page, 'chatModels', LISTED);
     await webview.page.locator('.model-menu:not([hidden])').waitFor({ timeout: 5000 });
   };
   const state = () => webview.page.evaluate(() => {
