@@ -19,7 +19,8 @@ describe('chat panel: # mention of a terminal without shell integration', () => 
     await composer().press('Enter');
     const error = chat().locator('.composer .chips .chip-error');
     await error.waitFor({ timeout: 15_000 });
-    assert.match(await error.innerText(), /The terminal ".+" has no shell integration, so its last command cannot be read/);
+    assert.match(await error.innerText(), /^(The terminal ".+"|The active terminal) has no shell integration, so its last command cannot be read\. Use a shell/);
+    assert.doesNotMatch(await error.innerText(), /""/, 'a terminal without a name yet is not called ""');
     await ui.screenshot('06-terminal-without-shell-integration');
     const before = chatRequests().length;
     await composer().pressSequentially('Why did it fail?');

@@ -104,19 +104,32 @@ export class Mentions extends Disposable {
   private async terminal(label: string): Promise<Content | MentionRefusal> {
     const terminal = vscode.window.activeTerminal;
     if (!terminal) return { label, message: vscode.l10n.t('No terminal is open.') };
+    const name = terminalName(terminal);
     const selected = await terminalSelection();
-    if (selected) return { kind: 'terminal', label: vscode.l10n.t('{0}: selection', terminal.name), detail: vscode.l10n.t('{0} (selected text)', terminal.name), content: terminalPlainText(selected) };
+    if (selected) return { kind: 'terminal', label: vscode.l10n.t('{0}: selection', name), detail: vscode.l10n.t('{0} (selected text)', name), content: terminalPlainText(selected) };
     if (!terminal.shellIntegration) {
       // The selection can only be read on the desktop (terminalSelection): only there is selecting a way out.
-      const message = vscode.env.uiKind === vscode.UIKind.Web
-        ? vscode.l10n.t('The terminal "{0}" has no shell integration, so its last command cannot be read. Use a shell that VS Code integrates with (terminal.integrated.shellIntegration.enabled), or paste the output into your message.', terminal.name)
-        : vscode.l10n.t('The terminal "{0}" has no shell integration, so its last command cannot be read. Select its output and mention the terminal again, or use a shell that VS Code integrates with (terminal.integrated.shellIntegration.enabled).', terminal.name);
-      return { label, message };
+      const why = vscode.l10n.t('{0} has no shell integration, so its last command cannot be read.', whichTerminal(terminal));
+      const way = vscode.env.uiKind === vscode.UIKind.Web
+        ? vscode.l10n.t('Use a shell that VS Code integrates with (terminal.integrated.shellIntegration.enabled), or paste the output into your message.')
+        : vscode.l10n.t('Select its output and mention the terminal again, or use a shell that VS Code integrates with (terminal.integrated.shellIntegration.enabled).');
+      return { label, message: `${why} ${way}` };
     }
     const command = this.terminals.lastCommand(terminal);
-    if (!command) return { label, message: vscode.l10n.t('No command has finished in the terminal "{0}" since this window opened. Run one, or select text in it.', terminal.name) };
-    return { kind: 'terminal', label: vscode.l10n.t('{0}: last command', terminal.name), detail: vscode.l10n.t('{0} (last command: {1})', terminal.name, command.commandLine), content: terminalCommandText(command) };
+    if (!command) return { label, message: vscode.l10n.t('{0} has not finished a command since this window opened. Run one, or select text in it.', whichTerminal(terminal)) };
+    return { kind: 'terminal', label: vscode.l10n.t('{0}: last command', name), detail: vscode.l10n.t('{0} (last command: {1})', name, command.commandLine), content: terminalCommandText(command) };
   }
+}
+
+/** A terminal's name is empty until its shell reports a title: then it is named by what it is. */
+function terminalName(terminal: vscode.Terminal): string {
+  return terminal.name.trim() || vscode.l10n.t('Terminal');
+}
+
+/** The subject of a sentence about the active terminal, by name when it has one. */
+function whichTerminal(terminal: vscode.Terminal): string {
+  const name = terminal.name.trim();
+  return name ? vscode.l10n.t('The terminal "{0}"', name) : vscode.l10n.t('The active terminal');
 }
 
 function problems(entries: readonly [vscode.Uri, readonly vscode.Diagnostic[]][], where: string, label: string): Content | MentionRefusal {
