@@ -61,7 +61,7 @@ export class ChatApp {
       },
       models: {
         list: async () => (await this.call('chatModels', {}))?.result,
-        pick: (model) => void this.call('setChatModel', model === undefined ? {} : { model }),
+        pick: (model, answerAgain) => void this.call('setChatModel', { ...(model !== undefined && { model }), ...(answerAgain !== undefined && { answerAgain }) }),
       },
       attachFiles: (files) => void this.attachFiles(files),
     }, this.thumbnails);

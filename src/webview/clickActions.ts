@@ -64,8 +64,10 @@ function runAction(button: HTMLElement, messageId: string | undefined, ctx: Clic
       if (text !== undefined) ctx.composer.startEditing(text);
       return;
     case 'errorAction':
-      if (messageId) void ctx.call('errorAction', { messageId, action: button.dataset.errorAction as ErrorActionId });
-      return;
+      if (!messageId) return;
+      // Models are picked in the panel's own menu; the host answers again once one is picked.
+      if (button.dataset.errorAction === 'pickModel') return ctx.composer.pickModelToAnswerAgain(messageId);
+      return void ctx.call('errorAction', { messageId, action: button.dataset.errorAction as ErrorActionId });
   }
 }
 

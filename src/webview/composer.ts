@@ -99,6 +99,11 @@ export class Composer {
     else void this.modelMenu.open();
   }
 
+  /** The model menu for a failed answer's Pick Model: the answer is asked again with the pick. */
+  pickModelToAnswerAgain(messageId: string): void {
+    void this.modelMenu.open(messageId);
+  }
+
   setBusy(busy: boolean): void {
     this.busy = busy;
     this.stopButton.hidden = !busy;

@@ -8,7 +8,7 @@ import type { ChatMethod, ChatRequests, ChatResponses, WebviewToHost } from '../
 
 /** Methods that wait for the user (a quick pick, an input box) get a long timeout; the rest a short one. */
 const INTERACTIVE: ReadonlySet<ChatMethod> = new Set<ChatMethod>([
-  'pickModel', 'attach', 'openHistory', 'renameConversation', 'exportMarkdown', 'errorAction', 'newConversation', 'applyCode',
+  'attach', 'openHistory', 'renameConversation', 'exportMarkdown', 'errorAction', 'newConversation', 'applyCode',
 ]);
 const REQUEST_TIMEOUT_MS = 30_000;
 const INTERACTIVE_TIMEOUT_MS = 15 * 60_000;

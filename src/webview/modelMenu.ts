@@ -5,8 +5,11 @@ import { codicon, el } from './dom';
 export interface ModelMenuHandlers {
   /** The environment's chat models; undefined when the host could not list them (it says why). */
   list(): Promise<ChatModelsView | undefined>;
-  /** The conversation's model; undefined: the environment's. */
-  pick(model: string | undefined): void;
+  /**
+   * The conversation's model; undefined: the environment's. `answerAgain`: the failed answer whose
+   * card opened the menu, to be answered again with it.
+   */
+  pick(model: string | undefined, answerAgain: string | undefined): void;
 }
 
 /** One row: a model, or the environment's (model undefined). */
@@ -39,6 +42,7 @@ export class ModelMenu {
   private shown: Row[] = [];
   private active = 0;
   private opening = 0;
+  private answerAgain: string | undefined;
 
   constructor(private readonly anchor: HTMLElement, private readonly handlers: ModelMenuHandlers) {
     this.title = el('div', { className: 'model-menu-title' });
@@ -74,13 +78,17 @@ export class ModelMenu {
     return !this.root.hidden;
   }
 
-  async open(): Promise<void> {
+  /** `answerAgain`: opened by a failed answer's Pick Model, which is answered again with the pick. */
+  async open(answerAgain?: string): Promise<void> {
     const ticket = ++this.opening;
     const models = await this.handlers.list();
     if (ticket !== this.opening || !models) return;
     this.models = models;
+    this.answerAgain = answerAgain;
     this.lowered = models.models.map((id) => [id, id.toLowerCase()]);
-    this.title.textContent = l10n.t('Model for this chat ({0})', models.environment);
+    this.title.textContent = answerAgain === undefined
+      ? l10n.t('Model for this chat ({0})', models.environment)
+      : l10n.t('Answer again with a model of {0}', models.environment);
     this.filter.value = '';
     this.root.hidden = false;
     this.anchor.setAttribute('aria-expanded', 'true');
@@ -183,6 +191,6 @@ export class ModelMenu {
     const row = this.shown[index];
     if (!row) return;
     this.close();
-    this.handlers.pick(row.model);
+    this.handlers.pick(row.model, this.answerAgain);
   }
 }

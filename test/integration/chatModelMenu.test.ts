@@ -54,4 +54,28 @@ describe('chat model menu: the host lists the environment\'s models and refuses 
     assert.equal(await conversationModel(), models()[1]);
     assert.equal((await menu()).current, models()[1]);
   });
+
+  it('answers a failed question again, once, with the model picked from its card, and not an answer that is no longer last', async () => {
+    const { emulator } = fixture();
+    const posts = () => emulator.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    const lastAnswer = async () => (await chat().conversation(id))?.messages.at(-1);
+    const settled = () => waitFor('the answer to end', async () => ((m) => (m?.role === 'assistant' && m.status !== 'streaming' ? m : undefined))(await lastAnswer()), { timeoutMs: 15_000, intervalMs: 20 });
+    await chat().request(id, 'setChatModel', {});
+    emulator.injectFault('production', { fault: 'http-404', path: '/chat/completions' });
+    await chat().request(id, 'send', { text: 'Which model answers?' });
+    const failed = await settled();
+    assert.equal(failed.status, 'error');
+    const before = posts().length;
+    await chat().request(id, 'setChatModel', { model: models()[1], answerAgain: failed.id });
+    const again = await waitFor('the new answer', async () => ((m) => (m && m.id !== failed.id && m.status === 'done' ? m : undefined))(await lastAnswer()), { timeoutMs: 15_000, intervalMs: 20 });
+    assert.equal(posts().length, before + 1, 'one request for the new answer');
+    assert.equal(posts().at(-1)?.model, models()[1]);
+    assert.equal((await chat().conversation(id))?.messages.filter((m) => m.role === 'assistant').length, 1, 'the failed answer was replaced');
+    // The card of an answer that is no longer the last sets the model only.
+    await chat().request(id, 'setChatModel', { model: models()[0], answerAgain: failed.id });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(posts().length, before + 1, 'nothing is sent for an answer that is not the last');
+    assert.equal((await lastAnswer())?.id, again.id);
+    assert.equal(await conversationModel(), models()[0]);
+  });
 });

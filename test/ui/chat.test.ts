@@ -110,13 +110,19 @@ describe('chat panel', () => {
     });
   }
 
-  it('runs the card action: Pick Model chooses a model for this chat and answers again with it', async () => {
+  it('runs the card action: Pick Model chooses a model for this chat in the panel\'s menu and answers again with it', async () => {
+    const requestsBefore = chatRequests().length;
     await lastAnswer().locator('.error-card button', { hasText: 'Pick Model' }).click();
-    await ui.pickQuickPickItem('emu-chat-small');
+    await chat().locator('.model-menu-title', { hasText: 'Answer again with a model of' }).waitFor({ timeout: 10_000 });
+    await chat().locator('.model-menu-filter').fill('chat-small');
+    await chat().locator('.model-menu-row[aria-selected="true"]', { hasText: 'emu-chat-small' }).waitFor({ timeout: 10_000 });
+    await ui.screenshot('06a-pick-model-from-card');
+    await chat().locator('.model-menu-filter').press('Enter');
     await waitFor('the model button to show the conversation model', async () => /emu-chat-small/.test(await chat().locator('.model-button').innerText()), { timeoutMs: 10_000, intervalMs: 200 });
     await waitFor('a new answer', async () => (await lastAnswer().locator('.error-card').count()) === 0 && /Question for http-404/.test((await lastAnswer().locator('.markdown').textContent()) ?? ''), { timeoutMs: 30_000, intervalMs: 200 });
     await waitForAnswerEnd();
     assert.equal(chatRequests().at(-1)?.model, 'emu-chat-small');
+    assert.equal(chatRequests().length, requestsBefore + 1, 'answered again once');
     await ui.screenshot('06-retried-with-picked-model');
   });
 

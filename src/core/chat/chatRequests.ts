@@ -27,11 +27,14 @@ export interface ChatRequests {
   /** Propose the block as a change to a file, in a diff the user accepts or rejects; `info` is the fence's info string. */
   applyCode: { code: string; info?: string };
   openLink: { href: string };
-  pickModel: Record<string, never>;
   /** The models the panel's model menu offers (the environment's chat models), and which is in use. */
   chatModels: Record<string, never>;
-  /** The conversation's model from the panel's menu; none: the environment's. The host checks it is listed. */
-  setChatModel: { model?: string };
+  /**
+   * The conversation's model from the panel's menu; none: the environment's. The host checks it is
+   * listed. `answerAgain`: the failed answer whose card's Pick Model opened the menu, answered again
+   * with the new model when it is still the last message.
+   */
+  setChatModel: { model?: string; answerAgain?: string };
   /** `image` opens a file dialog on the host. */
   attach: { kind: ComposerAttachmentKind };
   /** A pasted or dropped image: its name and its bytes in base64; the host checks both. */
@@ -64,7 +67,6 @@ export interface ChatResponses {
   openInNewFile: void;
   applyCode: void;
   openLink: void;
-  pickModel: void;
   chatModels: ChatModelsView;
   setChatModel: void;
   attach: { attachments: AttachmentView[] };

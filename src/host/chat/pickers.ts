@@ -4,26 +4,6 @@ import type { ChatModelsView } from '../../core/chat/chatRequests';
 import type { Services } from '../services';
 import type { ChatHistory } from './chatHistory';
 
-const USE_DEFAULT = '\u0000default';
-
-/**
- * The model for this conversation only: the environment's selection stays as it is. Returns whether
- * the conversation's model changed.
- */
-export async function pickConversationModel(services: Services, engine: ChatEngine): Promise<boolean> {
-  const env = services.environments.active();
-  const envModel = services.models.selectedChatModel(env.name);
-  const ids = await services.models.list('chat', env.name);
-  const current = engine.conversation.model;
-  const items: (vscode.QuickPickItem & { id: string })[] = [
-    { id: USE_DEFAULT, label: `$(settings) ${vscode.l10n.t('Use the environment\'s model')}`, description: envModel ?? vscode.l10n.t('(none selected)'), ...(current === undefined && { detail: vscode.l10n.t('current') }) },
-    ...ids.map((id) => ({ id, label: id, ...(id === current && { description: vscode.l10n.t('(current for this chat)') }) })),
-  ];
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Model for this chat ({0})', env.label), placeHolder: vscode.l10n.t('Models offered by this environment') });
-  if (!picked) return false;
-  return setConversationModel(services, engine, picked.id === USE_DEFAULT ? undefined : picked.id);
-}
-
 /** What the panel's model menu lists (webview/modelMenu.ts): the environment's chat models. */
 export async function conversationModels(services: Services, engine: ChatEngine): Promise<ChatModelsView> {
   const env = services.environments.active();

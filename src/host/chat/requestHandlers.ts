@@ -13,7 +13,7 @@ import type { CodeProposals } from './codeProposals';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
 import type { ChatHistory } from './chatHistory';
 import type { Mentions } from './mentions';
-import { conversationModels, pickConversation, pickConversationModel, setConversationModel } from './pickers';
+import { conversationModels, pickConversation, setConversationModel } from './pickers';
 
 type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: ChatSession) => Promise<ChatResponses[M]> | ChatResponses[M] };
 
@@ -42,12 +42,12 @@ export function createRequestHandler(
     openLink: async (_engine, { href }) => {
       await openLink(href);
     },
-    pickModel: async (engine) => {
-      if (await pickConversationModel(services, engine)) engine.announceHeader();
-    },
     chatModels: (engine) => conversationModels(services, engine),
-    setChatModel: async (engine, { model }) => {
-      if (await setConversationModel(services, engine, model)) engine.announceHeader();
+    setChatModel: async (engine, { model, answerAgain }) => {
+      if (!(await setConversationModel(services, engine, model))) return;
+      engine.announceHeader();
+      // The card's Pick Model: its question is answered again with the model, once, if nothing came after it.
+      if (answerAgain !== undefined && engine.errorOf(answerAgain) && engine.isLastMessage(answerAgain)) await engine.regenerate();
     },
     attach: async (engine, { kind }) => {
       if (kind !== 'image') return { attachments: engine.attach(captureContext(editors.editor(), kind)) };
@@ -72,12 +72,6 @@ export function createRequestHandler(
       if (action === 'sendAnyway') {
         services.billing.allowOnce(services.environments.active().name);
         return engine.regenerate();
-      }
-      if (action === 'pickModel') {
-        // Picking a model from the card answers the question again with it.
-        if (!(await pickConversationModel(services, engine))) return;
-        engine.announceHeader();
-        return engine.isLastMessage(messageId) ? engine.regenerate() : undefined;
       }
       await services.errors.run(action, error);
     },
