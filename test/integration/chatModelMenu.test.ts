@@ -67,15 +67,24 @@ describe('chat model menu: the host lists the environment\'s models and refuses 
     assert.equal(failed.status, 'error');
     const before = posts().length;
     await chat().request(id, 'setChatModel', { model: models()[1], answerAgain: failed.id });
-    const again = await waitFor('the new answer', async () => ((m) => (m && m.id !== failed.id && m.status === 'done' ? m : undefined))(await lastAnswer()), { timeoutMs: 15_000, intervalMs: 20 });
+    await waitFor('the new answer', async () => ((m) => (m && m.id !== failed.id && m.status === 'done' ? m : undefined))(await lastAnswer()), { timeoutMs: 15_000, intervalMs: 20 });
     assert.equal(posts().length, before + 1, 'one request for the new answer');
     assert.equal(posts().at(-1)?.model, models()[1]);
     assert.equal((await chat().conversation(id))?.messages.filter((m) => m.role === 'assistant').length, 1, 'the failed answer was replaced');
+    // The same model picked from a card answers again too: the user asked for it.
+    emulator.injectFault('production', { fault: 'http-404', path: '/chat/completions' });
+    await chat().request(id, 'send', { text: 'And now?' });
+    const failedAgain = await settled();
+    assert.equal(failedAgain.status, 'error');
+    await chat().request(id, 'setChatModel', { model: models()[1], answerAgain: failedAgain.id });
+    const last = await waitFor('the answer with the same model', async () => ((m) => (m && m.id !== failedAgain.id && m.status === 'done' ? m : undefined))(await lastAnswer()), { timeoutMs: 15_000, intervalMs: 20 });
+    assert.equal(posts().length, before + 3, 'the failed question and its one answer again');
+    assert.equal(posts().at(-1)?.model, models()[1]);
     // The card of an answer that is no longer the last sets the model only.
     await chat().request(id, 'setChatModel', { model: models()[0], answerAgain: failed.id });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(posts().length, before + 1, 'nothing is sent for an answer that is not the last');
-    assert.equal((await lastAnswer())?.id, again.id);
+    assert.equal(posts().length, before + 3, 'nothing is sent for an answer that is not the last');
+    assert.equal((await lastAnswer())?.id, last.id);
     assert.equal(await conversationModel(), models()[0]);
   });
 });

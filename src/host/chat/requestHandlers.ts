@@ -44,9 +44,9 @@ export function createRequestHandler(
     },
     chatModels: (engine) => conversationModels(services, engine),
     setChatModel: async (engine, { model, answerAgain }) => {
-      if (!(await setConversationModel(services, engine, model))) return;
-      engine.announceHeader();
-      // The card's Pick Model: its question is answered again with the model, once, if nothing came after it.
+      if (await setConversationModel(services, engine, model)) engine.announceHeader();
+      // The card's Pick Model: its question is answered again with the pick (even the same model: the
+      // user asked for it), once, if nothing came after it.
       if (answerAgain !== undefined && engine.errorOf(answerAgain) && engine.isLastMessage(answerAgain)) await engine.regenerate();
     },
     attach: async (engine, { kind }) => {
