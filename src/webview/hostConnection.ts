@@ -4,12 +4,9 @@ import {
   type ChatWebviewState,
   type HostMessage,
 } from '../core/chat/chatProtocol';
-import type { ChatMethod, ChatRequests, ChatResponses, WebviewToHost } from '../core/chat/chatRequests';
+import { CHAT_REQUESTS, type ChatMethod, type ChatRequests, type ChatResponses, type WebviewToHost } from '../core/chat/chatRequests';
 
-/** Methods that wait for the user (a quick pick, an input box) get a long timeout; the rest a short one. */
-const INTERACTIVE: ReadonlySet<ChatMethod> = new Set<ChatMethod>([
-  'attach', 'openHistory', 'renameConversation', 'exportMarkdown', 'errorAction', 'newConversation', 'applyCode',
-]);
+/** Requests that wait for the user (a quick pick, an input box) get a long timeout; the rest a short one. */
 const REQUEST_TIMEOUT_MS = 30_000;
 const INTERACTIVE_TIMEOUT_MS = 15 * 60_000;
 
@@ -34,7 +31,7 @@ export class HostConnection {
   request<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<ChatResponses[M]> {
     const id = this.nextId++;
     return new Promise<ChatResponses[M]>((resolve, reject) => {
-      const timeout = INTERACTIVE.has(method) ? INTERACTIVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+      const timeout = CHAT_REQUESTS[method].waitsForUser ? INTERACTIVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error(`The extension did not answer "${method}" in time.`));

@@ -1,8 +1,18 @@
-import type { AttachmentView, ChatImageMime, ComposerAttachmentKind, MentionItemView, MentionRefusal, MentionTarget, ChatParams, ChatWebviewState, ErrorActionId, Versioned } from './chatProtocol';
+import { ERROR_ACTION_IDS } from '../errorActions';
+import {
+  COMPOSER_ATTACHMENT_KINDS, MENTION_KINDS,
+  type AttachmentView, type ChatImageMime, type ComposerAttachmentKind, type MentionItemView, type MentionRefusal, type MentionTarget,
+  type ChatParams, type ChatWebviewState, type ErrorActionId, type Versioned,
+} from './chatProtocol';
+import { NUMBER_PARAMS } from './numberParams';
+import { isFiniteNumber, isRecord, isString, noParams, oneOf, optional, type Json } from './paramChecks';
 
 /**
  * What the chat webview asks of its host (the other half of the protocol, chatProtocol.ts): one
  * `ready` notification, everything else a request answered once by id, with a typed response.
+ * Each request is declared once, in CHAT_REQUESTS: its params, its result, the check its params pass
+ * on arrival (the webview runs model output, so what it sends is untrusted) and whether it waits for
+ * the user. The types below are read from that table.
  */
 
 /** What the panel's model menu lists: the environment's chat models, the conversation's own and the environment's selection. */
@@ -15,74 +25,79 @@ export interface ChatModelsView {
   environmentModel?: string;
 }
 
-export interface ChatRequests {
-  send: { text: string };
-  stop: Record<string, never>;
-  regenerate: Record<string, never>;
+/** Longer than any path a user types after `#`; the host never matches more. */
+const MAX_MENTION_QUERY_CHARS = 512;
+
+/** One request: `check` tells whether params received are `Params`; the type parameters exist for the types only. */
+interface Request<Params, Result> {
+  readonly check: (params: Json) => boolean;
+  /** It waits for the user (a quick pick, a dialog), so the webview waits long for its answer. */
+  readonly waitsForUser: boolean;
+  readonly types?: { params: Params; result: Result };
+}
+
+function request<Params = Record<string, never>, Result = void>(check: (params: Json) => boolean, options: { waitsForUser?: true } = {}): Request<Params, Result> {
+  return { check, waitsForUser: options.waitsForUser ?? false };
+}
+
+type Attachments = { attachments: AttachmentView[] };
+
+function isChatParams(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  // Only the shape: the engine's sanitiser applies each number's range (chat/params.ts).
+  return optional(isString)(value.systemPrompt) && NUMBER_PARAMS.every(({ wire }) => optional(isFiniteNumber)(value[wire]))
+    && optional(isRecord)(value.service_parameters);
+}
+
+export const CHAT_REQUESTS = {
+  send: request<{ text: string }, Attachments>((p) => isString(p.text)),
+  stop: request(noParams),
+  regenerate: request(noParams),
   /** Replace the last user message (and drop the answer after it), then resend. */
-  editLast: { text: string };
-  copyText: { text: string };
-  insertCode: { code: string };
-  openInNewFile: { code: string; language?: string };
+  editLast: request<{ text: string }, Attachments>((p) => isString(p.text)),
+  copyText: request<{ text: string }>((p) => isString(p.text)),
+  insertCode: request<{ code: string }>((p) => isString(p.code)),
+  openInNewFile: request<{ code: string; language?: string }>((p) => isString(p.code) && optional(isString)(p.language)),
   /** Propose the block as a change to a file, in a diff the user accepts or rejects; `info` is the fence's info string. */
-  applyCode: { code: string; info?: string };
-  openLink: { href: string };
+  applyCode: request<{ code: string; info?: string }>((p) => isString(p.code) && optional(isString)(p.info), { waitsForUser: true }),
+  openLink: request<{ href: string }>((p) => isString(p.href)),
   /** The models the panel's model menu offers (the environment's chat models), and which is in use. */
-  chatModels: Record<string, never>;
+  chatModels: request<Record<string, never>, ChatModelsView>(noParams),
   /**
    * The conversation's model from the panel's menu; none: the environment's. The host checks it is
    * listed. `answerAgain`: the failed answer whose card's Pick Model opened the menu, answered again
-   * with the new model when it is still the last message.
+   * with the pick when it is still the last message.
    */
-  setChatModel: { model?: string; answerAgain?: string };
+  setChatModel: request<{ model?: string; answerAgain?: string }>((p) => optional(isString)(p.model) && optional(isString)(p.answerAgain)),
   /** `image` opens a file dialog on the host. */
-  attach: { kind: ComposerAttachmentKind };
+  attach: request<{ kind: ComposerAttachmentKind }, Attachments>((p) => oneOf(COMPOSER_ATTACHMENT_KINDS)(p.kind), { waitsForUser: true }),
   /** A pasted or dropped image: its name and its bytes in base64; the host checks both. */
-  attachImage: { name: string; data: string };
+  attachImage: request<{ name: string; data: string }, Attachments>((p) => isString(p.name) && isString(p.data)),
   /** The bytes of an attached image (pending or sent), to show its thumbnail. */
-  imageData: { id: string };
-  removeAttachment: { id: string };
+  imageData: request<{ id: string }, { mime: ChatImageMime; data: string }>((p) => isString(p.id)),
+  removeAttachment: request<{ id: string }, Attachments>((p) => isString(p.id)),
   /** The `#` picker's rows for what the user typed after `#`. */
-  mentionQuery: { query: string };
-  mention: MentionTarget;
-  errorAction: { messageId: string; action: ErrorActionId };
-  setParams: { params: ChatParams };
-  newConversation: Record<string, never>;
-  openHistory: Record<string, never>;
-  renameConversation: Record<string, never>;
-  exportMarkdown: Record<string, never>;
-  requestSnapshot: Record<string, never>;
-}
+  mentionQuery: request<{ query: string }, { items: MentionItemView[] }>((p) => isString(p.query) && p.query.length <= MAX_MENTION_QUERY_CHARS),
+  // Only files name a path; the host still looks it up in its own listing and checks containment.
+  mention: request<MentionTarget, Attachments & { refused?: MentionRefusal }>((p) => oneOf(MENTION_KINDS)(p.kind) && (p.kind === 'file' ? isString(p.path) : p.path === undefined)),
+  errorAction: request<{ messageId: string; action: ErrorActionId }>((p) => isString(p.messageId) && oneOf(ERROR_ACTION_IDS)(p.action), { waitsForUser: true }),
+  setParams: request<{ params: ChatParams }>((p) => isChatParams(p.params)),
+  newConversation: request(noParams, { waitsForUser: true }),
+  openHistory: request(noParams, { waitsForUser: true }),
+  renameConversation: request(noParams, { waitsForUser: true }),
+  exportMarkdown: request(noParams, { waitsForUser: true }),
+  requestSnapshot: request(noParams),
+};
 
-export type ChatMethod = keyof ChatRequests;
+export type ChatMethod = keyof typeof CHAT_REQUESTS;
+
+type Declared<M extends ChatMethod> = NonNullable<(typeof CHAT_REQUESTS)[M]['types']>;
+
+/** What each request takes. */
+export type ChatRequests = { [M in ChatMethod]: Declared<M>['params'] };
 
 /** What each request answers with; `void` requests answer only that they are done. */
-export interface ChatResponses {
-  send: { attachments: AttachmentView[] };
-  stop: void;
-  regenerate: void;
-  editLast: { attachments: AttachmentView[] };
-  copyText: void;
-  insertCode: void;
-  openInNewFile: void;
-  applyCode: void;
-  openLink: void;
-  chatModels: ChatModelsView;
-  setChatModel: void;
-  attach: { attachments: AttachmentView[] };
-  attachImage: { attachments: AttachmentView[] };
-  imageData: { mime: ChatImageMime; data: string };
-  removeAttachment: { attachments: AttachmentView[] };
-  mentionQuery: { items: MentionItemView[] };
-  mention: { attachments: AttachmentView[]; refused?: MentionRefusal };
-  errorAction: void;
-  setParams: void;
-  newConversation: void;
-  openHistory: void;
-  renameConversation: void;
-  exportMarkdown: void;
-  requestSnapshot: void;
-}
+export type ChatResponses = { [M in ChatMethod]: Declared<M>['result'] };
 
 export type ChatRequestMessage = {
   [M in ChatMethod]: Versioned & { type: 'request'; id: number; method: M; params: ChatRequests[M] };
