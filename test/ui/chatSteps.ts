@@ -21,10 +21,20 @@ export function chatSteps(ui: UiFixture) {
     lastUserContent,
     /** Picks the environment's chat model and opens the chat panel, ready to type. */
     async openChat(model = 'emu-chat-large'): Promise<void> {
-      await ui.runCommand('Inference: Pick Chat Model');
       // The list comes from the service: after a reload under CI's load (UI and integration tiers
-      // at once on 2 cores) it once took over 10 s, the default, in a fresh extension host.
-      await ui.pickQuickPickItem(model, 30_000);
+      // at once on 2 cores) it once took over 10 s in a fresh extension host. And once, after an
+      // extension host restart, the picker was gone before its list showed (nothing on screen said
+      // why): the command runs again then, and the log says so.
+      await waitFor(`the model ${model} picked`, async () => {
+        await ui.runCommand('Inference: Pick Chat Model');
+        try {
+          await ui.pickQuickPickItem(model, 20_000);
+          return true;
+        } catch (error) {
+          console.log(`    [ui] ${model} did not show in Pick Chat Model (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); running it again`);
+          return false;
+        }
+      }, { timeoutMs: 60_000, intervalMs: 500 });
       await ui.runCommand('Inference: Open Chat');
       await composer().waitFor({ state: 'visible', timeout: 30_000 });
     },

@@ -19,14 +19,14 @@ describe('usage view: spending limits and spend per endpoint token', () => {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: model(), messages: [{ role: 'user', content: 'a question from a tool' }], stream }),
-  }).then(async (response) => ({ status: response.status, text: await response.text() }));
+  }).then(async (response) => ({ status: response.status, text: await response.text(), requestId: response.headers.get('x-request-id') }));
   const charged = (name: string) => ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions') && r.status === 200 && asked.get(r.id) === name).reduce((sum, r) => sum + r.creditsCharged, 0);
   /** Request id → the token's name it was sent with. */
   const asked = new Map<string, string>();
   async function askAs(name: string, stream = false): Promise<number> {
     const result = await ask(secrets[name], stream);
-    const last = ui.emulator.requests.at(-1);
-    if (result.status === 200 && last) asked.set(last.id, name);
+    // By the id the endpoint relays: the extension's own requests (a model list) may reach the emulator in between.
+    if (result.status === 200) asked.set(result.requestId ?? assert.fail(`no x-request-id relayed for ${name}`), name);
     return result.status;
   }
   const cells = async (row: Locator) => (await row.locator('td').allInnerTexts()).map((t) => t.trim());
