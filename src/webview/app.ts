@@ -106,8 +106,6 @@ export class ChatApp {
         if (!this.conversation || message.conversation.id !== this.conversation.id) return;
         Object.assign(this.conversation, message.conversation);
         return this.applyEnvironment(message.environment);
-      case 'focusComposer':
-        return this.composer.focus();
       case 'revealMessage':
         return this.messages.reveal(message.messageId);
       case 'fillComposer':

@@ -191,7 +191,6 @@ export type HostToWebview =
   | (Versioned & { type: 'messageUpsert'; conversationId: string; message: MessageView })
   | (Versioned & { type: 'messageRemoved'; conversationId: string; messageId: string })
   | (Versioned & { type: 'conversationChanged'; conversation: ConversationHeader; environment: ChatEnvironmentView })
-  | (Versioned & { type: 'focusComposer' })
   /** Scroll to a message (a search result opened): after the snapshot, it takes the place of following the bottom. */
   | (Versioned & { type: 'revealMessage'; messageId: string })
   /** An editor action added context: the chips, and optionally a starter question and the focus. */
