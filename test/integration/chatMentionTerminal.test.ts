@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatResponses } from '../../src/core/chat/chatRequests';
 import { waitFor } from '../harness/wait';
+import { openNewChatPanel } from './support/chatPanels';
 import { useConfiguredEmulator } from './support/emulatorSetup';
 
 /**
@@ -16,8 +17,7 @@ describe('chat # mention of a terminal without shell integration, named or not y
   const terminals: vscode.Terminal[] = [];
 
   before(async () => {
-    await vscode.commands.executeCommand('inference.newChat');
-    id = await waitFor('a new chat panel', () => chat().openConversations().at(-1), { timeoutMs: 5000, intervalMs: 20 });
+    id = await openNewChatPanel(chat());
   });
 
   after(async () => {

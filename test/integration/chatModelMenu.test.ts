@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatModelsView } from '../../src/core/chat/chatRequests';
 import { waitFor } from '../harness/wait';
+import { openNewChatPanel } from './support/chatPanels';
 import { useConfiguredEmulator } from './support/emulatorSetup';
 
 /**
@@ -20,8 +21,7 @@ describe('chat model menu: the host lists the environment\'s models and refuses 
     assert.ok(models().length >= 2, 'the emulator offers two chat models or more');
     await api.services.keys.set('production', emulator.keys.production.full);
     await api.services.models.select('chat', models()[0], 'production');
-    await vscode.commands.executeCommand('inference.newChat');
-    id = await waitFor('a new chat panel', () => chat().openConversations().at(-1), { timeoutMs: 5000, intervalMs: 20 });
+    id = await openNewChatPanel(chat());
   });
 
   after(async () => {

@@ -8,6 +8,7 @@ import { issuedKeys } from '../../emulator/keys';
 import { waitFor } from '../../harness/wait';
 import { extensionApi, useConfiguredEmulator } from '../support/emulatorSetup';
 import { filesUnder } from '../support/files';
+import { openNewChatPanel } from '../support/chatPanels';
 
 /** Where a file belongs, for the printed figure. */
 function placeOf(file: string, services: Services): string {
@@ -98,8 +99,7 @@ describe('No API key in settings, state, chat history, usage ledger, workspace f
     await vscode.commands.executeCommand('inference.refreshAccount');
     // The chat panel: an answer (chat history, usage ledger), then one whose error echoes the key.
     await services.models.select('chat', model, 'production');
-    await vscode.commands.executeCommand('inference.newChat');
-    const id = await waitFor('a new chat panel', () => api.chat.openConversations().at(-1), { timeoutMs: 5000, intervalMs: 20 });
+    const id = await openNewChatPanel(api.chat);
     const answered = async (count: number) => waitFor(`answer ${count}`, async () => {
       const messages = (await api.chat.conversation(id))?.messages ?? [];
       return messages.length === count * 2 && messages.at(-1)?.status !== 'streaming' ? messages.at(-1) : undefined;

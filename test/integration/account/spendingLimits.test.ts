@@ -9,6 +9,7 @@ import { causeKind, collect, isLanguageModelError, model } from '../languageMode
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { LANGUAGE_MODELS } from '../tags';
 import { startThroughCommand } from '../localEndpoint/support';
+import { openNewChatPanel } from '../support/chatPanels';
 
 const BILLED = ['/chat/completions', '/images/generations'];
 
@@ -33,8 +34,7 @@ describe('Spending limits: reached mid-conversation, the next request of every p
     const [today] = await services().billing.spend('production', { day: Number.MAX_SAFE_INTEGER, warningFraction: 1 });
     await vscode.workspace.getConfiguration().update('inference.spendingLimits', { production: { daily: today.counted + 0.000001 } }, vscode.ConfigurationTarget.Global);
 
-    await vscode.commands.executeCommand('inference.newChat');
-    const id = await waitFor('a new chat panel', () => api.chat.openConversations().at(-1), { timeoutMs: 5000, intervalMs: 20 });
+    const id = await openNewChatPanel(api.chat);
     const answered = (count: number) => waitFor(`answer ${count}`, async () => {
       const messages = (await api.chat.conversation(id))?.messages ?? [];
       return messages.length === count * 2 && messages.at(-1)?.status !== 'streaming' ? messages.at(-1) : undefined;

@@ -8,6 +8,7 @@ import type { PresentedError } from '../../../src/host/errorPresenter';
 import type { GenerationOutcome } from '../../../src/host/images';
 import type { Emulator } from '../../emulator';
 import { waitFor } from '../../harness/wait';
+import { openNewChatPanel } from '../support/chatPanels';
 
 /**
  * The surfaces of the fault matrix: each one is a thing a user does (through the extension's own
@@ -98,10 +99,7 @@ function chatSurface(name: string, start: (api: TestApi['chat']) => Promise<stri
   };
 }
 
-const chat = chatSurface('chat panel', async (api) => {
-  await vscode.commands.executeCommand('inference.newChat');
-  return waitFor('a new chat panel', () => api.openConversations().at(-1), { timeoutMs: 5000, intervalMs: 20 });
-});
+const chat = chatSurface('chat panel', openNewChatPanel);
 
 /** The side-bar view: shown (VS Code creates it on first show), then a new conversation in it, as its New button does. */
 const sideView = chatSurface('side-bar view', async (api) => {

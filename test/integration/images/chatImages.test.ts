@@ -6,6 +6,7 @@ import type { AttachmentView } from '../../../src/core/chat/chatProtocol';
 import { renderPng } from '../../emulator/png';
 import { waitFor } from '../../harness/wait';
 import { PNG_1X1 } from '../../shared/chatImages';
+import { openNewChatPanel } from '../support/chatPanels';
 import { setSetting, useImageFixture } from './support';
 
 /** Images in the chat panel, through the same request handler the webview reaches: checks, export, Send Image to Chat. */
@@ -17,8 +18,7 @@ describe('chat images: the host\'s checks, export and Send Image to Chat (real e
 
   beforeEach(async () => {
     await fixture.services().models.select('chat', fixture().emulator.environments.production.chatModels[0], 'production');
-    await vscode.commands.executeCommand('inference.newChat');
-    id = await waitFor('a new chat panel', () => api().chat.openConversations().at(-1), { timeoutMs: 5000, intervalMs: 20 });
+    id = await openNewChatPanel(api().chat);
   });
   afterEach(() => setSetting('inference.chat.maxImageMB', undefined));
 
