@@ -104,8 +104,20 @@ export function spawnGroup(name: string, command: string, args: string[], option
 }
 
 /** The processes of a process group (from `ps`), e.g. the extension hosts code-server forked. */
-export function processGroupMembers(groupId: number): { pid: number; command: string }[] {
-  const listing = execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' });
-  return listing.split('\n').map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)).filter((m): m is RegExpExecArray => m !== null && Number(m[2]) === groupId)
-    .map((m) => ({ pid: Number(m[1]), command: m[3] }));
+export function processGroupMembers(groupId: number): { pid: number; parent: number; command: string }[] {
+  const listing = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' });
+  return listing.split('\n').map((line) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(line)).filter((m): m is RegExpExecArray => m !== null && Number(m[3]) === groupId)
+    .map((m) => ({ pid: Number(m[1]), parent: Number(m[2]), command: m[4] }));
 }
+
+/**
+ * The extension hosts code-server started in its process group. A process an extension host has
+ * just forked (the git extension runs git) shows its parent's command line until it execs, so only
+ * a process whose parent is not an extension host itself is one.
+ */
+export function extensionHosts(groupId: number): { pid: number; command: string }[] {
+  const candidates = processGroupMembers(groupId).filter((member) => /--type=extensionHost/.test(member.command));
+  const pids = new Set(candidates.map((member) => member.pid));
+  return candidates.filter((member) => !pids.has(member.parent));
+}
+

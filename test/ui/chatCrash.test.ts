@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { waitForWorkbench } from '../harness/browser';
-import { processGroupMembers } from '../harness/processes';
+import { extensionHosts } from '../harness/processes';
 import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
@@ -43,7 +43,7 @@ describe('chat history: a killed extension host, two windows at once', () => {
     // Whatever the machine's load, the kill comes once text on screen has reached the disk (no sleep).
     const shownBefore = await shown();
     await waitFor('the shown text to be journaled on disk', () => journaled().length >= shownBefore.length, { timeoutMs: 30_000, intervalMs: 50 });
-    const hosts = processGroupMembers(ui.server.process.pid).filter((p) => /--type=extensionHost/.test(p.command));
+    const hosts = extensionHosts(ui.server.process.pid);
     assert.equal(hosts.length, 1, `one extension host in code-server's process group: ${JSON.stringify(hosts)}`);
     process.kill(hosts[0].pid, 'SIGKILL');
     const shownAtKill = await shown();
