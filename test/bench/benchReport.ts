@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../harness/paths';
+import { exitWhenOutputCloses } from '../harness/processes';
 
 /**
  * What every benchmark shares (see the conventions: one file per topic, alternated rounds, a table of
@@ -121,6 +122,7 @@ function machineDuring(before: ReturnType<typeof cpuTicks>): string | undefined 
 
 /** Runs a benchmark's main, printing its failure and setting the exit code. */
 export function runBench(topic: string, main: () => Promise<Row[]>): void {
+  exitWhenOutputCloses();
   const started = Date.now();
   const ticks = cpuTicks();
   main()

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../harness/paths';
+import { exitWhenOutputCloses } from '../harness/processes';
 import { benchSummary, type BenchRun } from './benchSummary';
 
 /**
@@ -40,6 +41,7 @@ function run(file: string): Promise<BenchRun> {
 }
 
 async function main(): Promise<void> {
+  exitWhenOutputCloses();
   const runs: BenchRun[] = [];
   for (const file of benches) {
     console.log(`\n[bench] ── ${file} ─────────────────────────────`);

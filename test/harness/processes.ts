@@ -121,3 +121,15 @@ export function extensionHosts(groupId: number): { pid: number; command: string 
   return candidates.filter((member) => !pids.has(member.parent));
 }
 
+/**
+ * When the process reading this one's output is gone (its tier was stopped), a write fails with
+ * EPIPE: end at once, quietly and as failed, instead of dying on an unhandled error event.
+ */
+export function exitWhenOutputCloses(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(1);
+    });
+  }
+}
