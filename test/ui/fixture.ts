@@ -90,6 +90,8 @@ export async function saveScreenshot(page: Page, dir: string, name: string): Pro
 export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
   let state: { page: Page; emulator: Emulator; server: CodeServer; browser: Browser; workspace: string; shots: string } | undefined;
   const teardown: (() => Promise<void>)[] = [];
+  /** When this file's workbench began to start, for the line that says what the whole file took. */
+  let fileStarted = 0;
   const current = () => {
     if (!state) throw new Error('The workbench is not running: use the fixture inside tests of its describe()');
     return state;
@@ -98,6 +100,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
   before(async function () {
     this.timeout(240_000);
     const started = Date.now();
+    fileStarted = started;
     const shots = screenshotFolder(this.test?.file);
 
     const emulator = await startEmulator(options.emulator);
@@ -141,6 +144,8 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     state = undefined;
     for (const step of teardown.reverse()) await step().catch((error: unknown) => console.error(error));
     teardown.length = 0;
+    // The file's whole time, start and stop included: what balancing the UI tiers goes by.
+    if (fileStarted) console.log(`    [ui] ${fileLabel(this.test?.file)} took ${seconds(fileStarted)} in all`);
   });
 
   const fixture: UiFixture = {
