@@ -14,6 +14,8 @@ interface ProcessEntry {
   /** Identifies the process with its pid: a pid is reused, with another start time. */
   key: string;
   cpuMs: number;
+  /** Z: a zombie, ended (its CPU time final, its command line empty) but not yet waited for by its parent. */
+  state: string;
   /** The mark in its own environment, if any. */
   ownMark: string | undefined;
 }
@@ -36,7 +38,7 @@ function processTable(variable: string): { entry: ProcessEntry; mark: string | u
     if (!stat) continue;
     const key = `${name}:${stat.started}`;
     if (!ownMarks.has(key)) ownMarks.set(key, readMark(name, variable));
-    entries.set(Number(name), { pid: Number(name), parent: stat.parent, key, cpuMs: stat.cpuMs, ownMark: ownMarks.get(key) });
+    entries.set(Number(name), { pid: Number(name), parent: stat.parent, key, cpuMs: stat.cpuMs, state: stat.state, ownMark: ownMarks.get(key) });
   }
   const live = new Set([...entries.values()].map((entry) => entry.key));
   for (const key of ownMarks.keys()) if (!live.has(key)) ownMarks.delete(key);
@@ -45,9 +47,9 @@ function processTable(variable: string): { entry: ProcessEntry; mark: string | u
   return [...entries.values()].map((entry) => ({ entry, mark: markOf(entry) }));
 }
 
-/** The processes of the tier marked `variable=value` (this one excepted), with the start of their command lines. */
+/** The running processes of the tier marked `variable=value` (this one excepted), with the start of their command lines. */
 export function processesMarked(variable: string, value: string): { pid: number; command: string }[] {
-  return processTable(variable).filter(({ mark }) => mark === value).map(({ entry }) => ({ pid: entry.pid, command: commandLine(entry.pid) }));
+  return processTable(variable).filter(({ entry, mark }) => mark === value && entry.state !== 'Z').map(({ entry }) => ({ pid: entry.pid, command: commandLine(entry.pid) }));
 }
 
 function commandLine(pid: number): string {
@@ -90,13 +92,13 @@ export class MarkedCpu {
 }
 
 /** The parent, utime + stime (ms) and start time of one process, from /proc/<pid>/stat. */
-function readStat(pid: string): { parent: number; cpuMs: number; started: string } | undefined {
+function readStat(pid: string): { state: string; parent: number; cpuMs: number; started: string } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (in parentheses, may hold spaces) start at field 3; the parent is
-    // field 4, utime and stime fields 14 and 15 in clock ticks (USER_HZ, 100 on Linux), the start time field 22.
+    // Fields after the command name (in parentheses, may hold spaces) start at field 3, the state; the
+    // parent is field 4, utime and stime fields 14 and 15 in clock ticks (USER_HZ, 100 on Linux), the start time field 22.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { parent: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, started: fields[19] };
+    return { state: fields[0], parent: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, started: fields[19] };
   } catch {
     return undefined;
   }
