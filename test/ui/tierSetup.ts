@@ -1,4 +1,6 @@
+import type { Context } from 'mocha';
 import { EVERYTHING, provision } from '../harness/provision';
+import { waitInProgress } from '../harness/wait';
 
 /**
  * Mocha's global setup for the UI tier: provisions Chromium and code-server once, before any test
@@ -8,3 +10,16 @@ import { EVERYTHING, provision } from '../harness/provision';
 export async function mochaGlobalSetup(): Promise<void> {
   await provision(EVERYTHING);
 }
+
+/**
+ * A test that runs out of its own time fails with mocha's "Timeout of N ms exceeded", which knows
+ * nothing of the steps: the failure then names the wait it was in (waitFor, withTimeout).
+ */
+export const mochaHooks = {
+  afterEach(this: Context): void {
+    const test = this.currentTest;
+    const waiting = waitInProgress();
+    if (test?.state !== 'failed' || !test.err || !waiting || !/Timeout of \d+ms exceeded/.test(test.err.message)) return;
+    test.err.message += ` It was waiting for ${waiting}.`;
+  },
+};
