@@ -43,7 +43,8 @@ export class KeyStore {
   readonly demoKeys: DemoKeys;
   private readonly bySecret = new Map<string, KeyRecord>();
 
-  constructor(private readonly prefix: string, defaultRpm: number) {
+  /** `fullKey`: the `full` key, issued by the caller (EmulatorOptions.fullKeys) instead of generated here. */
+  constructor(private readonly prefix: string, defaultRpm: number, fullKey?: string) {
     const all: Scope[] = ['chat', 'images'];
     const specs: Record<KeyLabel, Omit<KeyRecord, 'label' | 'secret'>> = {
       full: { scopes: new Set(all), rpm: defaultRpm, status: 'active', wallet: 'main' },
@@ -55,7 +56,7 @@ export class KeyStore {
     };
     const keys: Partial<DemoKeys> = {};
     for (const label of Object.keys(specs) as KeyLabel[]) {
-      const secret = generateKey(prefix);
+      const secret = (label === 'full' && fullKey) || generateKey(prefix);
       keys[label] = secret;
       this.bySecret.set(secret, { label, secret, ...specs[label] });
     }

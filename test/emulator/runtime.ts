@@ -23,7 +23,7 @@ export class EnvRuntime {
     /** The emulator-wide request log (shared by both environments). */
     readonly log: RequestRecord[],
   ) {
-    this.keys = new KeyStore(options.keyPrefix, options.defaultRpm);
+    this.keys = new KeyStore(options.keyPrefix, options.defaultRpm, options.fullKeys[name]);
     this.wallets = { main: new Wallet(options.initialCredits), broke: new Wallet(0) };
     this.catalog = { chat: [...baseCatalog.chat], image: [...baseCatalog.image] };
   }

@@ -79,6 +79,12 @@ export interface EmulatorOptions {
   host?: string;
   ports?: Partial<Record<EnvironmentName, number>>;
   keyPrefix?: string;
+  /**
+   * The `full` demo key of an environment, handed in instead of generated: a process that starts
+   * several emulators for one code-server (the UI tier's shared one, whose environment gives every
+   * window its keys) issues the key once. Default: generated, like every other key.
+   */
+  fullKeys?: Partial<Record<EnvironmentName, string>>;
   tokensPerSecond?: number;
   imageSizes?: string[];
   initialCredits?: number;
@@ -173,6 +179,7 @@ export interface ResolvedOptions {
   host: string;
   ports: Record<EnvironmentName, number>;
   keyPrefix: string;
+  fullKeys: Partial<Record<EnvironmentName, string>>;
   tokensPerSecond: number;
   imageSizes: string[];
   initialCredits: number;
@@ -191,6 +198,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     host: options.host ?? '127.0.0.1',
     ports: { production: options.ports?.production ?? 0, preview: options.ports?.preview ?? 0 },
     keyPrefix: options.keyPrefix ?? 'svc-',
+    fullKeys: { ...options.fullKeys },
     tokensPerSecond: options.tokensPerSecond ?? 0,
     imageSizes: options.imageSizes ?? [...DEFAULT_IMAGE_SIZES],
     initialCredits: options.initialCredits ?? 1000,

@@ -1,5 +1,7 @@
 /** Keys, environments, scopes, rate limits and the model list, over raw node:http. */
 import assert from 'node:assert/strict';
+import { startEmulator } from '../../emulator';
+import { generateKey } from '../../emulator/keys';
 import { bearer, chatBody, rawRequest, useEmulator } from './helpers';
 
 interface ErrorBody { error: { message: string; type: string; code: string } }
@@ -26,6 +28,20 @@ describe('emulator: keys and environments', () => {
     assert.equal(emu().keyPrefix, 'svc-');
     for (const key of all) assert.match(key, /^svc-[A-Za-z0-9]{32}$/);
     assert.equal(new Set(all).size, all.length);
+  });
+
+  it("takes an environment's full key when handed one (emulators that share one code-server), and still generates the rest", async () => {
+    const full = generateKey('svc-');
+    const shared = await startEmulator({ fullKeys: { production: full } });
+    try {
+      assert.equal(shared.keys.production.full, full);
+      assert.notEqual(shared.keys.preview.full, full);
+      assert.match(shared.keys.production.chatOnly, /^svc-[A-Za-z0-9]{32}$/);
+      assert.equal((await rawRequest(`${shared.environments.production.baseUrl}/models`, { headers: bearer(full) })).status, 200);
+      assert.equal((await rawRequest(`${shared.environments.preview.baseUrl}/models`, { headers: bearer(full) })).status, 401);
+    } finally {
+      await shared.close();
+    }
   });
 
   it('rejects a key from the other environment with 401', async () => {
