@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser as ChromiumProcess, type BrowserContext, type Page } from 'playwright-core';
 import { registerCleanup } from './processes';
 import { findChromium, provision } from './provision';
 import { waitFor } from './wait';
@@ -47,6 +47,26 @@ export async function launchBrowser(viewport = { width: 1400, height: 900 }): Pr
   // Playwright kills its browser when this process exits; the cleanup also covers signals.
   const unregister = registerCleanup({ name: 'chromium', stop: close, stopNow: () => undefined });
   return { context, page, close };
+}
+
+/**
+ * Debian's Chromium, headless, for several windows one after the other (the UI files that share a
+ * code-server): each takes a context of its own (newWindow), whose storage starts empty.
+ */
+export async function launchChromium(): Promise<ChromiumProcess> {
+  await provision({ chromium: true });
+  const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  // Playwright kills its browser when this process exits; the cleanup also covers signals.
+  const unregister = registerCleanup({ name: 'chromium', stop: () => browser.close().catch(() => undefined), stopNow: () => undefined });
+  browser.on('disconnected', unregister);
+  return browser;
+}
+
+/** A fresh context (no cookies, no storage: a first visit) of a running Chromium, with one page. */
+export async function newWindow(browser: ChromiumProcess, viewport = { width: 1400, height: 900 }): Promise<Browser> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  return { context, page, close: () => context.close().catch(() => undefined) };
 }
 
 /** Waits until the workbench is restored (status bar visible, smoke-test driver says so). */

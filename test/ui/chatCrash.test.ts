@@ -25,7 +25,8 @@ const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').tri
  * this order, because the first counts the extension hosts and a closed second window's may linger.
  */
 describe('chat history: a killed extension host, two windows at once', () => {
-  const ui = useWorkbench({ emulator: { tokensPerSecond: 20 } });
+  // Its own code-server: it kills the window's extension host, found in the server's process group.
+  const ui = useWorkbench({ emulator: { tokensPerSecond: 20 }, ownWorkbench: true });
   const { chat, lastAnswer, openChat, send, waitForAnswerEnd } = chatSteps(ui);
   const historyDir = () => path.join(ui.server.userDataDir, 'User', 'globalStorage', 'inference-client.inference-client', 'chat-history');
   const shown = async () => normalise(await lastAnswer().locator('.markdown').textContent());

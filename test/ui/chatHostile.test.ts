@@ -1,8 +1,6 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { PageDocument } from '../bench/webviewPage';
 import { waitFor } from '../harness/wait';
@@ -38,14 +36,6 @@ async function webviewContent(page: Page): Promise<Frame> {
   const content = await contentElement?.contentFrame();
   if (!content) throw new Error('the chat webview frame is not there');
   return content;
-}
-
-/** The extension's log (the host logs every message from the webview that is not protocol). */
-function extensionLog(stateDir: string): string {
-  const logs = path.join(stateDir, 'user-data', 'logs');
-  const files = fs.readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === 'Inference Client.log');
-  if (files.length !== 1) throw new Error(`expected one extension log under ${logs}, found ${files.length}`);
-  return fs.readFileSync(path.join(logs, files[0]), 'utf8');
 }
 
 /**
@@ -130,7 +120,8 @@ describe('chat panel: hostile markdown through the real webview', () => {
     assert.deepEqual(await content.evaluate(() => window.__pwned), [], 'no payload ran');
     assert.equal(await content.evaluate(() => document.title), title, 'no payload changed the title');
     assert.deepEqual(await content.evaluate(() => window.__messages), [], 'no payload posted a message');
-    const log = extensionLog(ui.server.stateDir);
+    // The extension's log: the host logs every message from the webview that is not protocol.
+    const log = ui.extensionLog();
     assert.match(log, /\S/, 'the extension log is being written');
     assert.doesNotMatch(log, /malformed message|pwned/i, 'no payload reached the extension through acquireVsCodeApi');
     assert.deepEqual(dialogs, [], 'no dialog opened');

@@ -3,12 +3,13 @@ import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startEmulator, type Emulator, type EmulatorOptions, type EnvironmentName } from '../emulator';
 import { apiKeyEnvironment, emulatorSettings } from '../harness/extensionSetup';
-import { launchBrowser, waitForWorkbench, type Browser } from '../harness/browser';
-import { startCodeServer, workbenchUrl, type CodeServer } from '../harness/codeServer';
+import { launchBrowser, newWindow, waitForWorkbench, type Browser } from '../harness/browser';
+import { startCodeServer, workbenchUrl, writeUserSettings, type CodeServer } from '../harness/codeServer';
 import { REPO_ROOT, RESULTS_DIR } from '../harness/paths';
 import { registerCleanup } from '../harness/processes';
 import { writeScratchWorkspace } from '../harness/supportExtension';
 import { seconds } from '../harness/wait';
+import { clearForNextFile, sharedHost } from './sharedWorkbench';
 import * as workbench from './workbench';
 
 export interface WorkbenchOptions {
@@ -31,6 +32,25 @@ export interface WorkbenchOptions {
   workspaceFiles?: Record<string, string> | (() => Record<string, string>);
   /** Runs on the scratch workspace folder after its files are written, before it opens (e.g. `git init`, links, binary files). */
   prepareWorkspace?: (folder: string) => void;
+  /**
+   * true: this file gets a code-server and Chromium of its own (it kills an extension host, say).
+   * Files share one otherwise (sharedWorkbench.ts), unless they need keys, an environment or a
+   * workspace trust setting of their own, which a shared code-server cannot give one window.
+   */
+  ownWorkbench?: boolean;
+}
+
+/** Whether a file's workbench can run in the shared code-server (see WorkbenchOptions.ownWorkbench). */
+function sharesWorkbench(options: WorkbenchOptions): boolean {
+  return !options.ownWorkbench && !options.keys && !options.env && !options.workspaceTrust && options.emulator?.keyPrefix === undefined
+    && process.env.INFERENCE_UI_OWN_WORKBENCHES !== '1';
+}
+
+/** Every "Inference Client" log file under a server's logs (one per extension host that ran the extension). */
+function extensionLogs(server: CodeServer): Set<string> {
+  const logs = path.join(server.userDataDir, 'logs');
+  if (!fs.existsSync(logs)) return new Set();
+  return new Set(fs.readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((file) => path.basename(file) === 'Inference Client.log').map((file) => path.join(logs, file)));
 }
 
 export interface UiFixture {
@@ -59,6 +79,8 @@ export interface UiFixture {
   screenshot(name: string): Promise<string>;
   /** "Developer: Reload Window", then waits for the restored workbench. */
   reloadWindow(): Promise<void>;
+  /** The extension's log ("Inference Client" output channel) of this file's window. */
+  extensionLog(): string;
 }
 
 function fileLabel(file: string | undefined): string {
@@ -88,7 +110,7 @@ export async function saveScreenshot(page: Page, dir: string, name: string): Pro
  * of a `describe` and use the returned object in the tests.
  */
 export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
-  let state: { page: Page; emulator: Emulator; server: CodeServer; browser: Browser; workspace: string; shots: string } | undefined;
+  let state: { page: Page; emulator: Emulator; server: CodeServer; browser: Browser; workspace: string; shots: string; logsBefore: Set<string> } | undefined;
   const teardown: (() => Promise<void>)[] = [];
   /** When this file's workbench began to start, for the line that says what the whole file took. */
   let fileStarted = 0;
@@ -103,33 +125,45 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     fileStarted = started;
     const shots = screenshotFolder(this.test?.file);
 
-    const emulator = await startEmulator(options.emulator);
+    const label = fileLabel(this.test?.file);
+    const settings = (emulator: Emulator) => ({ ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) });
+    const host = sharesWorkbench(options) ? await sharedHost() : undefined;
+    const emulator = await startEmulator({ ...options.emulator, ...(host && { fullKeys: host.keys }) });
     const unregisterEmulator = registerCleanup({ name: 'emulator', stop: () => emulator.close(), stopNow: () => undefined });
     teardown.push(async () => {
       unregisterEmulator();
       await emulator.close();
     });
-    const keys = options.keys ? options.keys(emulator) : { production: emulator.keys.production.full, preview: emulator.keys.preview.full };
-    const server = await startCodeServer({
-      settings: { ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) },
-      env: { ...options.env, ...apiKeyEnvironment(keys ?? {}) },
-      ...(options.workspaceTrust && { workspaceTrust: true }),
-      logFile: path.join(RESULTS_DIR, 'ui', `${fileLabel(this.test?.file)}-code-server.log`),
-    });
-    teardown.push(() => server.stop());
-    const workspace = writeScratchWorkspace(server.stateDir);
+    let server: CodeServer;
+    if (host) {
+      server = host.server;
+      // The shared server's user settings are this file's while its window is open.
+      writeUserSettings(server.userDataDir, settings(emulator));
+      teardown.push(() => clearForNextFile(host));
+    } else {
+      const keys = options.keys ? options.keys(emulator) : { production: emulator.keys.production.full, preview: emulator.keys.preview.full };
+      server = await startCodeServer({
+        settings: settings(emulator),
+        env: { ...options.env, ...apiKeyEnvironment(keys ?? {}) },
+        ...(options.workspaceTrust && { workspaceTrust: true }),
+        logFile: path.join(RESULTS_DIR, 'ui', `${label}-code-server.log`),
+      });
+      teardown.push(() => server.stop());
+    }
+    const workspace = writeScratchWorkspace(path.join(server.stateDir, label));
     const files = typeof options.workspaceFiles === 'function' ? options.workspaceFiles() : options.workspaceFiles ?? {};
     for (const [name, content] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
       fs.writeFileSync(path.join(workspace, name), content);
     }
     options.prepareWorkspace?.(workspace);
-    const browser = await launchBrowser();
+    const logsBefore = extensionLogs(server);
+    const browser = host ? await newWindow(host.chromium) : await launchBrowser();
     teardown.push(() => browser.close());
     await browser.page.goto(workbenchUrl(server, { folder: workspace, extensionDevelopmentPaths: [REPO_ROOT] }), { timeout: 60_000 });
     await waitForWorkbench(browser.page);
-    state = { page: browser.page, emulator, server, browser, workspace, shots };
-    console.log(`    [ui] workbench ready in ${seconds(started)}; screenshots: ${shots}`);
+    state = { page: browser.page, emulator, server, browser, workspace, shots, logsBefore };
+    console.log(`    [ui] workbench ready in ${seconds(started)}${host ? ' (shared code-server)' : ''}; screenshots: ${shots}`);
   });
 
   afterEach(async function () {
@@ -175,6 +209,12 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     clickNotificationAction: (message, action) => workbench.clickNotificationAction(current().page, message, action),
     clearNotifications: () => workbench.clearNotifications(current().page),
     screenshot: (name) => saveScreenshot(current().page, current().shots, name),
+    extensionLog() {
+      const { server, logsBefore } = current();
+      const files = [...extensionLogs(server)].filter((file) => !logsBefore.has(file));
+      if (files.length !== 1) throw new Error(`expected one extension log of this file's window under ${server.userDataDir}, found ${files.length}`);
+      return fs.readFileSync(files[0], 'utf8');
+    },
     async reloadWindow() {
       const { page } = current();
       const loaded = page.waitForEvent('load', { timeout: 60_000 });

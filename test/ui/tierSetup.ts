@@ -1,6 +1,7 @@
 import type { Context } from 'mocha';
 import { EVERYTHING, provision } from '../harness/provision';
 import { waitInProgress } from '../harness/wait';
+import { stopSharedHost } from './sharedWorkbench';
 
 /**
  * Mocha's global setup for the UI tier: provisions Chromium and code-server once, before any test
@@ -9,6 +10,11 @@ import { waitInProgress } from '../harness/wait';
  */
 export async function mochaGlobalSetup(): Promise<void> {
   await provision(EVERYTHING);
+}
+
+/** Stops the code-server and Chromium the UI files of this process shared (sharedWorkbench.ts). */
+export async function mochaGlobalTeardown(): Promise<void> {
+  await stopSharedHost();
 }
 
 /**
