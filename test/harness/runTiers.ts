@@ -120,6 +120,9 @@ function loadBetween(from: number, to: number): { mean: number; max: number } {
   return { mean: samples.reduce((sum, load) => sum + load, 0) / samples.length, max: Math.max(...samples) };
 }
 
+/** The provisioning process while it runs (apt-get, npm): a signal to `npm test` reaches it too. */
+let provisioningChild: ChildProcess | undefined;
+
 /**
  * Provisions what the selected tiers need, in one child process started before the first tier, so
  * that it overlaps the tiers that need nothing installed. Its `[provision]` lines are printed as they
@@ -138,6 +141,7 @@ function startProvisioning(needs: ProvisionNeeds): Promise<string | undefined> {
       env: { ...process.env, PATH: pathWithProjectNode() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    provisioningChild = child;
     let failure: string | undefined;
     let pending = '';
     const onData = (chunk: Buffer): void => {
@@ -152,6 +156,7 @@ function startProvisioning(needs: ProvisionNeeds): Promise<string | undefined> {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('close', (code) => {
+      provisioningChild = undefined;
       log.end();
       resolve(code === 0 ? undefined : failure ?? `provisioning exited ${code}; see ${path.relative(REPO_ROOT, logFile)}`);
     });
@@ -238,6 +243,7 @@ function runTier(tier: Tier): Promise<TierResult> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     for (const run of running) signalTier(run, signal);
+    provisioningChild?.kill(signal);
     process.exitCode = 130;
   });
 }
