@@ -104,10 +104,11 @@ export async function saveScreenshot(page: Page, dir: string, name: string): Pro
 }
 
 /**
- * Registers mocha hooks that give the enclosing `describe` its own emulator, code-server (with the
- * extension under development, fresh user data, settings pointing at the emulator, keys in the
- * environment) and Chromium page, all stopped in `after` even when a test fails. Call it at the top
- * of a `describe` and use the returned object in the tests.
+ * Registers mocha hooks that give the enclosing `describe` its own emulator, a workbench window on a
+ * code-server (the extension under development, settings pointing at the emulator, keys in the
+ * environment; the tier's shared code-server and Chromium unless the file needs its own, see
+ * sharedWorkbench.ts) and its Chromium page, all ended in `after` even when a test fails. Call it at
+ * the top of a `describe` and use the returned object in the tests.
  */
 export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
   let state: { page: Page; emulator: Emulator; server: CodeServer; browser: Browser; workspace: string; shots: string; logsBefore: Set<string> } | undefined;
@@ -121,8 +122,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
 
   before(async function () {
     this.timeout(240_000);
-    const started = Date.now();
-    fileStarted = started;
+    fileStarted = Date.now();
     const shots = screenshotFolder(this.test?.file);
 
     const label = fileLabel(this.test?.file);
@@ -163,7 +163,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     await browser.page.goto(workbenchUrl(server, { folder: workspace, extensionDevelopmentPaths: [REPO_ROOT] }), { timeout: 60_000 });
     await waitForWorkbench(browser.page);
     state = { page: browser.page, emulator, server, browser, workspace, shots, logsBefore };
-    console.log(`    [ui] workbench ready in ${seconds(started)}${host ? ' (shared code-server)' : ''}; screenshots: ${shots}`);
+    console.log(`    [ui] workbench ready in ${seconds(fileStarted)}${host ? ' (shared code-server)' : ''}; screenshots: ${shots}`);
   });
 
   afterEach(async function () {
