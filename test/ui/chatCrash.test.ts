@@ -7,6 +7,7 @@ import { extensionHosts } from '../harness/processes';
 import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
+import { extensionStorage } from './sharedWorkbench';
 import * as workbench from './workbench';
 
 /**
@@ -28,7 +29,7 @@ describe('chat history: a killed extension host, two windows at once', () => {
   // Its own code-server: it kills the window's extension host, found in the server's process group.
   const ui = useWorkbench({ emulator: { tokensPerSecond: 20 }, ownWorkbench: true });
   const { chat, lastAnswer, openChat, send, waitForAnswerEnd } = chatSteps(ui);
-  const historyDir = () => path.join(ui.server.userDataDir, 'User', 'globalStorage', 'inference-client.inference-client', 'chat-history');
+  const historyDir = () => path.join(extensionStorage(ui.server), 'chat-history');
   const shown = async () => normalise(await lastAnswer().locator('.markdown').textContent());
   /** The text of the answer being streamed as its journal on disk has it (`{"t": …}` lines after the first). */
   const journaled = () => normalise(fs.readdirSync(historyDir()).filter((f) => f.endsWith('.stream'))

@@ -6,6 +6,7 @@ import { serializeConversation } from '../../src/core/chat/history/serialization
 import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
+import { extensionStorage } from './sharedWorkbench';
 
 const CONVERSATIONS = 3_000;
 const MATCH_TITLE = 'Tuning the bilge pump';
@@ -35,7 +36,7 @@ describe('chat history at scale: list, search, open a match', () => {
   const rows = () => ui.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
 
   before(() => {
-    const dir = path.join(ui.server.userDataDir, 'User', 'globalStorage', 'inference-client.inference-client', 'chat-history');
+    const dir = path.join(extensionStorage(ui.server), 'chat-history');
     fs.mkdirSync(dir, { recursive: true });
     const now = Date.now();
     for (let i = 0; i < CONVERSATIONS; i++) {

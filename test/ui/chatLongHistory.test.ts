@@ -6,6 +6,7 @@ import { conversationMessages } from '../shared/answerCorpus';
 import { waitFor } from '../harness/wait';
 import { chatSteps } from './chatSteps';
 import { useWorkbench } from './fixture';
+import { extensionStorage } from './sharedWorkbench';
 
 /** A conversation of months, in real VS Code: it opens from the history at once and renders as it is scrolled. */
 describe('chat panel: a 5 MB conversation from the history', () => {
@@ -17,7 +18,7 @@ describe('chat panel: a 5 MB conversation from the history', () => {
   before(async function () {
     this.timeout(60_000);
     // Written as the extension writes history (the core store), in the window's global storage.
-    const dir = path.join(ui.server.userDataDir, 'User', 'globalStorage', 'inference-client.inference-client', 'chat-history');
+    const dir = path.join(extensionStorage(ui.server), 'chat-history');
     fs.mkdirSync(dir, { recursive: true });
     const store = new HistoryStore({ dir });
     await store.save({ id: 'long-conversation', title: 'A conversation of months', params: {}, createdAt: 0, updatedAt: Date.now(), messages });

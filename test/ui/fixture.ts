@@ -126,7 +126,6 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     const shots = screenshotFolder(this.test?.file);
 
     const label = fileLabel(this.test?.file);
-    const settings = (emulator: Emulator) => ({ ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) });
     const host = sharesWorkbench(options) ? await sharedHost() : undefined;
     const emulator = await startEmulator({ ...options.emulator, ...(host && { fullKeys: host.keys }) });
     const unregisterEmulator = registerCleanup({ name: 'emulator', stop: () => emulator.close(), stopNow: () => undefined });
@@ -134,16 +133,17 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
       unregisterEmulator();
       await emulator.close();
     });
+    const settings = { ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) };
     let server: CodeServer;
     if (host) {
       server = host.server;
       // The shared server's user settings are this file's while its window is open.
-      writeUserSettings(server.userDataDir, settings(emulator));
+      writeUserSettings(server.userDataDir, settings);
       teardown.push(() => clearForNextFile(host));
     } else {
       const keys = options.keys ? options.keys(emulator) : { production: emulator.keys.production.full, preview: emulator.keys.preview.full };
       server = await startCodeServer({
-        settings: settings(emulator),
+        settings,
         env: { ...options.env, ...apiKeyEnvironment(keys ?? {}) },
         ...(options.workspaceTrust && { workspaceTrust: true }),
         logFile: path.join(RESULTS_DIR, 'ui', `${label}-code-server.log`),

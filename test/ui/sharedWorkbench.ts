@@ -30,10 +30,9 @@ export interface SharedHost {
    * every window imports it: each file's emulator is started with it (EmulatorOptions.fullKeys).
    */
   readonly keys: Record<EnvironmentName, string>;
-  /** The demo key prefix these keys have: a file whose emulator uses another cannot share. */
-  readonly keyPrefix: string;
 }
 
+/** The emulator's default key prefix: a file whose emulator sets another cannot share (fixture.ts). */
 const KEY_PREFIX = 'svc-';
 let shared: Promise<SharedHost> | undefined;
 
@@ -49,7 +48,7 @@ async function startSharedHost(): Promise<SharedHost> {
     logFile: path.join(RESULTS_DIR, 'ui', `shared-${process.pid}-code-server.log`),
   });
   try {
-    return { server, chromium: await launchChromium(), keys, keyPrefix: KEY_PREFIX };
+    return { server, chromium: await launchChromium(), keys };
   } catch (error) {
     await server.stop();
     throw error;
