@@ -218,6 +218,7 @@ export class InferenceClient {
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: TransportResponse;
+    const sentAt = Date.now();
     try {
       response = await this.#transport.send({
         url: `${this.baseUrl}${path}`,
@@ -231,6 +232,7 @@ export class InferenceClient {
       throw errorFromTransport(error, signal);
     }
     const meta = parseResponseMeta(response.status, response.headers);
+    meta.sentAt = sentAt;
     meta.host = response.route?.origin ?? this.#origin;
     // Header values are shown, logged and stored (Copy Request ID, error cards): they are response text too.
     if (meta.requestId !== undefined) meta.requestId = this.#redact(meta.requestId);

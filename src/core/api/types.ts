@@ -74,6 +74,8 @@ export interface ResponseMeta {
   rateLimitRequests?: number;
   /** Epoch milliseconds when the response headers arrived. */
   receivedAt: number;
+  /** Epoch milliseconds when the request was sent (the service read its balance somewhere in between). */
+  sentAt?: number;
   /** The origin (scheme://host[:port]) that answered: one of the environment's equivalent hosts. */
   host?: string;
 }

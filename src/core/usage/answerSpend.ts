@@ -16,3 +16,16 @@ export function answerSpend(balanceBefore: number, settled: BalanceReading | und
   if (!settled || settled.at < answeredAt || settled.credits > balanceBefore) return undefined;
   return creditsSpent(balanceBefore, settled.credits);
 }
+
+/**
+ * Whether a balance that arrived with a response replaces the one known. A response reports the
+ * balance as the service read it at some time after its request left. One whose request left before
+ * the known balance arrived may have been read before it (a model list sent before an answer,
+ * answered after it, reports the balance from before the answer was billed); taking it would make
+ * the next call's spend include the answer's. A known balance from the future (the clock went back)
+ * is replaced.
+ */
+export function replacesBalance(knownAt: number | undefined, response: { sentAt?: number; receivedAt: number }): boolean {
+  if (knownAt === undefined || response.sentAt === undefined || knownAt > response.receivedAt) return true;
+  return response.sentAt >= knownAt;
+}

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { ResponseMeta } from '../../core/api/types';
+import { replacesBalance } from '../../core/usage/answerSpend';
 import { Disposable } from '../disposable';
 
 /** What the service last told us about an environment's account, kept across restarts. */
@@ -33,7 +34,7 @@ export class AccountState extends Disposable {
 
   record(env: string, meta: ResponseMeta): void {
     const next: AccountSnapshot = { ...this.get(env) };
-    if (meta.balanceCredits !== undefined) {
+    if (meta.balanceCredits !== undefined && replacesBalance(next.balanceAt, meta)) {
       next.balanceCredits = meta.balanceCredits;
       next.balanceAt = meta.receivedAt;
     }

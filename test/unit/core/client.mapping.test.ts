@@ -100,9 +100,11 @@ describe('InferenceClient over a fake transport: requests and error mapping', ()
     const seen: number[] = [];
     const transport = new FakeTransport().reply(json({ data: [{ id: 'a', object: 'model' }, { object: 'model' }] }, 200, headers), serviceError(402, 'No credits.'));
     const client = clientOver(transport, { onResponse: (meta) => seen.push(meta.status) });
+    const before = Date.now();
     const list = await client.listModels();
     assert.deepEqual(list.models.map((m) => m.id), ['a'], 'an entry without an id is left out');
-    assert.deepEqual({ ...list.meta, receivedAt: 0 }, { status: 200, receivedAt: 0, requestId: 'req-1', modelId: 'm-2', balanceCredits: 12.5, rateLimitRequests: 60, host: 'https://api.example.com' });
+    assert.ok(list.meta.sentAt !== undefined && list.meta.sentAt >= before && list.meta.sentAt <= list.meta.receivedAt, 'when the request left, before its answer arrived');
+    assert.deepEqual({ ...list.meta, receivedAt: 0, sentAt: 0 }, { status: 200, receivedAt: 0, sentAt: 0, requestId: 'req-1', modelId: 'm-2', balanceCredits: 12.5, rateLimitRequests: 60, host: 'https://api.example.com' });
     await failure(client.chat(REQUEST));
     assert.deepEqual(seen, [200, 402]);
   });
