@@ -29,8 +29,7 @@ describe('chat panel', () => {
 
   it('opens from the command palette with the selected model, themed and keyboard-ready', async () => {
     await ui.runCommand('File: New Untitled Text File');
-    await ui.runCommand('Inference: Pick Chat Model');
-    await ui.pickQuickPickItem('emu-chat-large');
+    await ui.pickFromCommand('Inference: Pick Chat Model', 'emu-chat-large');
     await ui.runCommand('Inference: Open Chat');
     await composer().waitFor({ state: 'visible', timeout: 30_000 });
     // The composer shows before the host's first snapshot names the model (until then the button reads "Model").
@@ -153,8 +152,7 @@ describe('chat panel', () => {
 
   it('shows "credits not measured" on answers of two panels that streamed at the same time', async () => {
     // The 404 test above made the environment forget its model: a new panel answers with the environment's.
-    await ui.runCommand('Inference: Pick Chat Model');
-    await ui.pickQuickPickItem('emu-chat-large');
+    await ui.pickFromCommand('Inference: Pick Chat Model', 'emu-chat-large');
     // The first panel's answer takes ~8 s at 25 tokens/s; the second question is sent while it streams.
     ui.emulator.scriptReply('production', { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ') });
     const before = chatRequests().length;

@@ -26,8 +26,9 @@ const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').tri
  * this order, because the first counts the extension hosts and a closed second window's may linger.
  */
 describe('chat history: a killed extension host, two windows at once', () => {
-  // Its own code-server: it kills the window's extension host, found in the server's process group.
-  const ui = useWorkbench({ emulator: { tokensPerSecond: 20 }, ownWorkbench: true });
+  // The window's extension host is the only one in code-server's process group: a shared
+  // code-server stops the previous file's before this file's window opens (sharedWorkbench.ts).
+  const ui = useWorkbench({ emulator: { tokensPerSecond: 20 } });
   const { chat, lastAnswer, openChat, send, waitForAnswerEnd } = chatSteps(ui);
   const historyDir = () => path.join(extensionStorage(ui.server), 'chat-history');
   const shown = async () => normalise(await lastAnswer().locator('.markdown').textContent());
@@ -77,8 +78,7 @@ describe('chat history: a killed extension host, two windows at once', () => {
     try {
       await second.goto(ui.page.url(), { timeout: 60_000 });
       await waitForWorkbench(second);
-      await workbench.runCommand(second, 'Inference: Pick Chat Model');
-      await workbench.pickQuickPickItem(second, 'emu-chat-large');
+      await workbench.pickFromCommand(second, 'Inference: Pick Chat Model', 'emu-chat-large');
       // Each window shows one panel (the second may restore the first's editors) with a new conversation.
       await workbench.runCommand(second, 'Inference: Open Chat');
       const frames = [chat(), workbench.webviewFrame(second)];

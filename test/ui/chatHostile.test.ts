@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Frame, Page } from 'playwright-core';
+import type { Dialog, Frame, Page, Request } from 'playwright-core';
 import type { PageDocument } from '../bench/webviewPage';
 import { waitFor } from '../harness/wait';
 import { useWorkbench } from './fixture';
@@ -53,22 +53,31 @@ describe('chat panel: hostile markdown through the real webview', () => {
   before(async () => {
     canary = await startCanary();
   });
+  let detach = () => {};
   after(async () => {
+    detach();
     await canary?.close();
   });
 
   it('streams the corpus without running, loading or posting anything', async () => {
     const corpus = hostileCorpus(canary.origin);
     const requests: string[] = [];
-    ui.page.context().on('request', (request) => requests.push(request.url()));
+    const onRequest = (request: Request) => requests.push(request.url());
     const dialogs: string[] = [];
-    ui.page.on('dialog', (dialog) => {
+    const onDialog = (dialog: Dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
-    });
+    };
+    // The tab may be the next file's too (sharedWorkbench.ts): the listeners leave with this file.
+    const { page } = ui;
+    page.context().on('request', onRequest);
+    page.on('dialog', onDialog);
+    detach = () => {
+      page.context().off('request', onRequest);
+      page.off('dialog', onDialog);
+    };
 
-    await ui.runCommand('Inference: Pick Chat Model');
-    await ui.pickQuickPickItem('emu-chat-large');
+    await ui.pickFromCommand('Inference: Pick Chat Model', 'emu-chat-large');
     await ui.runCommand('Inference: Open Chat');
     await chat().locator('.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
     const content = await webviewContent(ui.page);

@@ -57,8 +57,7 @@ describe('chat side-bar view', () => {
   const chatTabs = () => ui.page.locator('.tabs-container .tab', { hasText: /Hello from the side bar/ });
 
   it('opens in its own activity-bar container and streams an answer from the emulator', async () => {
-    await ui.runCommand('Inference: Pick Chat Model');
-    await ui.pickQuickPickItem('emu-chat-large', 30_000);
+    await ui.pickFromCommand('Inference: Pick Chat Model', 'emu-chat-large', 30_000);
     await ui.page.locator('.activitybar .action-item a[aria-label^="Inference"]').first().click();
     const view = await viewFrame();
     await view.locator('.composer-input').waitFor({ state: 'visible', timeout: 30_000 });

@@ -3,13 +3,13 @@ import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startEmulator, type Emulator, type EmulatorOptions, type EnvironmentName } from '../emulator';
 import { apiKeyEnvironment, emulatorSettings } from '../harness/extensionSetup';
-import { launchBrowser, newWindow, waitForWorkbench, type Browser } from '../harness/browser';
+import { launchBrowser, waitForWorkbench, type Browser } from '../harness/browser';
 import { startCodeServer, workbenchUrl, writeUserSettings, type CodeServer } from '../harness/codeServer';
 import { REPO_ROOT, RESULTS_DIR } from '../harness/paths';
 import { registerCleanup } from '../harness/processes';
 import { writeScratchWorkspace } from '../harness/supportExtension';
 import { seconds } from '../harness/wait';
-import { clearForNextFile, sharedHost } from './sharedWorkbench';
+import { clearForNextFile, sharedHost, sharedWindow } from './sharedWorkbench';
 import * as workbench from './workbench';
 
 export interface WorkbenchOptions {
@@ -40,6 +40,12 @@ export interface WorkbenchOptions {
   ownWorkbench?: boolean;
 }
 
+/**
+ * The UI files edit TypeScript files but never ask for types: TypeScript's syntax server answers
+ * what they use without loading a project, which cost the semantic one ~3.7 CPU-s per file.
+ */
+const UI_SETTINGS: Readonly<Record<string, unknown>> = { 'typescript.tsserver.useSyntaxServer': 'always' };
+
 /** Whether a file's workbench can run in the shared code-server (see WorkbenchOptions.ownWorkbench). */
 function sharesWorkbench(options: WorkbenchOptions): boolean {
   return !options.ownWorkbench && !options.keys && !options.env && !options.workspaceTrust && options.emulator?.keyPrefix === undefined
@@ -64,6 +70,8 @@ export interface UiFixture {
   openFile(relativePath: string): Promise<void>;
   quickPickItems(): Promise<string[]>;
   pickQuickPickItem(label: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Runs a command that shows a quick pick and picks `label` in it (workbench.pickFromCommand). */
+  pickFromCommand(title: string, label: string | RegExp, timeoutMs?: number): Promise<void>;
   typeInInput(text: string, options?: { submit?: boolean }): Promise<void>;
   quickInputMessage(): Promise<string>;
   closeQuickInput(): Promise<void>;
@@ -133,7 +141,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
       unregisterEmulator();
       await emulator.close();
     });
-    const settings = { ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) };
+    const settings = { ...UI_SETTINGS, ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) };
     let server: CodeServer;
     if (host) {
       server = host.server;
@@ -158,7 +166,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     }
     options.prepareWorkspace?.(workspace);
     const logsBefore = extensionLogs(server);
-    const browser = host ? await newWindow(host.chromium) : await launchBrowser();
+    const browser = host ? await sharedWindow(host) : await launchBrowser();
     teardown.push(() => browser.close());
     await browser.page.goto(workbenchUrl(server, { folder: workspace, extensionDevelopmentPaths: [REPO_ROOT] }), { timeout: 60_000 });
     await waitForWorkbench(browser.page);
@@ -199,6 +207,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     openFile: (relativePath) => workbench.openFile(current().page, relativePath),
     quickPickItems: () => workbench.quickPickItems(current().page),
     pickQuickPickItem: (label, timeoutMs) => workbench.pickQuickPickItem(current().page, label, timeoutMs),
+    pickFromCommand: (title, label, timeoutMs) => workbench.pickFromCommand(current().page, title, label, timeoutMs),
     typeInInput: (text, typeOptions) => workbench.typeInInput(current().page, text, typeOptions),
     quickInputMessage: () => workbench.quickInputMessage(current().page),
     closeQuickInput: () => workbench.closeQuickInput(current().page),

@@ -132,6 +132,25 @@ export async function pickQuickPickItem(page: Page, label: string | RegExp, time
   await acceptRow(page, row, 1500);
 }
 
+/**
+ * Runs a command that shows a quick pick, and picks `label` in it. The workbench may close a quick
+ * pick before its rows show (a webview restored after a reload takes the focus); when the row did
+ * not show and no quick pick is open, the command runs once more, and the log says so.
+ */
+export async function pickFromCommand(page: Page, title: string, label: string | RegExp, timeoutMs = 10_000): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, title);
+    try {
+      await quickPickRow(page, label).first().waitFor({ state: 'visible', timeout: timeoutMs });
+      break;
+    } catch (error) {
+      if (attempt === 2 || (await quickInputVisible(page))) throw error;
+      console.log(`    [ui] the workbench closed the quick pick of "${title}" before "${String(label)}" showed; running it again`);
+    }
+  }
+  await pickQuickPickItem(page, label, timeoutMs);
+}
+
 /** Types into the open input box (or quick pick filter) and, by default, accepts with Enter. */
 export async function typeInInput(page: Page, text: string, { submit = true, timeoutMs = 10_000 } = {}): Promise<void> {
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
