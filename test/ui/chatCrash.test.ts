@@ -113,16 +113,7 @@ describe('chat history: a killed extension host, two windows at once', () => {
       // The first window takes the focus back before its quick pick opens: in a clean-clone run the
       // history quick pick opened right after the second window closed never showed its rows.
       await ui.page.bringToFront();
-      let titles: string[] = [];
-      for (let attempt = 1; ; attempt++) {
-        await ui.runCommand('Inference: Chat History');
-        try {
-          titles = await ui.quickPickItems();
-          break;
-        } catch (error) {
-          if (attempt === 2) throw error;
-        }
-      }
+      const titles = await ui.quickPickItemsOf('Inference: Chat History');
       for (const title of questions) assert.ok(titles.some((t) => t.startsWith(title)), `"${title}" in the history: ${titles.join(' | ')}`);
       await ui.screenshot('03-history-of-both-windows');
       await ui.pickQuickPickItem(new RegExp(`^\\s*${questions[1]}`));

@@ -72,6 +72,8 @@ export interface UiFixture {
   pickQuickPickItem(label: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Runs a command that shows a quick pick and picks `label` in it (workbench.pickFromCommand). */
   pickFromCommand(title: string, label: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Runs a command that shows a quick pick and returns its items' labels (workbench.quickPickItemsOf). */
+  quickPickItemsOf(title: string): Promise<string[]>;
   typeInInput(text: string, options?: { submit?: boolean }): Promise<void>;
   quickInputMessage(): Promise<string>;
   closeQuickInput(): Promise<void>;
@@ -208,6 +210,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     quickPickItems: () => workbench.quickPickItems(current().page),
     pickQuickPickItem: (label, timeoutMs) => workbench.pickQuickPickItem(current().page, label, timeoutMs),
     pickFromCommand: (title, label, timeoutMs) => workbench.pickFromCommand(current().page, title, label, timeoutMs),
+    quickPickItemsOf: (title) => workbench.quickPickItemsOf(current().page, title),
     typeInInput: (text, typeOptions) => workbench.typeInInput(current().page, text, typeOptions),
     quickInputMessage: () => workbench.quickInputMessage(current().page),
     closeQuickInput: () => workbench.closeQuickInput(current().page),

@@ -133,22 +133,34 @@ export async function pickQuickPickItem(page: Page, label: string | RegExp, time
 }
 
 /**
- * Runs a command that shows a quick pick, and picks `label` in it. The workbench may close a quick
- * pick before its rows show (a webview restored after a reload takes the focus); when the row did
- * not show and no quick pick is open, the command runs once more, and the log says so.
+ * Runs a command that shows a quick pick until `row` shows in it. The workbench may close a quick
+ * pick before its rows show (a webview restored after a reload, or a window closed, takes the
+ * focus); when the row did not show and no quick pick is open, the command runs once more, and the
+ * log says so.
  */
-export async function pickFromCommand(page: Page, title: string, label: string | RegExp, timeoutMs = 10_000): Promise<void> {
+async function runCommandUntilRowShows(page: Page, title: string, row: Locator, timeoutMs: number): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await runCommand(page, title);
     try {
-      await quickPickRow(page, label).first().waitFor({ state: 'visible', timeout: timeoutMs });
-      break;
+      await row.waitFor({ state: 'visible', timeout: timeoutMs });
+      return;
     } catch (error) {
       if (attempt === 2 || (await quickInputVisible(page))) throw error;
-      console.log(`    [ui] the workbench closed the quick pick of "${title}" before "${String(label)}" showed; running it again`);
+      console.log(`    [ui] the workbench closed the quick pick of "${title}" before its rows showed; running it again`);
     }
   }
+}
+
+/** Runs a command that shows a quick pick, and picks `label` in it (see runCommandUntilRowShows). */
+export async function pickFromCommand(page: Page, title: string, label: string | RegExp, timeoutMs = 10_000): Promise<void> {
+  await runCommandUntilRowShows(page, title, quickPickRow(page, label).first(), timeoutMs);
   await pickQuickPickItem(page, label, timeoutMs);
+}
+
+/** Runs a command that shows a quick pick, and returns its items' labels, leaving it open (see runCommandUntilRowShows). */
+export async function quickPickItemsOf(page: Page, title: string, timeoutMs = 10_000): Promise<string[]> {
+  await runCommandUntilRowShows(page, title, page.locator(QUICK_INPUT_ROW).first(), timeoutMs);
+  return quickPickItems(page, timeoutMs);
 }
 
 /** Types into the open input box (or quick pick filter) and, by default, accepts with Enter. */
