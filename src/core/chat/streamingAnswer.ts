@@ -4,6 +4,7 @@ import { ApiError, toApiError } from '../api/errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import { answerSpend } from '../usage/answerSpend';
+import { recordBilledCall } from '../usage/billedCall';
 import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, sentContext, type Conversation, type ConversationMessage } from './conversation';
@@ -186,19 +187,12 @@ export class StreamingAnswer {
     const answeredAt = this.now();
     const spent = balanceBefore === undefined ? undefined : answerSpend(balanceBefore, await this.backend.readSettledBalance(this.env.name), answeredAt);
     if (!this.conversation.messages.includes(this.message)) return;
-    const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.env.name, kind: 'chat' as const };
-    if (billing.overlapped) {
-      // The reading settled the balance shown; but another call of this wallet billed in between
-      // is in the difference too.
-      this.message.meta = { ...this.message.meta, spendNotMeasured: 'overlapped' };
-      this.backend.usage.recordOverlapped(record, 'Chat');
-    } else if (spent !== undefined) {
-      this.message.meta = { ...this.message.meta, creditsSpent: spent };
-      this.backend.usage.record({ ...record, credits: spent, chars: { in: this.sentChars, out: this.message.text.length } });
-    } else {
-      // Said, so that the conversation's total does not look complete (conversationSpend.ts).
-      this.message.meta = { ...this.message.meta, spendNotMeasured: 'noReading' };
-    }
+    const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.env.name, kind: 'chat' as const, chars: { in: this.sentChars, out: this.message.text.length } };
+    // Overlapped: the reading settled the balance shown, but another call of this wallet billed in
+    // between is in the difference too. Not measured is said too, so that the conversation's total
+    // does not look complete (conversationSpend.ts).
+    const outcome = recordBilledCall(this.backend.usage, 'Chat', record, billing.overlapped, spent);
+    this.message.meta = { ...this.message.meta, ...('credits' in outcome ? { creditsSpent: outcome.credits } : { spendNotMeasured: outcome.notMeasured }) };
     this.sink.patch(this.message);
     await this.sink.save();
   }

@@ -49,11 +49,18 @@ export type UsageRecord = Omit<UsageEntry, 'v' | 'at'>;
 export interface UsageRecorder {
   record(entry: UsageRecord): void;
   /**
-   * A request billed while another of its wallet ran (billingWindows.ts): in the ledger without a
-   * cost, so that the usage view counts what its totals leave out; the log says why (`who`: the feature).
+   * A billed request whose spend was not measured (billedCall.ts says why): in the ledger without a
+   * cost, so that the usage view counts what its totals leave out and spending limits count the
+   * allowance for it; the log says why (`who`: the feature).
    */
-  recordOverlapped(entry: Omit<UsageRecord, 'credits'>, who: string): void;
+  recordUnmeasured(entry: Omit<UsageRecord, 'credits'>, who: string, reason: SpendNotMeasured): void;
 }
+
+/**
+ * Why a billed call's spend is not known: another call of its wallet was billed while it ran
+ * (billingWindows.ts), or there was no balance reading before and after it.
+ */
+export type SpendNotMeasured = 'overlapped' | 'noReading';
 
 export type Clock = () => number;
 

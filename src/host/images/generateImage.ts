@@ -4,6 +4,7 @@ import { extensionForMimeType, fileNameFromPrompt } from '../../core/images/file
 import { creditsSpent } from '../../core/credits';
 import { buildSidecar, toImageRequest, type ImageInputs } from '../../core/images/imageJob';
 import type { ImageResult } from '../../core/api/types';
+import { recordBilledCall } from '../../core/usage/billedCall';
 import type { BillingWindow } from '../../core/usage/billingWindows';
 import type { Services } from '../services';
 import { writeImageWithSidecar, type WrittenImage } from './imageWriter';
@@ -92,8 +93,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
   const { result, spent, overlapped } = requested;
   // Billed whether or not the files can be written: recorded before saving.
   const record = { requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image' as const };
-  if (overlapped) services.usage.recordOverlapped(record, 'Image generation');
-  else if (spent !== undefined) services.usage.record({ ...record, credits: spent });
+  recordBilledCall(services.usage, 'Image generation', record, overlapped, spent);
 
   const images: SavedImage[] = [];
   try {

@@ -1,4 +1,5 @@
 import { answerSpend } from '../../core/usage/answerSpend';
+import { recordBilledCall } from '../../core/usage/billedCall';
 import type { BillingWindow } from '../../core/usage/billingWindows';
 import type { Services } from '../services';
 import { readSettledBalance } from '../account/settledBalance';
@@ -49,16 +50,8 @@ export class AnswerLedger {
 
   async #record(answer: AnswerInFlight, answeredAt: number): Promise<void> {
     const settled = await readSettledBalance(this.services, answer.env, 'Language models', true);
-    if (answer.billing.overlapped) {
-      this.services.usage.recordOverlapped({ requestId: answer.requestId ?? '', model: answer.model ?? '', environment: answer.env, kind: 'chat' }, 'Language models');
-      return;
-    }
-    if (answer.balanceBefore === undefined) {
-      this.services.log.info(`Language models: no spend recorded for request ${answer.requestId ?? ''}: no balance was known before it.`);
-      return;
-    }
-    const credits = answerSpend(answer.balanceBefore, settled, answeredAt);
-    if (credits === undefined) return;
-    this.services.usage.record({ requestId: answer.requestId ?? '', model: answer.model ?? '', environment: answer.env, kind: 'chat', credits });
+    const credits = answer.balanceBefore === undefined ? undefined : answerSpend(answer.balanceBefore, settled, answeredAt);
+    const entry = { requestId: answer.requestId ?? '', model: answer.model ?? '', environment: answer.env, kind: 'chat' as const };
+    recordBilledCall(this.services.usage, 'Language models', entry, answer.billing.overlapped, credits);
   }
 }

@@ -2,6 +2,7 @@ import type { EndpointCaller } from '../../core/localEndpoint/namedTokens';
 import type { RequestSummary } from '../../core/localEndpoint/server';
 import { spendingLimitRefusal } from '../../core/localEndpoint/spendingLimit';
 import { answerSpend, type BalanceReading } from '../../core/usage/answerSpend';
+import { recordBilledCall } from '../../core/usage/billedCall';
 import type { UsageRecord } from '../../core/usage/ledger';
 import { readSettledBalance } from '../account/settledBalance';
 import type { Services } from '../services';
@@ -28,11 +29,8 @@ export async function openEndpointBilling(services: Services, caller: EndpointCa
 
   const record = (answered: RequestSummary, reading: BalanceReading | undefined, answeredAt: number) => {
     const entry: Omit<UsageRecord, 'credits'> = { requestId: answered.requestId ?? '', model: answered.modelId ?? '', environment: env, kind: 'chat', token: caller.token };
-    if (window.overlapped) return services.usage.recordOverlapped(entry, WHO);
     const credits = balanceBefore === undefined ? undefined : answerSpend(balanceBefore, reading, answeredAt);
-    // Billed, but not measurable: in the ledger without a cost, so that limits count the allowance for it.
-    if (credits === undefined) services.log.info(`${WHO}: spend of request ${entry.requestId || 'without id'} not measured: no balance reading before and after it.`);
-    services.usage.record({ ...entry, credits: credits ?? null });
+    recordBilledCall(services.usage, WHO, entry, window.overlapped, credits);
   };
 
   return {

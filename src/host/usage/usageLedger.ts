@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { serializeEntry, toUsageEntry, type Clock, type UsageEntry, type UsageRecord, type UsageRecorder } from '../../core/usage/ledger';
+import { serializeEntry, toUsageEntry, type Clock, type SpendNotMeasured, type UsageEntry, type UsageRecord, type UsageRecorder } from '../../core/usage/ledger';
 import { compactLedger, oldestLedgerEntry, readLedgerSince, streamLedger } from '../../core/usage/ledgerFile';
 import { addToSums, emptySums, type SpendSums } from '../../core/usage/periodSums';
 import { readPeriodSums } from '../../core/usage/periodSumsFile';
@@ -72,8 +72,9 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     });
   }
 
-  recordOverlapped(record: Omit<UsageRecord, 'credits'>, who: string): void {
-    this.log.info(`${who}: no spend recorded for request ${record.requestId || 'without id'}: another request of this environment ran at the same time.`);
+  recordUnmeasured(record: Omit<UsageRecord, 'credits'>, who: string, reason: SpendNotMeasured): void {
+    const why = reason === 'overlapped' ? 'another request of this environment ran at the same time' : 'no balance reading before and after it';
+    this.log.info(`${who}: spend of request ${record.requestId || 'without id'} not measured (${why}); it counts against spending limits as inference.unmeasuredRequestCredits.`);
     this.record({ ...record, credits: null });
   }
 

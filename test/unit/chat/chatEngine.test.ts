@@ -219,7 +219,8 @@ describe('chat engine', () => {
     const reads = backend.settledReads;
     assert.equal(await ask({ credits: 1, at: 99_999 }), undefined, 'no balance before, no spend');
     assert.equal(backend.settledReads, reads, 'and no extra read');
-    assert.equal(backend.recorded.length, 1, 'answers without a measured spend are not in the ledger');
+    // Billed all the same: each is in the ledger without a cost, so that spending limits count the allowance for it.
+    assert.deepEqual(backend.recorded.map((r) => r.credits), [0.75, null, null, null, null], 'answers without a measured spend are in the ledger without a cost');
   });
 
   it('says why a billed answer has no spend (no reading), and nothing for a request that failed before a response', async () => {

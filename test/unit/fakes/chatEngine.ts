@@ -10,7 +10,7 @@ import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
 import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/api/types';
 import { BillingWindows, type BillingWindow } from '../../../src/core/usage/billingWindows';
 import type { SpendEstimate } from '../../../src/core/usage/estimate';
-import type { UsageRecord } from '../../../src/core/usage/ledger';
+import type { SpendNotMeasured, UsageRecord } from '../../../src/core/usage/ledger';
 
 /** Fakes of the chat engine's ports (core/chat/ports.ts), for its state machine tests. */
 
@@ -130,8 +130,8 @@ export class FakeBackend implements ChatBackend {
   readonly overlappedSpends: string[] = [];
   readonly usage = {
     record: (entry: UsageRecord) => void this.recorded.push(entry),
-    recordOverlapped: (entry: Omit<UsageRecord, 'credits'>) => {
-      this.overlappedSpends.push(entry.requestId);
+    recordUnmeasured: (entry: Omit<UsageRecord, 'credits'>, _who: string, reason: SpendNotMeasured) => {
+      if (reason === 'overlapped') this.overlappedSpends.push(entry.requestId);
       this.recorded.push({ ...entry, credits: null });
     },
   };
