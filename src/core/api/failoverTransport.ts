@@ -106,7 +106,9 @@ export class FailoverTransport implements Transport {
       try {
         response = await this.inner.send({ ...request, url: turn.origin + path });
       } catch (error) {
-        if (request.signal?.aborted || !(error instanceof TransportFailure) || mayHaveReachedService(request, error)) {
+        const reached = !request.signal?.aborted && error instanceof TransportFailure && mayHaveReachedService(request, error);
+        if (reached) error.mayHaveReachedService = true;
+        if (request.signal?.aborted || !(error instanceof TransportFailure) || reached) {
           turn.released();
           throw error;
         }

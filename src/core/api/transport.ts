@@ -85,6 +85,12 @@ export const NOTHING_SENT: Readonly<TransportProgress> = { requestStarted: false
  * the response had started by then.
  */
 export class TransportFailure extends Error {
+  /**
+   * Set by the failover transport when it tried no other host because the request may have reached
+   * this one, and been billed: what the user is told then is not "could not reach".
+   */
+  mayHaveReachedService = false;
+
   constructor(readonly progress: Readonly<TransportProgress>, options: { cause: unknown }) {
     super('The request failed before its response arrived', options);
     this.name = 'TransportFailure';

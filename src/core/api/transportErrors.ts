@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError, isApiError, type ApiErrorDetails } from './errors';
 import { AllHostsFailed } from './failoverTransport';
-import { PROXY_REFUSED, type HostFailure } from './transport';
+import { PROXY_REFUSED, TransportFailure, type HostFailure } from './transport';
 import type { ResponseMeta } from './types';
 
 /** Transport failures (undici, sockets, aborts, TLS) as ApiErrors: the codes along the cause chain decide the kind. */
@@ -33,6 +33,16 @@ function proxyRefusalStatus(error: unknown): number | undefined {
     current = cause;
   }
   return undefined;
+}
+
+/** The failover transport's verdict that a failed request may have reached the service (TransportFailure), anywhere along the cause chain. */
+function mayHaveReachedService(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    if (current instanceof TransportFailure) return current.mayHaveReachedService;
+    current = (current as ErrorWithCode).cause;
+  }
+  return false;
 }
 
 /** The hosts' failures when every host of an environment failed (failoverTransport.ts), anywhere along the cause chain. */
@@ -85,9 +95,14 @@ export function errorFromTransport(error: unknown, signal: AbortSignal | undefin
   if (certificate) {
     return new ApiError('network', l10n.t('The TLS certificate was not accepted ({0}). The service\'s certificate is always verified; "http.proxyStrictSSL" only relaxes the check of a proxy\'s own certificate.', certificate), details);
   }
-  const reason = codes.find((code) => /^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR'));
-  const failure = meta
-    ? (reason ? l10n.t('Could not reach the service while receiving the response ({0}).', reason) : l10n.t('Could not reach the service while receiving the response.'))
-    : (reason ? l10n.t('Could not reach the service ({0}).', reason) : l10n.t('Could not reach the service.'));
-  return new ApiError('network', [failure, l10n.t('Check the connection, proxy and base URL, then retry.')].join(' '), details);
+  const reason = codes.find((code) => /^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR')) ?? l10n.t('no error code');
+  // What happened, not a guess: the service answered and the answer was cut; the request was sent
+  // and the connection lost before an answer; or the service was never reached.
+  if (meta) {
+    return new ApiError('network', l10n.t('The connection dropped while the answer was arriving ({0}). The service was reached and may have billed the request; what arrived is kept. Retry asks again from the start.', reason), details);
+  }
+  if (mayHaveReachedService(error)) {
+    return new ApiError('network', l10n.t('The connection was lost after the request was sent ({0}). It may have reached the service, so it was not sent to another host, which could bill it twice. Check the connection, then retry.', reason), details);
+  }
+  return new ApiError('network', l10n.t('Could not reach the service ({0}). Check the connection, proxy and base URL, then retry.', reason), details);
 }

@@ -87,6 +87,19 @@ describe('Failover between equivalent hosts', () => {
     });
   }
 
+  it('says what happened: a request reset after it was sent may have reached the service, one refused never did', async () => {
+    const reset = setup();
+    reset.hosts.hosts[A].reply({ fail: socketError('ECONNRESET'), failProgress: { requestStarted: true, bodyBytesSent: POST_BODY_BYTES } });
+    const lost = await failure(chat(reset.client));
+    assert.match(lost.message, /^The connection was lost after the request was sent \(ECONNRESET\)\. It may have reached the service, so it was not sent to another host, which could bill it twice\./);
+    const refused = setup();
+    refused.hosts.hosts[A].reply({ fail: socketError('ECONNREFUSED') });
+    refused.hosts.hosts[B].reply({ fail: socketError('ECONNREFUSED') });
+    const unreached = await failure(chat(refused.client));
+    assert.match(unreached.message, /Could not reach the service \(ECONNREFUSED\)\. Check the connection, proxy and base URL/);
+    assert.doesNotMatch(unreached.message, /may have reached/);
+  });
+
   it('moves a model-list GET on even after it was sent: a GET is never billed', async () => {
     const { hosts, client } = setup();
     hosts.hosts[A].reply({ fail: socketError('ECONNRESET'), failProgress: { requestStarted: true } });
