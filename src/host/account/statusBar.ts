@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import type { Services } from '../services';
 import { readSetting } from '../config';
-import { formatCredits } from '../../core/credits';
+import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { markdownLiteral } from '../../core/markdownText';
 import { Disposable } from '../disposable';
 import { describeAge } from '../format';
@@ -84,9 +84,11 @@ export class AccountStatusBar extends Disposable {
         low ? vscode.l10n.t('— below {0}', formatCredits(threshold)) : '',
       ].filter(Boolean).join(' ');
     const today = this.services.usage.spendToday(env.name);
-    const todayText = today.unmeasured === 0 ? vscode.l10n.t('{0} credits', formatCredits(today.credits))
-      : today.unmeasured === 1 ? vscode.l10n.t('{0} credits, and 1 request not measured', formatCredits(today.credits))
-        : vscode.l10n.t('{0} credits, and {1} requests not measured', formatCredits(today.credits), today.unmeasured);
+    // A spend, with a spend's digits: the limit's row beside it shows the same sum so.
+    const spentToday = formatCredits(today.credits, SPEND_DIGITS);
+    const todayText = today.unmeasured === 0 ? vscode.l10n.t('{0} credits', spentToday)
+      : today.unmeasured === 1 ? vscode.l10n.t('{0} credits, and 1 request not measured', spentToday)
+        : vscode.l10n.t('{0} credits, and {1} requests not measured', spentToday, today.unmeasured);
     const rows: Array<[string, string]> = [
       [vscode.l10n.t('Balance'), balanceText],
       [vscode.l10n.t('Today'), `${todayText} ([${vscode.l10n.t('details')}](command:inference.showUsage))`],

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Conversation } from '../../../src/core/chat/conversation';
+import { formatCredits, SPEND_DIGITS } from '../../../src/core/credits';
 import { generateImage } from '../../../src/host/images';
 import { waitFor } from '../../harness/wait';
 import { rawRequest } from '../../unit/emulator/helpers';
@@ -50,6 +51,9 @@ describe('Spending limits: reached mid-conversation, the next request of every p
       const bar = api.statusBar.snapshot();
       return bar.warning && bar.tooltip.includes('Daily spending limit of production reached') || undefined;
     }, { timeoutMs: 5000, intervalMs: 20 });
+    // Today's spend with a spend's digits, as the limit's row beside it (issue 37: "Today: 0.01 credits" beside "0.0125 of 0.02").
+    const spent = formatCredits(services().usage.spendToday('production').credits, SPEND_DIGITS);
+    assert.ok(api.statusBar.snapshot().tooltip.includes(`Today: ${spent} credits`), `Today: ${spent} credits in ${api.statusBar.snapshot().tooltip}`);
 
     // The chat panel: an error card saying which limit, with its actions; the question stays.
     await api.chat.request(id, 'send', { text: 'A question past the limit' });
