@@ -17,6 +17,7 @@ import type { NumberParamValues } from './numberParams';
 import type { ErrorActionId } from '../errorActions';
 import type { ChatRole, Usage } from '../api/types';
 import type { AttachmentKind, AttachmentView } from './attachmentViews';
+import type { SpendNotMeasured } from '../usage/ledger';
 
 export type { ErrorActionId } from '../errorActions';
 export * from './attachmentViews';
@@ -59,13 +60,9 @@ export interface SentContext {
   chars: number;
 }
 
-/**
- * Why an answer the service answered (and billed) has no measured spend: `overlapped`, another call
- * of the wallet was billed in between (billingWindows.ts); `noReading`, no balance before it or no
- * usable reading after it (`inference.chat.refreshBalanceAfterAnswer` off, the reading failed).
- */
-export const SPEND_NOT_MEASURED = ['overlapped', 'noReading'] as const;
-export type SpendNotMeasured = (typeof SPEND_NOT_MEASURED)[number];
+/** Why an answer the service answered (and billed) has no measured spend: the usage ledger's reasons. */
+export { SPEND_NOT_MEASURED } from '../usage/ledger';
+export type { SpendNotMeasured };
 
 /** An error as the user sees it, in a card or a notification: the same view for both (core/errorView.ts). */
 export interface ErrorCardView {

@@ -57,10 +57,12 @@ export interface UsageRecorder {
 }
 
 /**
- * Why a billed call's spend is not known: another call of its wallet was billed while it ran
- * (billingWindows.ts), or there was no balance reading before and after it.
+ * Why a billed call has no measured spend: `overlapped`, another call of the wallet was billed in
+ * between (billingWindows.ts); `noReading`, no balance before it or no usable reading after it
+ * (`inference.chat.refreshBalanceAfterAnswer` off, the reading failed).
  */
-export type SpendNotMeasured = 'overlapped' | 'noReading';
+export const SPEND_NOT_MEASURED = ['overlapped', 'noReading'] as const;
+export type SpendNotMeasured = (typeof SPEND_NOT_MEASURED)[number];
 
 export type Clock = () => number;
 
