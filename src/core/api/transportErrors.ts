@@ -24,35 +24,32 @@ function errorCodes(error: unknown): string[] {
   return codes;
 }
 
-/** The proxy's status when a proxy refused to open the tunnel (see PROXY_REFUSED), anywhere along the cause chain. */
-function proxyRefusalStatus(error: unknown): number | undefined {
+/** The first error along the cause chain (at most five deep) that `found` accepts. */
+function inCauseChain<T extends object>(error: unknown, found: (candidate: object) => candidate is T): T | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    const { code, status, cause } = current as ErrorWithCode & { status?: unknown };
-    if (code === PROXY_REFUSED && typeof status === 'number') return status;
-    current = cause;
+    if (found(current)) return current;
+    current = (current as ErrorWithCode).cause;
   }
   return undefined;
+}
+
+/** The proxy's status when a proxy refused to open the tunnel (see PROXY_REFUSED), anywhere along the cause chain. */
+function proxyRefusalStatus(error: unknown): number | undefined {
+  return inCauseChain(error, (candidate): candidate is { status: number } => {
+    const { code, status } = candidate as ErrorWithCode & { status?: unknown };
+    return code === PROXY_REFUSED && typeof status === 'number';
+  })?.status;
 }
 
 /** The failover transport's verdict that a failed request may have reached the service (TransportFailure), anywhere along the cause chain. */
 function mayHaveReachedService(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    if (current instanceof TransportFailure) return current.mayHaveReachedService;
-    current = (current as ErrorWithCode).cause;
-  }
-  return false;
+  return inCauseChain(error, (candidate) => candidate instanceof TransportFailure)?.mayHaveReachedService ?? false;
 }
 
 /** The hosts' failures when every host of an environment failed (failoverTransport.ts), anywhere along the cause chain. */
 function allHostsFailed(error: unknown): AllHostsFailed | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    if (current instanceof AllHostsFailed) return current;
-    current = (current as ErrorWithCode).cause;
-  }
-  return undefined;
+  return inCauseChain(error, (candidate) => candidate instanceof AllHostsFailed);
 }
 
 /**
