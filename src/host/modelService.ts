@@ -71,7 +71,7 @@ export class ModelService extends Disposable {
       void this.#refreshInBackground(kind, envName, source, lifetimeMs);
       return found.ids;
     }
-    const shared = this.#fetches.run(`${envName}\n${kind}\n${options.quiet ? 'quiet' : 'retrying'}`, () => this.#fetch(kind, envName, { quiet: options.quiet }));
+    const shared = this.#fetches.run(fetchKey(envName, kind, options.quiet ? 'quiet' : 'retrying', source), () => this.#fetch(kind, envName, { quiet: options.quiet }));
     return untilAborted(shared, options.signal, () => new ApiError('cancelled', vscode.l10n.t('The request was cancelled.')));
   }
 
@@ -85,7 +85,7 @@ export class ModelService extends Disposable {
   async #refreshInBackground(kind: ModelKind, envName: string, source: ListSource, lifetimeMs: number): Promise<void> {
     if (!(await this.#lists.claimRefresh(envName, kind, source, lifetimeMs))) return;
     try {
-      await this.#fetches.run(`${envName}\n${kind}\nquiet`, () => this.#fetch(kind, envName, { quiet: true }));
+      await this.#fetches.run(fetchKey(envName, kind, 'quiet', source), () => this.#fetch(kind, envName, { quiet: true }));
     } catch (error) {
       // The stored list keeps answering; the next attempt comes once the lifetime is over again.
       this.log?.warn(`Model list of ${envName} (${kind}): the background refresh failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -202,4 +202,13 @@ export class ModelService extends Disposable {
       picker.dispose();
     }
   }
+}
+
+/**
+ * Which callers share one model-list request: those of one environment, kind and manner, and of one
+ * address and key. A request begun with a key (or address) that a caller has just replaced answers
+ * for the old one: shared, it gave the new key's caller the old key's 401.
+ */
+function fetchKey(envName: string, kind: ModelKind, manner: 'quiet' | 'retrying', source: ListSource | undefined): string {
+  return [envName, kind, manner, source?.baseUrl ?? '', source?.keyTag ?? ''].join('\n');
 }

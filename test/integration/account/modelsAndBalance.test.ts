@@ -106,4 +106,20 @@ describe('Models, balance and shared error handling (real extension host, emulat
       (e: unknown) => isApiError(e) && e.kind === 'insufficientCredits');
     assert.equal(emulator().requests.filter((r) => r.path.endsWith('/chat/completions')).length, 1);
   });
+  it('a list asked for after the key changed does not share the request begun with the old key', async () => {
+    await services().keys.set('production', emulator().keys.production.expired);
+    await services().models.invalidate('production');
+    emulator().injectFault('production', { fault: 'slow-first-byte', delayMs: 1000, path: '/models' });
+    const before = emulator().requests.length;
+    const withOldKey = services().models.list('chat', 'production').then(() => undefined, (error: unknown) => error);
+    await waitFor('the request with the old key', () => emulator().requests.length > before || undefined, { timeoutMs: 5000, intervalMs: 20 });
+    await services().keys.set('production', emulator().keys.production.full);
+    assert.deepEqual(await services().models.list('chat', 'production'), emulator().environments.production.chatModels);
+    const refused = await withOldKey;
+    assert.ok(isApiError(refused) && refused.kind === 'unauthorized', `the old key's request answers only its caller: ${String(refused)}`);
+    // (VS Code's own background refresh of the language models' list may add requests of either key.)
+    const statuses = emulator().requests.slice(before).filter((r) => r.path.includes('type=chat')).map((r) => r.status);
+    assert.equal(statuses[0], 401, 'the old key was refused');
+    assert.ok(statuses.includes(200), `a request of its own with the new key: ${statuses.join(', ')}`);
+  });
 });
