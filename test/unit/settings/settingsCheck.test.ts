@@ -169,3 +169,51 @@ describe('checkSettings', () => {
     assert.deepEqual(problemsBlocking(problems, 'image', 'broken').map((p) => p.environment), ['broken']);
   });
 });
+
+/**
+ * Each bad setting a user can write, as the Bad settings integration suite met them one by one in
+ * the extension host: one problem, naming the setting in a sentence that says what to do, that stops
+ * the requests it concerns. The extension host proves the path once per kind of request
+ * (test/integration/account/badSettings.test.ts); the sentences and what they stop are proved here.
+ */
+describe('checkSettings: every bad setting, one sentence, the requests it stops', () => {
+  const BASE = 'http://127.0.0.1:8787/api/v1';
+  const environments = (baseUrl: unknown) => ({ production: { baseUrl }, preview: { baseUrl: BASE } });
+  const cases: { what: string; setting: string; value: unknown; purpose: 'chat' | 'image' | 'other'; message: RegExp }[] = [
+    { what: 'a malformed base URL', setting: 'inference.environments', value: environments('127.0.0.1:8787/api/v1'), purpose: 'other', message: /base URL of "production" \("127\.0\.0\.1:8787\/api\/v1"\) is not a valid URL/ },
+    { what: 'a base URL without /api/v1', setting: 'inference.environments', value: environments('http://127.0.0.1:8787/v1'), purpose: 'other', message: /does not end in \/api\/v1/ },
+    { what: 'plain http to another machine', setting: 'inference.environments', value: environments('http://example.com/api/v1'), purpose: 'other', message: /plain http to another machine/ },
+    { what: 'a base URL that is not http(s)', setting: 'inference.environments', value: environments('ftp://127.0.0.1/api/v1'), purpose: 'other', message: /base URL of "production"/ },
+    { what: 'environments that are not named entries', setting: 'inference.environments', value: BASE, purpose: 'other', message: /"inference\.environments" must be an object of named environments/ },
+    { what: 'an unknown active environment', setting: 'inference.activeEnvironment', value: 'staging', purpose: 'other', message: /"inference\.activeEnvironment" names "staging", which is not in "inference\.environments" \(configured: "production", "preview"\)/ },
+    { what: 'a negative timeout', setting: 'inference.timeouts.connectSeconds', value: -5, purpose: 'other', message: /"inference\.timeouts\.connectSeconds" is -5: it must be a number of seconds from 1 to 600/ },
+    { what: 'an absurd timeout', setting: 'inference.timeouts.idleSeconds', value: 1e9, purpose: 'other', message: /"inference\.timeouts\.idleSeconds" is 1000000000/ },
+    { what: 'a negative response timeout', setting: 'inference.timeouts.responseSeconds', value: -1, purpose: 'other', message: /"inference\.timeouts\.responseSeconds" is -1: it must be a number of seconds from 1 to 7,200/ },
+    { what: 'a timeout that is not a number', setting: 'inference.timeouts.connectSeconds', value: '30', purpose: 'other', message: /"inference\.timeouts\.connectSeconds" is .*30.*: it must be a number of seconds/ },
+    { what: 'an absurd retry count', setting: 'inference.rateLimit.maxRetries', value: 1000, purpose: 'other', message: /"inference\.rateLimit\.maxRetries" is 1000: it must be a whole number of retries from 0 to 10/ },
+    { what: 'an absurd temperature', setting: 'inference.chat.temperature', value: 40, purpose: 'chat', message: /"inference\.chat\.temperature" is 40: it must be a number from 0 to 2, or null/ },
+    { what: 'a negative temperature', setting: 'inference.chat.temperature', value: -0.5, purpose: 'chat', message: /"inference\.chat\.temperature" is -0\.5/ },
+    { what: 'an absurd top P', setting: 'inference.chat.topP', value: 7, purpose: 'chat', message: /"inference\.chat\.topP" is 7: it must be a number from 0 to 1, or null/ },
+    { what: 'a negative max tokens', setting: 'inference.chat.maxTokens', value: -1, purpose: 'chat', message: /"inference\.chat\.maxTokens" is -1/ },
+    { what: 'an absurd max tokens', setting: 'inference.chat.maxTokens', value: 1e12, purpose: 'chat', message: /"inference\.chat\.maxTokens" is 1000000000000/ },
+    { what: 'a size list that is not a list', setting: 'inference.images.sizePresets', value: '1024x1024', purpose: 'image', message: /"inference\.images\.sizePresets" must be a list of sizes/ },
+    { what: 'a size list with an entry that is not a size', setting: 'inference.images.sizePresets', value: ['1024x768', 'huge'], purpose: 'image', message: /"inference\.images\.sizePresets" contains .*huge/ },
+  ];
+
+  for (const bad of cases) {
+    it(`${bad.what}: ${bad.setting}`, () => {
+      const values: Record<string, unknown> = { 'inference.environments': environments(BASE), 'inference.activeEnvironment': 'production', [bad.setting]: bad.value };
+      const problems = checkSettings(values);
+      assert.equal(problems.length, 1, `one problem: ${JSON.stringify(problems)}`);
+      const [problem] = problems;
+      assert.match(problem.message, bad.message);
+      assert.ok(problem.message.includes(`"${bad.setting}"`), 'the sentence names the setting');
+      assert.deepEqual(problemsBlocking(problems, bad.purpose, 'production'), [problem], `it stops a request of kind "${bad.purpose}"`);
+      // What it does not concern goes on: a chat or image setting stops nothing else.
+      for (const other of (['chat', 'image', 'other'] as const).filter((purpose) => purpose !== bad.purpose)) {
+        const stops = problemsBlocking(problems, other, 'production').length > 0;
+        assert.equal(stops, bad.purpose === 'other', `a "${bad.purpose}" problem ${bad.purpose === 'other' ? 'stops' : 'does not stop'} a request of kind "${other}"`);
+      }
+    });
+  }
+});
