@@ -93,8 +93,8 @@ describe('account UI: picker, key input, balance and errors', () => {
     const cases: Array<[Parameters<typeof ui.emulator.injectFault>[1], RegExp, string[]]> = [
       [{ fault: 'http-402' }, /insufficient credits.*Last known balance: 1,000 credits/s, ['Copy Request ID']],
       [{ fault: 'html-500' }, /service failed \(HTTP 500\)/, ['Retry', 'Copy Request ID']],
-      [{ fault: 'http-404' }, /check the environment's base URL/, ['Open Settings']],
     ];
+    // Every other kind's action, per surface, is the fault matrix's (test/integration/faults); its words the unit tier's.
     for (const [index, [fault, message, actions]] of cases.entries()) {
       ui.emulator.injectFault('production', fault);
       await ui.runCommand('Inference: Refresh Balance');
