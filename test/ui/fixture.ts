@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startEmulator, type Emulator, type EmulatorOptions, type EnvironmentName } from '../emulator';
@@ -9,7 +10,7 @@ import { REPO_ROOT, RESULTS_DIR } from '../harness/paths';
 import { registerCleanup } from '../harness/processes';
 import { writeScratchWorkspace } from '../harness/supportExtension';
 import { seconds } from '../harness/wait';
-import { clearForNextFile, sharedHost, sharedWindow } from './sharedWorkbench';
+import { clearForNextFile, LEDGER_CLOCK_ENV, sharedHost, sharedWindow } from './sharedWorkbench';
 import * as workbench from './workbench';
 
 export interface WorkbenchOptions {
@@ -26,6 +27,8 @@ export interface WorkbenchOptions {
   configureEnvironments?: boolean;
   /** Extra environment variables for code-server and so the extension host (never keys: use `keys`). */
   env?: Record<string, string>;
+  /** The extension's ledger clock starts this far from the real time (setLedgerClockOffset changes it). */
+  ledgerClockOffsetMs?: number;
   /** true: workspace trust on, so that a folder can open in Restricted Mode (the harness turns it off otherwise). */
   workspaceTrust?: boolean;
   /** Files (relative path → content) written into the scratch workspace before it opens; a function is called then. */
@@ -91,6 +94,8 @@ export interface UiFixture {
   reloadWindow(): Promise<void>;
   /** The extension's log ("Inference Client" output channel) of this file's window. */
   extensionLog(): string;
+  /** Shifts the extension's ledger clock (what day a spend is recorded on) by this much from now on. */
+  setLedgerClockOffset(ms: number): void;
 }
 
 function fileLabel(file: string | undefined): string {
@@ -121,7 +126,7 @@ export async function saveScreenshot(page: Page, dir: string, name: string): Pro
  * the top of a `describe` and use the returned object in the tests.
  */
 export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
-  let state: { page: Page; emulator: Emulator; server: CodeServer; browser: Browser; workspace: string; shots: string; logsBefore: Set<string> } | undefined;
+  let state: { page: Page; emulator: Emulator; server: CodeServer; browser: Browser; workspace: string; shots: string; logsBefore: Set<string>; ledgerClockFile: string } | undefined;
   const teardown: (() => Promise<void>)[] = [];
   /** When this file's workbench began to start, for the line that says what the whole file took. */
   let fileStarted = 0;
@@ -145,16 +150,21 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     });
     const settings = { ...UI_SETTINGS, ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) };
     let server: CodeServer;
+    let ledgerClockFile: string;
     if (host) {
       server = host.server;
+      ledgerClockFile = host.ledgerClockFile;
       // The shared server's user settings are this file's while its window is open.
       writeUserSettings(server.userDataDir, settings);
       teardown.push(() => clearForNextFile(host));
     } else {
       const keys = options.keys ? options.keys(emulator) : { production: emulator.keys.production.full, preview: emulator.keys.preview.full };
+      const clockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inference-ledger-clock-'));
+      teardown.push(async () => fs.rmSync(clockDir, { recursive: true, force: true }));
+      ledgerClockFile = path.join(clockDir, 'offset');
       server = await startCodeServer({
         settings,
-        env: { ...options.env, ...apiKeyEnvironment(keys ?? {}) },
+        env: { ...options.env, [LEDGER_CLOCK_ENV]: ledgerClockFile, ...apiKeyEnvironment(keys ?? {}) },
         ...(options.workspaceTrust && { workspaceTrust: true }),
         logFile: path.join(RESULTS_DIR, 'ui', `${label}-code-server.log`),
       });
@@ -167,12 +177,13 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
       fs.writeFileSync(path.join(workspace, name), content);
     }
     options.prepareWorkspace?.(workspace);
+    if (options.ledgerClockOffsetMs !== undefined) fs.writeFileSync(ledgerClockFile, String(options.ledgerClockOffsetMs));
     const logsBefore = extensionLogs(server);
     const browser = host ? await sharedWindow(host) : await launchBrowser();
     teardown.push(() => browser.close());
     await browser.page.goto(workbenchUrl(server, { folder: workspace, extensionDevelopmentPaths: [REPO_ROOT] }), { timeout: 60_000 });
     await waitForWorkbench(browser.page);
-    state = { page: browser.page, emulator, server, browser, workspace, shots, logsBefore };
+    state = { page: browser.page, emulator, server, browser, workspace, shots, logsBefore, ledgerClockFile };
     console.log(`    [ui] workbench ready in ${seconds(fileStarted)}${host ? ' (shared code-server)' : ''}; screenshots: ${shots}`);
   });
 
@@ -226,6 +237,9 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
       const files = [...extensionLogs(server)].filter((file) => !logsBefore.has(file));
       if (files.length !== 1) throw new Error(`expected one extension log of this file's window under ${server.userDataDir}, found ${files.length}`);
       return fs.readFileSync(files[0], 'utf8');
+    },
+    setLedgerClockOffset(ms) {
+      fs.writeFileSync(current().ledgerClockFile, String(ms));
     },
     async reloadWindow() {
       const { page } = current();

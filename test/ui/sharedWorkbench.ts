@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser as ChromiumProcess } from 'playwright-core';
 import type { EnvironmentName } from '../emulator';
@@ -7,7 +8,7 @@ import { launchChromium, newWindow, type Browser } from '../harness/browser';
 import { startCodeServer, type CodeServer } from '../harness/codeServer';
 import { apiKeyEnvironment } from '../harness/extensionSetup';
 import { RESULTS_DIR } from '../harness/paths';
-import { extensionHosts } from '../harness/processes';
+import { extensionHosts, registerCleanup } from '../harness/processes';
 import { waitFor } from '../harness/wait';
 
 /**
@@ -32,7 +33,15 @@ export interface SharedHost {
   readonly keys: Record<EnvironmentName, string>;
   /** The tab files take turns in (sharedWindow). */
   tab?: Browser;
+  /** The extension's ledger clock offset (LEDGER_CLOCK_ENV), which a file sets and clearForNextFile removes. */
+  readonly ledgerClockFile: string;
 }
+
+/**
+ * The file whose number of milliseconds the extension adds to its ledger clock (read on each reading,
+ * and only by a non-production extension): a UI file spends "yesterday" without a window of its own.
+ */
+export const LEDGER_CLOCK_ENV = 'INFERENCE_TEST_CLOCK_FILE';
 
 /** The emulator's default key prefix: a file whose emulator sets another cannot share (fixture.ts). */
 const KEY_PREFIX = 'svc-';
@@ -45,12 +54,16 @@ export function sharedHost(): Promise<SharedHost> {
 
 async function startSharedHost(): Promise<SharedHost> {
   const keys = { production: generateKey(KEY_PREFIX), preview: generateKey(KEY_PREFIX) };
+  const clockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inference-ledger-clock-'));
+  const removeClockDir = (): void => fs.rmSync(clockDir, { recursive: true, force: true });
+  registerCleanup({ name: 'ledger clock', stop: async () => removeClockDir(), stopNow: removeClockDir });
+  const ledgerClockFile = path.join(clockDir, 'offset');
   const server = await startCodeServer({
-    env: apiKeyEnvironment(keys),
+    env: { ...apiKeyEnvironment(keys), [LEDGER_CLOCK_ENV]: ledgerClockFile },
     logFile: path.join(RESULTS_DIR, 'ui', `shared-${process.pid}-code-server.log`),
   });
   try {
-    return { server, chromium: await launchChromium(), keys };
+    return { server, chromium: await launchChromium(), keys, ledgerClockFile };
   } catch (error) {
     await server.stop();
     throw error;
@@ -76,6 +89,7 @@ export async function clearForNextFile(host: SharedHost): Promise<void> {
   }
   await waitFor('the closed window\'s extension host to end', () => extensionHosts(host.server.process.pid).length === 0, { timeoutMs: 15_000, intervalMs: 100 });
   fs.rmSync(extensionStorage(host.server), { recursive: true, force: true, maxRetries: 3 });
+  fs.rmSync(host.ledgerClockFile, { force: true });
 }
 
 /** Storage a workbench keeps in the browser for its origin: everything but the HTTP cache, which holds no state of a file. */

@@ -1,7 +1,4 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { RequestRecord } from '../emulator';
 import { dayKey } from '../../src/core/usage/report';
 import { waitFor } from '../harness/wait';
@@ -12,15 +9,12 @@ const DAY_MS = 86_400_000;
 
 /**
  * The usage view with real spend: chat answers and images made through the emulator, half of them
- * "yesterday" (the extension's ledger clock is shifted through INFERENCE_TEST_CLOCK_FILE, which only a
- * non-production extension reads), then the chart, the tables, Copy Request ID, the status bar's
- * today figure and the CSV export are checked against what the emulator charged.
+ * "yesterday" (the extension's ledger clock is shifted: fixture.ts, `ledgerClockOffsetMs`), then the
+ * chart, the tables, Copy Request ID, the status bar's today figure and the CSV export are checked
+ * against what the emulator charged.
  */
 describe('usage view: spend per day from emulator calls', () => {
-  const clockFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'inference-clock-')), 'offset');
-  fs.writeFileSync(clockFile, String(-DAY_MS));
-  after(() => fs.rmSync(path.dirname(clockFile), { recursive: true, force: true }));
-  const ui = useWorkbench({ emulator: { tokensPerSecond: 200 }, env: { INFERENCE_TEST_CLOCK_FILE: clockFile } });
+  const ui = useWorkbench({ emulator: { tokensPerSecond: 200 }, ledgerClockOffsetMs: -DAY_MS });
   const { chat, messages, send, waitForAnswerEnd, openChat, editorText } = chatSteps(ui);
   const usage = () => ui.chatFrame(0);
   const spent: { day: string; kind: 'chat' | 'image'; record: RequestRecord }[] = [];
@@ -68,7 +62,7 @@ describe('usage view: spend per day from emulator calls', () => {
     await closeAll();
     await imageOnce(yesterday, 'A lighthouse at dawn', true);
     await closeAll();
-    fs.writeFileSync(clockFile, '0');
+    ui.setLedgerClockOffset(0);
     await ui.runCommand('Inference: Open Chat');
     await chat().locator('.composer-input').waitFor({ timeout: 30_000 });
     await chatOnce(today, 'One more question today');
