@@ -1,34 +1,16 @@
 import vscode = require('vscode');
-import type { ChatEngine } from '../../core/chat/chatEngine';
-import type { ChatModelsView } from '../../core/chat/chatRequests';
+import type { ModelMenuAccount } from '../../core/chat/modelMenu';
 import type { Services } from '../services';
 import type { ChatHistory } from './chatHistory';
 
-/** What the panel's model menu lists (webview/modelMenu.ts): the environment's chat models. */
-export async function conversationModels(services: Services, engine: ChatEngine): Promise<ChatModelsView> {
-  const env = services.environments.active();
-  const environmentModel = services.models.selectedChatModel(env.name);
-  const current = engine.conversation.model;
-  return { environment: env.label, models: await services.models.list('chat', env.name), ...(current !== undefined && { current }), ...(environmentModel !== undefined && { environmentModel }) };
-}
-
-/**
- * The conversation's model from a picker (undefined: the environment's); one the environment does not
- * list is refused (the webview's menu is untrusted input). Returns whether the conversation's model changed.
- */
-export async function setConversationModel(services: Services, engine: ChatEngine, next: string | undefined): Promise<boolean> {
-  const env = services.environments.active();
-  if (next !== undefined && !(await services.models.list('chat', env.name)).includes(next)) {
-    throw new Error(vscode.l10n.t('{0} does not list the model "{1}".', env.label, next));
-  }
-  if (next === undefined && !services.models.selectedChatModel(env.name)) {
-    // No per-conversation model and none for the environment: let the user choose the environment's.
-    await services.models.pickChatModel(env.name);
-  }
-  const current = engine.conversation.model;
-  if (next === current) return next === undefined;
-  await engine.setModel(next);
-  return true;
+/** The model menu's view of the account (core/chat/modelMenu.ts), from the environments and the model service. */
+export function modelMenuAccount(services: Pick<Services, 'environments' | 'models'>): ModelMenuAccount {
+  return {
+    activeEnvironment: () => services.environments.active(),
+    selectedChatModel: (env) => services.models.selectedChatModel(env),
+    chatModels: (env) => services.models.list('chat', env),
+    pickChatModel: (env) => services.models.pickChatModel(env),
+  };
 }
 
 /** The history: pick a conversation to open, or delete one with its item button. (Rename is in the panel.) */

@@ -13,7 +13,8 @@ import type { CodeProposals } from './codeProposals';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
 import type { ChatHistory } from './chatHistory';
 import type { Mentions } from './mentions';
-import { conversationModels, pickConversation, setConversationModel } from './pickers';
+import { conversationModels, setConversationModel } from '../../core/chat/modelMenu';
+import { modelMenuAccount, pickConversation } from './pickers';
 
 type Handlers = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: ChatSession) => Promise<ChatResponses[M]> | ChatResponses[M] };
 
@@ -27,6 +28,7 @@ export function createRequestHandler(
   conversations: SurfaceConversations,
   proposals: CodeProposals,
 ): RequestHandler {
+  const modelMenu = modelMenuAccount(services);
   const handlers: Handlers = {
     send: (engine, { text }) => engine.send(text),
     stop: (engine) => engine.stop(),
@@ -42,9 +44,9 @@ export function createRequestHandler(
     openLink: async (_engine, { href }) => {
       await openLink(href);
     },
-    chatModels: (engine) => conversationModels(services, engine),
+    chatModels: (engine) => conversationModels(modelMenu, engine),
     setChatModel: async (engine, { model, answerAgain }) => {
-      if (await setConversationModel(services, engine, model)) engine.announceHeader();
+      if (await setConversationModel(modelMenu, engine, model)) engine.announceHeader();
       // The card's Pick Model: its question is answered again with the pick (even the same model: the
       // user asked for it), once, if nothing came after it.
       if (answerAgain !== undefined && engine.errorOf(answerAgain) && engine.isLastMessage(answerAgain)) await engine.regenerate();
