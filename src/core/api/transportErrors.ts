@@ -85,6 +85,12 @@ export function errorFromTransport(error: unknown, signal: AbortSignal | undefin
   const codes = errorCodes(error);
   const has = (...names: string[]) => names.some((name) => codes.includes(name));
   if (has('AbortError', 'UND_ERR_ABORTED')) return new ApiError('cancelled', l10n.t('The request was cancelled.'), details);
+  // No connection within the connect timeout: the service never saw the request, so it did not
+  // "take too long to answer"; the way out is the network or the connect timeout, not patience.
+  const connectTimeout = ['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].find((code) => codes.includes(code));
+  if (connectTimeout && !meta && !mayHaveReachedService(error)) {
+    return new ApiError('timeout', l10n.t('Could not connect to the service in time ({0}): the request was not sent. Check the connection, proxy and base URL, or raise the "inference.timeouts.connectSeconds" setting, then retry.', connectTimeout), details);
+  }
   if (has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'TimeoutError')) {
     return new ApiError('timeout', l10n.t('The service took too long to answer. Long generations can take a while: try again, or raise the timeout settings.'), details);
   }

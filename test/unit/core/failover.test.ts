@@ -98,6 +98,13 @@ describe('Failover between equivalent hosts', () => {
     const unreached = await failure(chat(refused.client));
     assert.match(unreached.message, /Could not reach the service \(ECONNREFUSED\)\. Check the connection, proxy and base URL/);
     assert.doesNotMatch(unreached.message, /may have reached/);
+    const timedOut = setup();
+    timedOut.hosts.hosts[A].reply({ fail: socketError('UND_ERR_CONNECT_TIMEOUT') });
+    timedOut.hosts.hosts[B].reply({ fail: socketError('UND_ERR_CONNECT_TIMEOUT') });
+    const neverConnected = await failure(chat(timedOut.client));
+    assert.equal(neverConnected.kind, 'timeout');
+    assert.match(neverConnected.message, /Could not connect to the service in time \(UND_ERR_CONNECT_TIMEOUT\): the request was not sent\. Check the connection, proxy and base URL, or raise the "inference\.timeouts\.connectSeconds" setting/);
+    assert.doesNotMatch(neverConnected.message, /took too long to answer/, 'a service never reached did not take long to answer');
   });
 
   it('moves a model-list GET on even after it was sent: a GET is never billed', async () => {
