@@ -146,6 +146,76 @@ describe('chat history store (append-only log and streaming journal)', () => {
     }
   });
 
+  describe('two windows on one conversation: a rewrite keeps what the other window added (issue 37)', () => {
+    const turn = (id: string, text: string, createdAt: number): ConversationMessage[] => [
+      { id: `${id}-q`, role: 'user', text, createdAt },
+      { id: `${id}-a`, role: 'assistant', text: `Answer to ${text}`, createdAt: createdAt + 1, status: 'done' },
+    ];
+
+    /** Window 1 writes turn A; window 2 opens the conversation and adds turn F; window 1 never saw F. */
+    async function twoWindows(): Promise<{ first: HistoryStore; second: HistoryStore; conversation: Conversation; file: string }> {
+      LIVE_PIDS.add(1).add(2);
+      const first = open({ pid: 1 });
+      const second = open({ pid: 2 });
+      const conversation = createConversation(1);
+      conversation.messages.push(...turn('A', 'A?', 10));
+      await first.save(conversation);
+      const elsewhere = await second.load(conversation.id);
+      assert.ok(elsewhere);
+      elsewhere.messages.push(...turn('F', 'F?', 20));
+      await second.save(elsewhere);
+      return { first, second, conversation, file: path.join(dir, `${conversation.id}.json`) };
+    }
+    afterEach(() => {
+      LIVE_PIDS.delete(1);
+      LIVE_PIDS.delete(2);
+    });
+
+    it('compaction: a long question edited into a short one in the first window keeps the second window\'s turn', async () => {
+      const { first, conversation, file } = await twoWindows();
+      conversation.messages.push(...turn('B', 'x'.repeat(127_000), 30));
+      await first.save(conversation);
+      // Edit and resend: the long turn goes, a short one takes its place; superseded lines now dominate.
+      conversation.messages = conversation.messages.filter((m) => !m.id.startsWith('B-'));
+      conversation.messages.push(...turn('C', 'short', 40));
+      await first.save(conversation);
+      assert.ok(fs.statSync(file).size < 20_000, 'the log was compacted');
+      const loaded = await open({ pid: 3 }).load(conversation.id);
+      assert.deepEqual(loaded?.messages.map((m) => m.id), ['A-q', 'A-a', 'F-q', 'F-a', 'C-q', 'C-a']);
+    });
+
+    it('reorder: a change appending cannot express rewrites the file, and keeps the second window\'s turn', async () => {
+      const { first, conversation } = await twoWindows();
+      conversation.messages.reverse();
+      await first.save(conversation);
+      const loaded = await open({ pid: 3 }).load(conversation.id);
+      assert.deepEqual(new Set(loaded?.messages.map((m) => m.id)), new Set(['A-q', 'A-a', 'F-q', 'F-a']));
+    });
+
+    it('a write after the window let go of the file (closed, or a write failed) keeps the second window\'s turn', async () => {
+      const { first, conversation } = await twoWindows();
+      first.release(conversation.id);
+      await first.flush();
+      conversation.messages.push(...turn('D', 'D?', 50));
+      await first.save(conversation);
+      const loaded = await open({ pid: 3 }).load(conversation.id);
+      assert.deepEqual(loaded?.messages.map((m) => m.id), ['A-q', 'A-a', 'F-q', 'F-a', 'D-q', 'D-a']);
+    });
+
+    it('what the first window removed itself stays removed', async () => {
+      const { first, conversation } = await twoWindows();
+      conversation.messages.reverse();
+      await first.save(conversation);
+      conversation.messages = conversation.messages.filter((m) => !m.id.startsWith('A-'));
+      conversation.messages.push(...turn('E', 'x'.repeat(100_000), 60));
+      await first.save(conversation);
+      conversation.messages = conversation.messages.filter((m) => !m.id.startsWith('E-'));
+      await first.save(conversation);
+      const loaded = await open({ pid: 3 }).load(conversation.id);
+      assert.deepEqual(new Set(loaded?.messages.map((m) => m.id)), new Set(['F-q', 'F-a']));
+    });
+  });
+
   it('a truncated log: reported once, the original moved aside untouched, the readable part kept, others still load', async () => {
     const store = open();
     const good = conversationWithQuestion('good');

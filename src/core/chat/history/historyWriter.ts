@@ -1,7 +1,7 @@
 import type { Conversation, ConversationMessage } from '../conversation';
 import { journalFile, logFile, tempFile } from './historyFileNames';
 import type { HistoryFileSystem } from './historyFileSystem';
-import { changeRecords, encodeJournalPatch, encodeJournalStart, encodeJournalText, encodeSnapshot, journalPatchKey, liveBytes, writtenState, type WrittenState } from './historyLog';
+import { changeRecords, encodeJournalPatch, encodeJournalStart, encodeJournalText, encodeSnapshot, journalPatchKey, liveBytes, replayLog, writtenState, type WrittenState } from './historyLog';
 
 /** The log is rewritten whole when superseded lines exceed the live ones by this factor (and this many bytes). */
 const COMPACT_FACTOR = 2;
@@ -131,17 +131,51 @@ export class HistoryWriter {
     return () => this.fs.appendFile(journal.file, text);
   }
 
+  /**
+   * The whole log from this process's picture of the conversation, with every message that another
+   * window (another extension host) added to the file and this process has never seen: a rewrite may
+   * drop what this process removed, never what it did not know (issue 37: a compaction in one window
+   * erased the turns another window had appended). The file is read only when its size is not what
+   * this process's own writes made it.
+   */
   private rewrite(conversation: Conversation, tracked: Tracked): Write {
     const live = { ...conversation, messages: conversation.messages.filter((m) => !isStreaming(m)) };
     const text = encodeSnapshot(live);
+    // The ids this process wrote or read: of those, only the ones it still has belong in the file.
+    const known = new Set(tracked.state?.order);
+    const ownBytes = tracked.state ? tracked.logBytes : undefined;
     tracked.state = writtenState(live);
     tracked.logBytes = Buffer.byteLength(text);
     const target = logFile(this.dir, conversation.id);
     return async () => {
       await this.fs.mkdir(this.dir);
+      const others = await this.unknownMessages(target, ownBytes, live, known);
       const temp = tempFile(target, this.pid);
-      await this.fs.writeFile(temp, text);
+      await this.fs.writeFile(temp, others.length ? encodeSnapshot({ ...live, messages: inTimeOrder(live.messages, others) }) : text);
       await this.fs.rename(temp, target);
     };
   }
+
+  /** Messages of the log on disk that are neither in `live` nor among the `known` ids; none when the file is as this process left it (`ownBytes`). */
+  private async unknownMessages(file: string, ownBytes: number | undefined, live: Conversation, known: ReadonlySet<string>): Promise<ConversationMessage[]> {
+    let onDisk: string;
+    try {
+      if (ownBytes !== undefined && (await this.fs.stat(file)).size === ownBytes) return [];
+      onDisk = await this.fs.readFile(file);
+    } catch {
+      return []; // No file yet (a new conversation), or gone: nothing of anyone else's to keep.
+    }
+    const ours = new Set(live.messages.map((m) => m.id));
+    return (replayLog(onDisk).conversation?.messages ?? []).filter((m) => !ours.has(m.id) && !known.has(m.id) && !isStreaming(m));
+  }
+}
+
+/** `messages` with `others` placed by their time among them (each before the first message created after it). */
+function inTimeOrder(messages: readonly ConversationMessage[], others: readonly ConversationMessage[]): ConversationMessage[] {
+  const merged = [...messages];
+  for (const other of others) {
+    const later = merged.findIndex((m) => m.createdAt > other.createdAt);
+    merged.splice(later === -1 ? merged.length : later, 0, other);
+  }
+  return merged;
 }
