@@ -1,14 +1,15 @@
 import vscode = require('vscode');
 import { BillingWindows } from '../core/usage/billingWindows';
+import { SpendingGuard } from '../core/usage/spendingGuard';
 import { AccountState } from './account/accountState';
 import { ApiAccess } from './apiAccess';
+import { readSetting } from './config';
 import { ApiKeyStore } from './account/apiKeyStore';
 import { Environments } from './account/environments';
 import { ErrorPresenter } from './errorPresenter';
 import { EndpointTokens } from './localEndpoint/endpointTokens';
 import { ModelService } from './modelService';
 import { SettingsProblems } from './account/settingsProblems';
-import { SpendingGuard } from './usage/spendingGuard';
 import { SpendingWatch } from './usage/spendingWatch';
 import { ledgerClock, UsageLedger } from './usage/usageLedger';
 import { WorkspaceSettingsGuard } from './account/workspaceSettingsGuard';
@@ -50,7 +51,8 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const models = new ModelService(context.globalState, environments, api, keys, log);
   const errors = new ErrorPresenter(log, environments, models, account, settings);
   const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
-  const billing = new SpendingGuard(new BillingWindows(), usage, log, context.globalStorageUri.fsPath);
+  const limitSettings = { spendingLimits: () => readSetting('inference.spendingLimits'), unmeasuredRequestCredits: () => readSetting('inference.unmeasuredRequestCredits') };
+  const billing = new SpendingGuard(new BillingWindows(), usage, log, limitSettings, context.globalStorageUri.fsPath);
   const spendingWatch = new SpendingWatch(billing, environments, usage, context.globalState);
   const endpointTokens = new EndpointTokens(context.secrets, log);
   context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch, endpointTokens);

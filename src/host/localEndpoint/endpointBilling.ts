@@ -6,7 +6,7 @@ import { recordBilledCall } from '../../core/usage/billedCall';
 import type { UsageRecord } from '../../core/usage/ledger';
 import { readSettledBalance } from '../account/settledBalance';
 import type { Services } from '../services';
-import { SpendingLimitError } from '../usage/spendingGuard';
+import { SpendingLimitError } from '../../core/usage/spendingGuard';
 
 const WHO = 'Local endpoint';
 

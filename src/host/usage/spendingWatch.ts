@@ -4,7 +4,7 @@ import { stateOf, warnedLimit, type PeriodSpend } from '../../core/usage/spendin
 import { affectsSetting } from '../config';
 import { Disposable } from '../disposable';
 import type { Environments } from '../account/environments';
-import type { SpendingGuard } from './spendingGuard';
+import type { SpendingGuard } from '../../core/usage/spendingGuard';
 import type { UsageLedger } from './usageLedger';
 
 /** globalState key of the periods whose warning was shown: `environment period start` (shared by windows). */

@@ -1,13 +1,13 @@
 import * as path from 'node:path';
-import vscode = require('vscode');
-import { ApiError } from '../../core/api/errors';
-import type { EndpointCaller } from '../../core/localEndpoint/namedTokens';
-import type { BillingWindow, BillingWindows } from '../../core/usage/billingWindows';
-import { environmentSpend, limitReached, tokenSpend, type ReachedLimit } from '../../core/usage/limitCheck';
-import { ReservationStore } from '../../core/usage/reservations';
-import { limitReachedMessage, parseSpendingLimits, type PeriodSpend, type SpendingLimit } from '../../core/usage/spendingLimits';
-import { readSetting } from '../config';
-import type { UsageLedger } from './usageLedger';
+import * as l10n from '@vscode/l10n';
+import { ApiError } from '../api/errors';
+import type { EndpointCaller } from '../localEndpoint/namedTokens';
+import type { BillingWindow, BillingWindows } from './billingWindows';
+import type { Clock } from './ledger';
+import { environmentSpend, limitReached, tokenSpend, type ReachedLimit } from './limitCheck';
+import type { SpendSums } from './periodSums';
+import { ReservationStore } from './reservations';
+import { limitReachedMessage, parseSpendingLimits, type PeriodSpend, type SpendingLimit } from './spendingLimits';
 
 /** A request refused by a spending limit (the environment's, or its endpoint token's when `token` names one): nothing was sent. */
 export class SpendingLimitError extends ApiError {
@@ -16,6 +16,28 @@ export class SpendingLimitError extends ApiError {
   }
 }
 
+
+/** What the guard reads of the usage ledger: every window's spend, and when the last record landed. */
+export interface SpendLedger {
+  readonly clock: Clock;
+  /** The current day's and month's spend of every window (the ledger is shared). */
+  periodSums(): Promise<SpendSums>;
+  /** Resolves once every record queued so far is in the ledger file. */
+  written(): Promise<void>;
+}
+
+/** The user's settings the guard applies, read when it decides (they change while it runs). */
+export interface LimitSettings {
+  /** `inference.spendingLimits`, as the user wrote it. */
+  spendingLimits(): unknown;
+  /** `inference.unmeasuredRequestCredits`: what a request whose spend could not be measured counts. */
+  unmeasuredRequestCredits(): number;
+}
+
+export interface WarningLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
 
 /**
  * Every billed request of every path (chat panel, images, language models, local endpoint) opens a
@@ -30,12 +52,12 @@ export class SpendingGuard {
   /** Environments whose next request the user let through past the limit ("Send Anyway"). */
   readonly #allowedOnce = new Map<string, number>();
 
-  constructor(private readonly windows: BillingWindows, private readonly usage: UsageLedger, private readonly log: vscode.LogOutputChannel, reservationsDirectory: string) {
+  constructor(private readonly windows: BillingWindows, private readonly usage: SpendLedger, private readonly log: WarningLog, private readonly settings: LimitSettings, reservationsDirectory: string) {
     this.#reservations = new ReservationStore(path.join(reservationsDirectory, 'usage'), { clock: usage.clock });
   }
 
   limitOf(environment: string): SpendingLimit | undefined {
-    return parseSpendingLimits(readSetting('inference.spendingLimits')).get(environment);
+    return parseSpendingLimits(this.settings.spendingLimits()).get(environment);
   }
 
   /** The user consented to one request past the limit: the next one of `environment` is not checked. */
@@ -49,12 +71,12 @@ export class SpendingGuard {
    */
   async spend(environment: string, limit: SpendingLimit, reserved?: number): Promise<PeriodSpend[]> {
     const sums = await this.usage.periodSums();
-    return environmentSpend(sums, environment, limit, readSetting('inference.unmeasuredRequestCredits'), reserved ?? (await this.#reservations.reserved(environment)));
+    return environmentSpend(sums, environment, limit, this.settings.unmeasuredRequestCredits(), reserved ?? (await this.#reservations.reserved(environment)));
   }
 
   /** An endpoint token's spend today (every environment's requests through it) against its daily limit; views pass no reservation. */
   async tokenSpend(tokenId: string, dailyLimit: number): Promise<PeriodSpend> {
-    return tokenSpend(await this.usage.periodSums(), tokenId, dailyLimit, readSetting('inference.unmeasuredRequestCredits'), 0);
+    return tokenSpend(await this.usage.periodSums(), tokenId, dailyLimit, this.settings.unmeasuredRequestCredits(), 0);
   }
 
   /**
@@ -68,7 +90,7 @@ export class SpendingGuard {
     if (!limit && !token) return this.windows.open(environment);
     const consented = limit !== undefined && (this.#allowedOnce.get(environment) ?? 0) > 0;
     if (consented) this.#allowedOnce.set(environment, (this.#allowedOnce.get(environment) ?? 1) - 1);
-    const allowance = readSetting('inference.unmeasuredRequestCredits');
+    const allowance = this.settings.unmeasuredRequestCredits();
     let reached: ReachedLimit | undefined;
     const id = await this.#reservations.reserve(environment, allowance, async (reserved, reservedByToken) => {
       reached = limitReached({ sums: await this.usage.periodSums(), environment, ...(limit && { limit }), consented, ...(token && { token }), allowance, reserved, reservedByToken });
@@ -77,7 +99,7 @@ export class SpendingGuard {
     if (id === undefined || reached) {
       const { spend, token: tokenName } = reached as ReachedLimit;
       const resets = new Date(spend.resetsAt);
-      const message = limitReachedMessage(spend, tokenName === undefined ? environment : vscode.l10n.t('endpoint token {0}', tokenName), spend.period === 'day' ? resets.toLocaleTimeString() : resets.toLocaleString());
+      const message = limitReachedMessage(spend, tokenName === undefined ? environment : l10n.t('endpoint token {0}', tokenName), spend.period === 'day' ? resets.toLocaleTimeString() : resets.toLocaleString());
       const whose = tokenName === undefined ? '' : ` through endpoint token "${tokenName}" (its own limit)`;
       this.log.warn(`Spending limit: a request of ${environment}${whose} was refused before sending (${spend.period}: ${spend.counted} of ${spend.limit} credits counted, resets ${resets.toISOString()})`);
       throw new SpendingLimitError(message, environment, spend, tokenName);
