@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import vscode = require('vscode');
@@ -15,6 +15,11 @@ const KEEP_DAYS = 400;
 /** The file is compacted once its oldest entry is this many days past the retention: about once a month. */
 const COMPACT_AFTER_DAYS = 30;
 const DAY_MS = 86_400_000;
+/**
+ * How often a window looks at the ledger file's size for what other windows recorded: their spend
+ * shows in its status bar, limit state and usage view within this (one stat call each time).
+ */
+const FOLLOW_INTERVAL_MS = 2000;
 
 /**
  * The ledger on disk: `usage/ledger.jsonl` in the extension's global storage, one JSON line per
@@ -36,6 +41,8 @@ export class UsageLedger extends Disposable implements UsageRecorder {
   readonly #onDidChange = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.#onDidChange.event;
   readonly loaded: Promise<void>;
+  /** Bytes this window appended since the file's size was last looked at (followOtherWindows). */
+  #ownBytesSinceLook = 0;
 
   constructor(storage: vscode.Uri, private readonly log: vscode.LogOutputChannel, readonly clock: Clock = Date.now) {
     super();
@@ -46,6 +53,24 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     this.loaded = this.reload(1).then(() => undefined);
     // After start-up, and off its path: checking the file's age reads its first line only.
     void this.loaded.then(() => this.compactIfDue());
+    this.#followOtherWindows();
+  }
+
+  /**
+   * Re-reads the days last read when the file changed by more than this window's own appends: another
+   * window recorded spend (or compacted the file). Without it, a second window's status bar kept its
+   * old figures and limit state until its own next request (issue 37).
+   */
+  #followOtherWindows(): void {
+    const look = (now: Stats, before: Stats): void => {
+      const own = this.#ownBytesSinceLook;
+      this.#ownBytesSinceLook = 0;
+      const grew = now.size - before.size;
+      if (grew === 0 || grew === own) return;
+      void this.reload().catch((error: unknown) => this.log.warn(`Usage ledger: could not read what other windows recorded: ${error instanceof Error ? error.message : String(error)}`));
+    };
+    watchFile(this.#file, { persistent: false, interval: FOLLOW_INTERVAL_MS }, look);
+    this.register({ dispose: () => unwatchFile(this.#file, look) });
   }
 
   /** What this window knows of the days last read (its own records and what was on disk then). */
@@ -65,7 +90,9 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     void this.#enqueue('written', async () => {
       try {
         await fs.mkdir(path.dirname(this.#file), { recursive: true });
-        await fs.appendFile(this.#file, serializeEntry(entry), 'utf8');
+        const line = serializeEntry(entry);
+        await fs.appendFile(this.#file, line, 'utf8');
+        this.#ownBytesSinceLook += Buffer.byteLength(line);
       } finally {
         this.#unwritten.delete(entry);
       }

@@ -1,0 +1,60 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { UsageLedger } from '../../src/host/usage/usageLedger';
+import { waitFor } from '../harness/wait';
+
+/**
+ * Two windows share one usage ledger file (issue 37: a second window's status bar kept its old
+ * figures and limit state after the first reached a limit). Two ledgers on one storage folder stand
+ * for the two windows' extension hosts.
+ */
+describe('Usage ledger: a window follows what another window records (real extension host)', () => {
+  let storage: string;
+  let log: vscode.LogOutputChannel;
+  const ledgers: UsageLedger[] = [];
+  const open = (): UsageLedger => {
+    const ledger = new UsageLedger(vscode.Uri.file(storage), log);
+    ledgers.push(ledger);
+    return ledger;
+  };
+  const record = (credits: number) => ({ requestId: `r-${credits}`, model: 'm', environment: 'production', kind: 'chat' as const, credits });
+
+  before(() => {
+    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-windows-'));
+    log = vscode.window.createOutputChannel('Ledger windows test', { log: true });
+  });
+  after(async () => {
+    for (const ledger of ledgers) await ledger.dispose();
+    log.dispose();
+    fs.rmSync(storage, { recursive: true, force: true });
+  });
+
+  it('shows the spend another window recorded within seconds, without a request of its own', async () => {
+    const first = open();
+    const second = open();
+    await Promise.all([first.loaded, second.loaded]);
+    first.record(record(0.5));
+    await first.written();
+    await waitFor('the second window to read the first one\'s record', () => second.entries().length === 1 || undefined, { timeoutMs: 10_000, intervalMs: 50 });
+    assert.equal(second.spendToday('production').credits, 0.5);
+  });
+
+  it('does not read the file again for its own records', async () => {
+    const [first] = ledgers;
+    let changes = 0;
+    const counting = first.onDidChange(() => changes++);
+    try {
+      first.record(record(0.25));
+      await first.written();
+      assert.equal(changes, 1, 'the record itself');
+      // Past a look at the file's size: its own append is not news.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      assert.equal(changes, 1);
+    } finally {
+      counting.dispose();
+    }
+  });
+});
