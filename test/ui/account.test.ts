@@ -137,7 +137,7 @@ describe('account UI: picker, key input, balance and errors', () => {
     assert.deepEqual(items, ['production', ui.emulator.environments.production.baseUrl, 'preview', ui.emulator.environments.preview.baseUrl, 'Add Environment…']);
     await ui.screenshot('09-switch-environment');
     await ui.pickQuickPickItem('preview');
-    await ui.statusBarItem(/preview · no model/).waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.statusBarItem(/preview · pick a chat model/).waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(await balanceItem().innerText(), /balance unknown/);
     await ui.screenshot('10-preview-active');
   });

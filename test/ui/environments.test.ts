@@ -55,7 +55,7 @@ describe('environments UI: first run, Add Environment, hostile workspace setting
     await ui.typeInInput(emulator.keyPrefix);
     await ui.typeInInput(emulator.keys.production.full);
     await ui.waitForNotification(/API key saved for local: \d+ chat models available/, 20_000);
-    await ui.statusBarItem(/local · no model/).waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.statusBarItem(/local · pick a chat model/).waitFor({ state: 'visible', timeout: 10_000 });
     await ui.screenshot('06-environment-added');
     const settings = JSON.parse(fs.readFileSync(userSettingsFile(), 'utf8')) as Record<string, unknown>;
     assert.deepEqual(settings['inference.environments'], { local: { baseUrl: emulator.environments.production.baseUrl, keyPrefix: emulator.keyPrefix } });

@@ -54,7 +54,8 @@ export class AccountStatusBar extends Disposable {
       this.#model.tooltip = vscode.l10n.t('{0} Click to choose an environment.', env.problem.message);
       this.#model.command = 'inference.switchEnvironment';
     } else {
-      this.#model.text = `$(server-environment) ${env.label} · ${model ?? vscode.l10n.t('no model')}`;
+      // Without a model, the item says what clicking it does rather than what is missing.
+      this.#model.text = `$(server-environment) ${env.label} · ${model ?? vscode.l10n.t('pick a chat model')}`;
       this.#model.tooltip = model ? vscode.l10n.t('Chat model in {0}: {1}. Click to pick another.', env.label, model) : vscode.l10n.t('No chat model chosen for {0}. Click to pick one.', env.label);
       this.#model.command = 'inference.pickModel';
     }
