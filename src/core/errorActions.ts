@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { RETRYABLE_KINDS, type ApiErrorKind } from './api/errors';
 
 /** What a user can do about a failed call; shared by notifications and the chat panel's error cards. */
-export const ERROR_ACTION_IDS = ['setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings', 'manageTrust', 'raiseLimit', 'sendAnyway'] as const;
+export const ERROR_ACTION_IDS = ['continue', 'setApiKey', 'pickModel', 'retry', 'copyRequestId', 'openLogs', 'openSettings', 'manageTrust', 'raiseLimit', 'sendAnyway'] as const;
 export type ErrorActionId = (typeof ERROR_ACTION_IDS)[number];
 
 export interface ErrorAction {
@@ -15,6 +15,7 @@ function actionLabel(id: ErrorActionId): string {
   switch (id) {
     case 'setApiKey': return l10n.t('Set API Key');
     case 'pickModel': return l10n.t('Pick Model');
+    case 'continue': return l10n.t('Continue');
     case 'retry': return l10n.t('Retry');
     case 'copyRequestId': return l10n.t('Copy Request ID');
     case 'openLogs': return l10n.t('Open Logs');
@@ -48,8 +49,13 @@ const PRIMARY: Partial<Record<ApiErrorKind | LocalFailureKind, ErrorActionId>> =
 /** Retry is also offered (not done automatically) for answers that were malformed or had an unexpected status. */
 const OFFER_RETRY: ReadonlySet<string> = new Set<string>([...RETRYABLE_KINDS, 'malformedResponse', 'http']);
 
-export function actionsForError(kind: string, options: { requestId?: string; canRetry?: boolean } = {}): ErrorAction[] {
+/**
+ * `canContinue`: an answer cut short after some of its text arrived, which the model can be asked to
+ * finish from where it stopped (one request, billed on its own) instead of from the start.
+ */
+export function actionsForError(kind: string, options: { requestId?: string; canRetry?: boolean; canContinue?: boolean } = {}): ErrorAction[] {
   const ids: ErrorActionId[] = [];
+  if (options.canContinue) ids.push('continue');
   const primary = PRIMARY[kind as ApiErrorKind | LocalFailureKind];
   if (primary) ids.push(primary);
   if (options.canRetry && OFFER_RETRY.has(kind)) ids.push('retry');

@@ -13,11 +13,11 @@ export interface ErrorFacts {
  * The one view of a failure, for a notification and for a chat card alike: its message, status,
  * request id and the ordered actions that can fix it. `canRetry`: the caller can run the call again.
  */
-export function errorView(error: ErrorFacts, options: { canRetry: boolean }): ErrorCardView {
+export function errorView(error: ErrorFacts, options: { canRetry: boolean; canContinue?: boolean }): ErrorCardView {
   const view: ErrorCardView = {
     kind: error.kind,
     message: error.message,
-    actions: actionsForError(error.kind, { ...(error.requestId && { requestId: error.requestId }), canRetry: options.canRetry }),
+    actions: actionsForError(error.kind, { ...(error.requestId && { requestId: error.requestId }), canRetry: options.canRetry, ...(options.canContinue && { canContinue: true }) }),
   };
   if (error.status !== undefined) view.status = error.status;
   if (error.requestId) view.requestId = error.requestId;

@@ -146,6 +146,9 @@ export class ErrorPresenter {
       case 'sendAnyway':
         await options.sendAnyway?.();
         return;
+      case 'continue':
+        // Offered only on a chat answer's card, whose panel continues it (chat/requestHandlers.ts).
+        return;
     }
   }
 }

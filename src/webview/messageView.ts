@@ -204,7 +204,8 @@ export class MessageElement {
       this.plainText = text;
       this.render();
     } else if (this.markdown) {
-      if (this.markdown.text !== text) this.markdown.reset(text, !this.streaming);
+      // A finished answer that streams again (Continue) takes the appends from where its text ends.
+      if (this.markdown.text !== text || (!wasStreaming && this.streaming)) this.markdown.reset(text, !this.streaming);
       else if (wasStreaming && !this.streaming) this.markdown.finish();
     } else {
       this.plainText = text;

@@ -180,4 +180,35 @@ describe('chat panel', () => {
     await ui.screenshot('10-usage-counts-unmeasured');
     await ui.runCommand('View: Close Editor');
   });
+  it('continues an answer cut short: Interrupted, then Continue makes one request and the answer reads as one text', async () => {
+    await ui.runCommand('Inference: New Chat');
+    await chat().locator('.empty-state').waitFor({ state: 'visible', timeout: 30_000 });
+    ui.emulator.scriptReply('production', { text: Array.from({ length: 12 }, (_, i) => `Sentence ${i + 1} of the first half.`).join(' '), chunkChars: 40 });
+    ui.emulator.injectFault('production', { fault: 'reset-mid-stream', path: '/chat/completions' });
+    const before = chatRequests().length;
+    await send('Tell me everything');
+    const card = lastAnswer().locator('.error-card');
+    await card.waitFor({ timeout: 30_000 });
+    await lastAnswer().locator('.message-status', { hasText: 'Interrupted' }).waitFor({ timeout: 10_000 });
+    const partial = ((await lastAnswer().locator('.markdown').textContent()) ?? '').trim();
+    assert.ok(partial.startsWith('Sentence 1 of the first half.'), `the text before the cut is kept: ${partial}`);
+    await card.locator('button', { hasText: 'Continue' }).waitFor({ timeout: 10_000 });
+    await ui.screenshot('11-interrupted-with-continue');
+
+    ui.emulator.scriptReply('production', { text: 'And the end of it.' });
+    await card.locator('button', { hasText: 'Continue' }).click();
+    await lastAnswer().locator('.meta-continued').waitFor({ timeout: 30_000 });
+    await waitForAnswerEnd();
+    assert.equal(chatRequests().length, before + 2, 'one request for the continuation');
+    const sent = chatRequests().at(-1)?.chat?.messages ?? [];
+    assert.equal(sent.at(-2)?.role, 'assistant', 'the text so far goes with it');
+    assert.ok(JSON.stringify(sent.at(-2)?.content).includes('Sentence 1 of the first half.'));
+    assert.equal(sent.at(-1)?.role, 'user');
+    assert.equal(await chat().locator('.message.role-assistant').count(), 1, 'one answer');
+    await waitFor('the continuation in the same answer', async () => ((await lastAnswer().locator('.markdown').textContent()) ?? '').trim().endsWith('And the end of it.'), { timeoutMs: 10_000, intervalMs: 200 });
+    assert.ok(((await lastAnswer().locator('.markdown').textContent()) ?? '').trim().startsWith(partial.slice(0, 40)));
+    assert.equal(await lastAnswer().locator('.error-card').count(), 0, 'the card goes with the interruption');
+    assert.equal(await lastAnswer().locator('.message-status', { hasText: 'Interrupted' }).count(), 0);
+    await ui.screenshot('12-continued');
+  });
 });

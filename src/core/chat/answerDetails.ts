@@ -4,8 +4,8 @@ import { formatChars } from './mentions/sizes';
 
 /** The timing and token facts of an answer, as short labels for its meta line (credits and model are shown apart). */
 export interface AnswerDetail {
-  /** `context`, `tokens`, `firstToken`, `duration`: also the CSS class suffix. */
-  kind: 'context' | 'tokens' | 'firstToken' | 'duration';
+  /** `context`, `tokens`, `firstToken`, `duration`, `continued`: also the CSS class suffix. */
+  kind: 'context' | 'tokens' | 'firstToken' | 'duration' | 'continued';
   text: string;
   /** The longer form, for the hover. */
   title: string;
@@ -32,6 +32,10 @@ export function answerDetails(meta: AnswerMeta | undefined): AnswerDetail[] {
     ].filter((part): part is string => typeof part === 'string');
     const shown = usage.completionTokens ?? usage.totalTokens;
     details.push({ kind: 'tokens', text: l10n.t('{0} tokens', String(shown)), title: l10n.t('Tokens reported by the service: {0}', parts.join(', ')) });
+  }
+  // Before the timings, which show only on hover: it says what the text is.
+  if (meta.continuations) {
+    details.push({ kind: 'continued', text: l10n.t('continued'), title: l10n.t('Cut short and continued {0} time(s): each continuation was one request, billed on its own.', meta.continuations) });
   }
   const { startedAt, firstDeltaAt, finishedAt } = meta;
   if (startedAt !== undefined && firstDeltaAt !== undefined && firstDeltaAt >= startedAt) {

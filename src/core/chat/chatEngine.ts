@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import { DEFAULT_TITLE, imageAttachments, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
-import { conversationView } from './conversationView';
+import { canContinue, conversationView } from './conversationView';
 import type { ChatImageMime } from './chatImages';
 import { attachedImageBytes, refusalOfContent } from './imageTurns';
 import { PendingAttachments } from './pendingAttachments';
@@ -129,6 +129,17 @@ export class ChatEngine {
     this.answer();
   }
 
+  /**
+   * Asks the model to go on from where an answer cut short stopped (Continue on its card): one
+   * request, whose text is appended to the same answer and whose spend is added to it.
+   */
+  async continueAnswer(messageId: string): Promise<void> {
+    this.assertIdle();
+    const last = this.current.messages.at(-1);
+    if (!last || last.id !== messageId || !canContinue(last)) throw new Error(l10n.t('Only the last answer, cut short after some of its text arrived, can be continued.'));
+    this.answer(last);
+  }
+
   /** Replaces the last user message and drops what came after it, then answers again. */
   async editLast(text: string): Promise<{ attachments: AttachmentView[] }> {
     this.assertIdle();
@@ -202,8 +213,8 @@ export class ChatEngine {
     await this.running;
   }
 
-  private answer(): StreamingAnswer {
-    const answer = new StreamingAnswer(this.current, this.backend, this.sinkFor(this.current), this.now, this.options.appendPacing ?? {});
+  private answer(continuing?: ConversationMessage): StreamingAnswer {
+    const answer = new StreamingAnswer(this.current, this.backend, this.sinkFor(this.current), this.now, this.options.appendPacing ?? {}, continuing);
     this.active = answer;
     this.running = answer.run();
     return answer;

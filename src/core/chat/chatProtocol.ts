@@ -51,6 +51,8 @@ export interface AnswerMeta {
   usage?: Usage;
   /** The attachments the request carried: the question's and, sent again with it, the earlier questions'. */
   context?: SentContext[];
+  /** How many times the answer was continued after it was cut short (Continue): one request each. */
+  continuations?: number;
 }
 
 /** One attachment as an answer's details list it. */

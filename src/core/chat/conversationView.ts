@@ -19,10 +19,16 @@ export function messageView(message: ConversationMessage): MessageView {
   if (message.reasoning) view.reasoning = message.reasoning;
   if (message.status !== undefined) view.status = message.status;
   if (message.meta !== undefined) view.meta = { ...message.meta };
-  // A failed answer can always be answered again: Retry is offered wherever retrying can help.
-  if (message.error !== undefined) view.error = errorView(message.error, { canRetry: true });
+  // A failed answer can always be answered again: Retry is offered wherever retrying can help, and
+  // Continue where the answer was cut short after some of its text arrived.
+  if (message.error !== undefined) view.error = errorView(message.error, { canRetry: true, canContinue: canContinue(message) });
   if (message.attachments?.length) view.attachments = message.attachments.map(attachmentView);
   return view;
+}
+
+/** An answer cut short after some of its text arrived: the model can be asked to go on from there. */
+export function canContinue(message: ConversationMessage): boolean {
+  return message.role === 'assistant' && message.status === 'interrupted' && message.text.length > 0;
 }
 
 export function conversationHeader(conversation: Conversation): ConversationHeader {

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AppendMessage } from './chatProtocol';
+import type { AnswerMeta, AppendMessage } from './chatProtocol';
 import { ApiError, toApiError } from '../api/errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
@@ -11,6 +11,13 @@ import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessage
 import { contentText } from '../api/contentParts';
 import { NUMBER_PARAMS } from './numberParams';
 import type { ChatBackend, ChatEnvironment } from './ports';
+
+/**
+ * What a continuation asks after the answer's text so far (sent as the assistant's message): the
+ * model goes on from the exact point, without repeating or announcing anything, so that the two
+ * read as one text.
+ */
+export const CONTINUE_INSTRUCTION = 'Your previous answer was cut off. Continue it exactly where it stopped, mid-word or mid-line if need be. Do not repeat anything already written and do not add any preamble.';
 
 /**
  * The one route by which an answer reaches the view and the disk: the engine builds it for the
@@ -50,17 +57,35 @@ export class StreamingAnswer {
   /** Resolves once the service answered (its response started), or the answer ended without that (failed, saved). */
   readonly opened = new Promise<void>((resolve) => (this.markOpened = resolve));
 
+  /** The text the answer had before this request (a continuation's): what the new request goes on from. */
+  private readonly continuedFrom: string | undefined;
+  /** What the answer's earlier requests cost (a continuation's): this one's is added to it. */
+  private readonly earlierSpend: Pick<AnswerMeta, 'creditsSpent' | 'spendNotMeasured'> | undefined;
+
+  /** `continuing`: an interrupted answer (the conversation's last message) that this request continues. */
   constructor(
     private readonly conversation: Conversation,
     private readonly backend: ChatBackend,
     private readonly sink: AnswerSink,
     private readonly now: () => number,
     appendPacing: Partial<AppendPacing>,
+    continuing?: ConversationMessage,
   ) {
     this.env = backend.environment();
-    const model = conversation.model ?? this.env.selectedModel;
     const startedAt = now();
-    this.message = { id: newId(), role: 'assistant', text: '', createdAt: startedAt, status: 'streaming', meta: { startedAt, ...(model && { model }) } };
+    if (continuing) {
+      // The same message, in place: the conversation, the view and the history keep one answer.
+      const { creditsSpent, spendNotMeasured, finishedAt: _finished, finishReason: _reason, ...meta } = continuing.meta ?? {};
+      this.continuedFrom = continuing.text;
+      this.earlierSpend = { ...(creditsSpent !== undefined && { creditsSpent }), ...(spendNotMeasured !== undefined && { spendNotMeasured }) };
+      delete continuing.error;
+      continuing.status = 'streaming';
+      continuing.meta = { ...meta, continuations: (meta.continuations ?? 0) + 1 };
+      this.message = continuing;
+    } else {
+      const model = conversation.model ?? this.env.selectedModel;
+      this.message = { id: newId(), role: 'assistant', text: '', createdAt: startedAt, status: 'streaming', meta: { startedAt, ...(model && { model }) } };
+    }
     // The webview knows which message streams (from its upsert) and which conversation it shows: an
     // append carries only its order and text.
     this.batcher = new AppendBatcher((append) => sink.append(append), appendPacing);
@@ -77,7 +102,7 @@ export class StreamingAnswer {
   }
 
   async run(): Promise<void> {
-    this.conversation.messages.push(this.message);
+    if (this.continuedFrom === undefined) this.conversation.messages.push(this.message);
     this.sink.upsert(this.message);
     let billing: BillingWindow | undefined;
     try {
@@ -109,7 +134,8 @@ export class StreamingAnswer {
         // Status and facts change together: while the failure is described (which may forget the
         // model), the answer is still streaming, so nothing sees an error without its card or acts on it.
         const facts = await this.backend.describeFailure(error, context).catch(() => errorFacts(toApiError(error)));
-        message.status = 'error';
+        // Cut short after some text arrived: Interrupted, which Continue can finish from there.
+        message.status = message.text ? 'interrupted' : 'error';
         message.error = facts;
       }
     } finally {
@@ -136,7 +162,9 @@ export class StreamingAnswer {
     const params = effectiveParams(this.conversation, this.backend.chatDefaults(model));
     const asked = this.conversation.messages.length - 1;
     const imageUrls = await imageDataUrls(imageAttachments(this.conversation.messages.slice(0, asked)), (file) => this.sink.readImage(file));
-    const request: ChatRequest = { model, messages: requestMessages(this.conversation, params.systemPrompt, asked, imageUrls) };
+    const messages = requestMessages(this.conversation, params.systemPrompt, asked, imageUrls);
+    if (this.continuedFrom !== undefined) messages.push({ role: 'assistant', content: this.continuedFrom }, { role: 'user', content: CONTINUE_INSTRUCTION });
+    const request: ChatRequest = { model, messages };
     const context = sentContext(this.conversation, asked);
     if (context.length && this.message.meta) this.message.meta.context = context;
     for (const { wire } of NUMBER_PARAMS) if (params[wire] !== undefined) request[wire] = params[wire];
@@ -192,7 +220,14 @@ export class StreamingAnswer {
     // between is in the difference too. Not measured is said too, so that the conversation's total
     // does not look complete (conversationSpend.ts).
     const outcome = recordBilledCall(this.backend.usage, 'Chat', record, billing.overlapped, spent);
-    this.message.meta = { ...this.message.meta, ...('credits' in outcome ? { creditsSpent: outcome.credits } : { spendNotMeasured: outcome.notMeasured }) };
+    // A continued answer shows what all its requests cost, when each was measured (the ledger has each on its own).
+    const earlier = this.earlierSpend;
+    const { creditsSpent: _credits, spendNotMeasured: _unmeasured, ...meta } = this.message.meta ?? {};
+    if ('credits' in outcome && (!earlier || earlier.creditsSpent !== undefined)) {
+      this.message.meta = { ...meta, creditsSpent: outcome.credits + (earlier?.creditsSpent ?? 0) };
+    } else {
+      this.message.meta = { ...meta, spendNotMeasured: 'credits' in outcome ? earlier?.spendNotMeasured ?? 'noReading' : outcome.notMeasured };
+    }
     this.sink.patch(this.message);
     await this.sink.save();
   }

@@ -70,6 +70,7 @@ export function createRequestHandler(
     errorAction: async (engine, { messageId, action }) => {
       const error = engine.errorOf(messageId);
       if (!error) throw new Error(vscode.l10n.t('That message has no error any more.'));
+      if (action === 'continue') return engine.continueAnswer(messageId);
       if (action === 'retry') return engine.regenerate();
       if (action === 'sendAnyway') {
         services.billing.allowOnce(services.environments.active().name);

@@ -49,7 +49,13 @@ function emulatorFault(fault: FaultName, expect: (surface: Surface) => Expected,
 }
 
 const retryable = (kinds: string[], more: Partial<Expected> = {}) => (): Expected => ({ outcome: 'error', kinds, action: 'Retry', ...more });
-const midStream = (kinds: string[]) => retryable(kinds, { partial: true });
+/**
+ * Cut after some text arrived: on a chat surface the answer is Interrupted, its text kept, with
+ * Continue (and Retry); an API's caller gets the error after the text it already had.
+ */
+const midStream = (kinds: string[]) => (surface: Surface): Expected => (surface.offersActions === false
+  ? retryable(kinds, { partial: true })()
+  : { outcome: 'interrupted', kinds, action: 'Continue', partial: true });
 const fine = (): Expected => ({ outcome: 'ok' });
 const isChat = (surface: Surface) => surface.streams;
 const isImages = (surface: Surface) => surface.path.endsWith('/images/generations');

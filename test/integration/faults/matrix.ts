@@ -35,7 +35,8 @@ function judge(surface: Surface, expected: Expected, observed: Observed, recover
   if (expected.kinds && !expected.kinds.includes(observed.kind ?? '')) problems.push(`kind ${observed.kind}, expected ${expected.kinds.join('|')}`);
   if (actions && expected.action && !observed.actions.includes(expected.action)) problems.push(`no "${expected.action}" (got ${observed.actions.join(', ')})`);
   if (actions && expected.noRetry && observed.actions.includes('Retry')) problems.push('Retry offered where retrying cannot help');
-  if (observed.outcome === 'error') {
+  // An interrupted answer's card says what cut it as an error's does.
+  if (observed.outcome === 'error' || observed.kind !== undefined) {
     if (!observed.message?.trim()) problems.push('no message');
     if (/<\s*(html|body|!doctype)/i.test(observed.message ?? '')) problems.push('raw HTML in the message');
   }

@@ -4,6 +4,7 @@ import { createConversation, type Conversation } from '../../../src/core/chat/co
 import { ApiError } from '../../../src/core/api/errors';
 import { contentText } from '../../../src/core/api/contentParts';
 import { waitFor } from '../../harness/wait';
+import { CONTINUE_INSTRUCTION } from '../../../src/core/chat/streamingAnswer';
 import { FakeBackend, FakeSaver, FakeView, ScriptedStream } from '../fakes/chatEngine';
 
 /** The chat state machine with fakes for the view, the disk and the service: no VS Code, no network. */
@@ -118,7 +119,7 @@ describe('chat engine', () => {
     await engine.whenIdle();
   });
 
-  it('fails after the first delta: the text received so far is kept beside the error, with Retry', async () => {
+  it('fails after the first delta: Interrupted, the text received so far kept beside the error, with Continue and Retry', async () => {
     backend.streams.push(new ScriptedStream().push(
       { type: 'response', meta: { status: 200, receivedAt: 0 } },
       { type: 'delta', text: 'Half an ans' },
@@ -127,9 +128,48 @@ describe('chat engine', () => {
     await engine.send('Question');
     await engine.whenIdle();
     assert.equal(answer().text, 'Half an ans');
-    assert.equal(answer().status, 'error');
+    assert.equal(answer().status, 'interrupted');
     assert.equal(appendedText(answer().id), 'Half an ans');
-    assert.ok(patches(answer().id).at(-1)?.error?.actions.some((a) => a.id === 'retry'));
+    assert.deepEqual(patches(answer().id).at(-1)?.error?.actions.map((a) => a.id).slice(0, 2), ['continue', 'retry']);
+  });
+
+  it('Continue asks the model to go on from where the answer stopped: one request, its text added to the same answer, its spend added to the answer\'s', async () => {
+    clock = 5000;
+    backend.settled = { credits: 99, at: 6000 };
+    backend.streams.push(new ScriptedStream().push(
+      { type: 'response', meta: { status: 200, receivedAt: 0, requestId: 'r1' } },
+      { type: 'delta', text: 'Half an ans' },
+      { fail: new ApiError('network', 'The connection dropped while the answer was arriving (ECONNRESET).') },
+    ));
+    await engine.send('Question');
+    await engine.whenIdle();
+    const cut = answer();
+    assert.equal(cut.meta?.creditsSpent, 1);
+    await assert.rejects(engine.continueAnswer(engine.conversation.messages[0].id), /Only the last answer, cut short/);
+
+    backend.currentBalance = 99;
+    backend.settled = { credits: 98.5, at: 7000 };
+    clock = 6500;
+    backend.streams.push(new ScriptedStream().answer(['wer.'], { requestId: 'r2' }));
+    await engine.continueAnswer(cut.id);
+    await engine.whenIdle();
+    assert.equal(engine.conversation.messages.length, 2, 'one question, one answer');
+    assert.equal(answer(), cut, 'the same answer, in place');
+    assert.equal(cut.text, 'Half an answer.');
+    assert.equal(cut.status, 'done');
+    assert.equal(cut.error, undefined);
+    assert.equal(cut.meta?.continuations, 1);
+    assert.equal(cut.meta?.creditsSpent, 1.5, 'both requests\' spend');
+    assert.deepEqual(backend.requests[1].messages.slice(-3), [
+      { role: 'user', content: 'Question' },
+      { role: 'assistant', content: 'Half an ans' },
+      { role: 'user', content: CONTINUE_INSTRUCTION },
+    ]);
+    assert.deepEqual(backend.recorded.map((r) => [r.requestId, r.credits]), [['r1', 1], ['r2', 0.5]], 'each request in the ledger on its own');
+    assert.equal(appendedText(cut.id), 'Half an answer.', 'the view got the continuation as appends to the same answer');
+    assert.equal(patches(cut.id).at(-1)?.status, 'done');
+    assert.match(saver.saved.at(-1)!, /"continuations":1/, 'kept with the conversation');
+    await assert.rejects(engine.continueAnswer(cut.id), /Only the last answer, cut short/, 'a finished answer is not continued');
   });
 
   it('marks an answer that ended without [DONE] or a finish reason as interrupted', async () => {

@@ -51,6 +51,7 @@ export interface StoredAnswerMeta {
   finishReason?: string;
   usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number };
   context?: { kind: StoredAttachmentKind; label: string; chars: number }[];
+  continuations?: number;
 }
 
 export interface StoredMessage {
@@ -151,7 +152,7 @@ function readUsage(raw: unknown): Usage | undefined {
 
 function readMeta(raw: unknown): AnswerMeta | undefined {
   if (!isObject(raw)) return undefined;
-  const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'host', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'firstDeltaAt', 'finishedAt', 'creditsSpent'], num) };
+  const meta: AnswerMeta = { ...pick<AnswerMeta>(raw, ['model', 'requestId', 'host', 'finishReason'], str), ...pick<AnswerMeta>(raw, ['startedAt', 'firstDeltaAt', 'finishedAt', 'creditsSpent', 'continuations'], num) };
   const usage = readUsage(raw.usage);
   if (usage) meta.usage = usage;
   const reason = SPEND_NOT_MEASURED.find((known) => known === raw.spendNotMeasured);
