@@ -1,4 +1,4 @@
-import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import vscode = require('vscode');
@@ -41,8 +41,11 @@ export class UsageLedger extends Disposable implements UsageRecorder {
   readonly #onDidChange = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.#onDidChange.event;
   readonly loaded: Promise<void>;
-  /** Bytes this window appended since the file's size was last looked at (followOtherWindows). */
-  #ownBytesSinceLook = 0;
+  /**
+   * The file's size as this window last knew it: measured between two of its own queued operations,
+   * and grown by each of its own appends (followOtherWindows). Undefined until first measured.
+   */
+  #knownSize: number | undefined;
 
   constructor(storage: vscode.Uri, private readonly log: vscode.LogOutputChannel, readonly clock: Clock = Date.now) {
     super();
@@ -62,13 +65,23 @@ export class UsageLedger extends Disposable implements UsageRecorder {
    * old figures and limit state until its own next request (issue 37).
    */
   #followOtherWindows(): void {
-    const look = (now: Stats, before: Stats): void => {
-      const own = this.#ownBytesSinceLook;
-      this.#ownBytesSinceLook = 0;
-      const grew = now.size - before.size;
-      if (grew === 0 || grew === own) return;
-      void this.reload().catch((error: unknown) => this.log.warn(`Usage ledger: could not read what other windows recorded: ${error instanceof Error ? error.message : String(error)}`));
+    // Measured in the queue, between this window's own appends and compactions, never during one:
+    // so that only another window's writes differ from what this window knows.
+    const measure = async (): Promise<boolean> => {
+      const size = await fs.stat(this.#file).then((stats) => stats.size, () => 0);
+      const changedElsewhere = this.#knownSize !== undefined && size !== this.#knownSize;
+      this.#knownSize = size;
+      return changedElsewhere;
     };
+    const look = (): void => {
+      let changedElsewhere = false;
+      void this.#enqueue('followed', async () => {
+        changedElsewhere = await measure();
+      }).then(() => (changedElsewhere ? this.reload() : undefined)).catch((error: unknown) => {
+        this.log.warn(`Usage ledger: could not read what other windows recorded: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    };
+    void this.#enqueue('followed', async () => void (await measure()));
     watchFile(this.#file, { persistent: false, interval: FOLLOW_INTERVAL_MS }, look);
     this.register({ dispose: () => unwatchFile(this.#file, look) });
   }
@@ -92,7 +105,7 @@ export class UsageLedger extends Disposable implements UsageRecorder {
         await fs.mkdir(path.dirname(this.#file), { recursive: true });
         const line = serializeEntry(entry);
         await fs.appendFile(this.#file, line, 'utf8');
-        this.#ownBytesSinceLook += Buffer.byteLength(line);
+        if (this.#knownSize !== undefined) this.#knownSize += Buffer.byteLength(line);
       } finally {
         this.#unwritten.delete(entry);
       }
@@ -156,6 +169,8 @@ export class UsageLedger extends Disposable implements UsageRecorder {
       const keepSince = this.clock() - KEEP_DAYS * DAY_MS;
       if (oldest === undefined || oldest >= keepSince - COMPACT_AFTER_DAYS * DAY_MS) return;
       await compactLedger(this.#file, keepSince, process.pid);
+      // Its own rewrite: not news for followOtherWindows.
+      this.#knownSize = await fs.stat(this.#file).then((stats) => stats.size, () => undefined);
     });
   }
 
