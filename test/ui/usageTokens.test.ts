@@ -115,7 +115,9 @@ describe('usage view: spending limits and spend per endpoint token', () => {
     assert.match(rows, /aider[\s\S]*of 0\.5 credits today/);
     assert.match(rows, /continue[\s\S]*no daily limit of its own/);
     await ui.screenshot('05-endpoint-tokens-quick-pick');
-    await ui.pickQuickPickItem(/continue/);
+    // The pick from the list as it opens (once, under CI's load, the workbench had closed the one
+    // read above before the click; pickFromCommand runs the command again then, and logs it).
+    await ui.pickFromCommand('Inference: List Endpoint Tokens', /continue/);
     const dialog = ui.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(await dialog.innerText(), /Revoke endpoint token "continue"\?/);
