@@ -146,6 +146,7 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
         if (faults.has('malformed-chunk')) await sse.data('{"choices":[{"delta":{"content":"unterminated');
       }
       if (i === chunks.length) break;
+      if (i === scripted?.holdAfterPieces && !(await env.scripted.hold(ctx.signal))) return;
       if (sse.closed || !(await sleep(delayMs, ctx.signal))) return;
       if (faults.has('keepalive-comments') && i % 2 === 0) await sse.comment('ping');
       await sse.data(chunk(chunks[i].delta, null));

@@ -63,6 +63,10 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     scriptReply(env: EnvironmentName | 'all', reply: ScriptedReply): void {
       for (const name of env === 'all' ? ENVIRONMENT_NAMES : [env]) runtimes[name].scripted.push(reply);
     },
+    held: () => ENVIRONMENT_NAMES.reduce((sum, name) => sum + runtimes[name].scripted.holding, 0),
+    resumeHeld(): void {
+      for (const name of ENVIRONMENT_NAMES) runtimes[name].scripted.resumeHeld();
+    },
     clearFaults(): void {
       for (const name of ENVIRONMENT_NAMES) runtimes[name].faults.clear();
     },

@@ -37,10 +37,42 @@ export function validateScriptedReply(value: unknown): ScriptedReply {
   return reply;
 }
 
+/** A gate: `opened` resolves once `open()` is called. */
+function opened(): { opened: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  return { opened: gate, open };
+}
+
 interface Queued { reply: ScriptedReply; remaining: number }
 
 export class ScriptedReplies {
   private queue: Queued[] = [];
+  #held = opened();
+  #holding = 0;
+
+  /** Until resumeHeld() or the signal: false when the client went meanwhile. */
+  async hold(signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return false;
+    const gone = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    this.#holding++;
+    try {
+      await Promise.race([this.#held.opened, gone]);
+    } finally {
+      this.#holding--;
+    }
+    return !signal.aborted;
+  }
+
+  /** Streams waiting at their hold now. */
+  get holding(): number {
+    return this.#holding;
+  }
+
+  resumeHeld(): void {
+    this.#held.open();
+    this.#held = opened();
+  }
 
   push(reply: ScriptedReply): void {
     this.queue.push({ reply: { ...reply }, remaining: reply.times ?? 1 });
@@ -48,6 +80,7 @@ export class ScriptedReplies {
 
   clear(): void {
     this.queue = [];
+    this.resumeHeld();
   }
 
   pending(): number {

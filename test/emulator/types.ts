@@ -50,6 +50,12 @@ export interface ScriptedReply {
   reasoningField?: 'reasoning_content' | 'reasoning';
   /** Tool calls sent after the text, exactly as given (arguments may be deliberately malformed JSON). */
   toolCalls?: ScriptedToolCall[];
+  /**
+   * A streamed reply stops after this many pieces of its text, with the connection open, until the
+   * test calls `resumeHeld()` (or the client goes): a stream that is surely mid-answer however slow
+   * the machine, without pacing every token. In-process only: the control endpoint ignores it.
+   */
+  holdAfterPieces?: number;
 }
 
 export interface ScriptedToolCall {
@@ -160,6 +166,10 @@ export interface Emulator {
   injectFault(env: EnvironmentName | 'all', spec: FaultSpec): void;
   /** Test control: the next chat answer(s) of `env` carry exactly `reply.text`. Cleared by reset(). */
   scriptReply(env: EnvironmentName | 'all', reply: ScriptedReply): void;
+  /** Streams of every environment waiting at their `holdAfterPieces` now. */
+  held(): number;
+  /** Lets every stream held by `holdAfterPieces` go on; later holds wait for the next call. */
+  resumeHeld(): void;
   clearFaults(): void;
   balance(env: EnvironmentName): number;
   setBalance(env: EnvironmentName, credits: number): void;

@@ -10,12 +10,17 @@ import { useWorkbench } from './fixture';
 import { extensionStorage } from './sharedWorkbench';
 import * as workbench from './workbench';
 
+/** Distinct words: any prefix of an answer is recognisable, and plain text renders as itself. */
+const word = (stem: string, n: number) => `${stem}${String(n).padStart(3, '0')}`;
+const words = (stem: string, count: number) => Array.from({ length: count }, (_, i) => word(stem, i + 1)).join(' ');
+const LONG_REPLY = words('word', 300);
+const SECOND_REPLY = words('other', 120);
 /**
- * 300 distinct words: any prefix of the answer is recognisable, and plain text renders as itself;
- * streamed for 15 s at 20 tokens/s, long enough to kill the host mid-stream, or for another window
- * to start its own answer meanwhile.
+ * The emulator holds each of these answers after this many pieces (a word each) until the
+ * test lets it go: the host is killed, or another window starts its answer, surely mid-stream on a
+ * machine of any speed, and the rest then streams at full pace instead of slowly all along.
  */
-const LONG_REPLY = Array.from({ length: 300 }, (_, i) => `word${String(i + 1).padStart(3, '0')}`).join(' ');
+const HOLD_AFTER_PIECES = 60;
 const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 /**
@@ -28,21 +33,21 @@ const normalise = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').tri
 describe('chat history: a killed extension host, two windows at once', () => {
   // The window's extension host is the only one in code-server's process group: a shared
   // code-server stops the previous file's before this file's window opens (sharedWorkbench.ts).
-  const ui = useWorkbench({ emulator: { tokensPerSecond: 20 } });
+  const ui = useWorkbench({ emulator: { tokensPerSecond: 200 } });
   const { chat, lastAnswer, openChat, send, waitForAnswerEnd } = chatSteps(ui);
   const historyDir = () => path.join(extensionStorage(ui.server), 'chat-history');
   const shown = async () => normalise(await lastAnswer().locator('.markdown').textContent());
-  /** The text of the answer being streamed as its journal on disk has it (`{"t": …}` lines after the first). */
+  /** The text of the answer being streamed as its journal on disk has it (the first line's message, then `{"t": …}` lines). */
   const journaled = () => normalise(fs.readdirSync(historyDir()).filter((f) => f.endsWith('.stream'))
-    .flatMap((f) => fs.readFileSync(path.join(historyDir(), f), 'utf8').split('\n').slice(1))
-    .map((line) => { try { return (JSON.parse(line) as { t?: string }).t ?? ''; } catch { return ''; } }).join(''));
+    .flatMap((f) => fs.readFileSync(path.join(historyDir(), f), 'utf8').split('\n'))
+    .map((line) => { try { const record = JSON.parse(line) as { t?: string; message?: { text?: string } }; return record.t ?? record.message?.text ?? ''; } catch { return ''; } }).join(''));
 
   it('reopens the conversation with the text received up to the last write, marked interrupted', async function () {
     this.timeout(180_000);
     await openChat();
-    ui.emulator.scriptReply('production', { text: LONG_REPLY });
+    ui.emulator.scriptReply('production', { text: LONG_REPLY, holdAfterPieces: HOLD_AFTER_PIECES });
     const request = await send('Tell me a long story');
-    await waitFor('some streamed text', async () => (await shown()).length > 60, { timeoutMs: 30_000, intervalMs: 100 });
+    await waitFor('the streamed text up to the hold', async () => (await shown()).includes(word('word', HOLD_AFTER_PIECES)), { timeoutMs: 30_000, intervalMs: 100 });
     // Whatever the machine's load, the kill comes once text on screen has reached the disk (no sleep).
     const shownBefore = await shown();
     await waitFor('the shown text to be journaled on disk', () => journaled().length >= shownBefore.length, { timeoutMs: 30_000, intervalMs: 50 });
@@ -91,23 +96,25 @@ describe('chat history: a killed extension host, two windows at once', () => {
       const composers = frames.map((frame) => frame.locator('.composer-input'));
       const questions = ['Question from the first window', 'Question from the second window'];
       const streaming = () => ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions') && r.finishedAt === undefined);
-      // Both streams run at once: the first answer is long (15 s at 20 tokens/s) and the second
-      // question is sent once the first request is streaming, however slow the machine.
-      ui.emulator.scriptReply('production', { text: LONG_REPLY });
+      // Both streams run at once: each answer is held mid-stream until both have started.
+      ui.emulator.scriptReply('production', { text: LONG_REPLY, holdAfterPieces: HOLD_AFTER_PIECES });
+      ui.emulator.scriptReply('production', { text: SECOND_REPLY, holdAfterPieces: HOLD_AFTER_PIECES });
       await composers[0].fill(questions[0]);
       await composers[0].press('Enter');
       await waitFor('the first answer to stream', () => streaming().length === 1, { timeoutMs: 30_000, intervalMs: 50 });
       await composers[1].fill(questions[1]);
       await composers[1].press('Enter');
-      await waitFor('both answers to stream at once', () => streaming().length === 2, { timeoutMs: 15_000, intervalMs: 50 });
+      await waitFor('both answers held mid-stream at once', () => ui.emulator.held() === 2, { timeoutMs: 30_000, intervalMs: 50 });
+      ui.emulator.resumeHeld();
       await waitForAnswerEnd();
       // Rendered blocks join without the space between them, so the words are compared without spaces.
       const letters = (text: string | null) => (text ?? '').replace(/\s+/g, '');
       await waitFor('the first window\'s answer to be shown whole', async () => letters(await lastAnswer().locator('.markdown').textContent()) === letters(LONG_REPLY), { timeoutMs: 15_000, intervalMs: 200 });
       const secondAnswer = workbench.webviewFrame(second).locator('.message.role-assistant').last();
       await secondAnswer.locator('.message-status', { hasText: 'Answering' }).waitFor({ state: 'detached', timeout: 60_000 });
+      await waitFor('the second window\'s answer to be shown whole', async () => letters(await secondAnswer.locator('.markdown').textContent()) === letters(SECOND_REPLY), { timeoutMs: 15_000, intervalMs: 200 });
       const secondText = normalise(await secondAnswer.locator('.markdown').textContent());
-      assert.match(secondText, /Question from the second window/);
+
       await second.close();
 
       // The first window takes the focus back before its quick pick opens: in a clean-clone run the
