@@ -111,10 +111,27 @@ describe('chat history: a killed extension host, two windows at once', () => {
       const letters = (text: string | null) => (text ?? '').replace(/\s+/g, '');
       await waitFor('the first window\'s answer to be shown whole', async () => letters(await lastAnswer().locator('.markdown').textContent()) === letters(LONG_REPLY), { timeoutMs: 15_000, intervalMs: 200 });
       const secondAnswer = workbench.webviewFrame(second).locator('.message.role-assistant').last();
+      const secondAnswerCount = () => workbench.webviewFrame(second).locator('.message.role-assistant').count();
       await secondAnswer.locator('.message-status', { hasText: 'Answering' }).waitFor({ state: 'detached', timeout: 60_000 });
       await waitFor('the second window\'s answer to be shown whole', async () => letters(await secondAnswer.locator('.markdown').textContent()) === letters(SECOND_REPLY), { timeoutMs: 15_000, intervalMs: 200 });
       const secondText = normalise(await secondAnswer.locator('.markdown').textContent());
 
+      // The second window opens the first window's conversation and asks there; the first window,
+      // still showing it, follows within seconds, and its next question carries that turn as context.
+      const followUp = 'A follow-up from the second window';
+      await workbench.runCommand(second, 'Inference: Chat History');
+      await workbench.pickQuickPickItem(second, new RegExp(`^\\s*${questions[0]}`));
+      await waitFor('the first conversation in the second window', async () => normalise(await workbench.webviewFrame(second).locator('.message.role-user .user-text').first().textContent()) === questions[0], { timeoutMs: 20_000, intervalMs: 200 });
+      await composers[1].fill(followUp);
+      await composers[1].press('Enter');
+      await waitFor('the follow-up answered in the second window', async () => (await secondAnswerCount()) >= 2 && !(await workbench.webviewFrame(second).locator('.message-status', { hasText: 'Answering' }).count()), { timeoutMs: 30_000, intervalMs: 200 });
+      const userTexts = () => chat().locator('.message.role-user .user-text').allInnerTexts();
+      await waitFor('the first window to show the second window\'s turn', async () => (await userTexts()).includes(followUp), { timeoutMs: 15_000, intervalMs: 200 });
+      await ui.screenshot('03-first-window-follows-the-second');
+      await send('And one more from the first window');
+      await waitForAnswerEnd();
+      const sent = ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1)?.chat?.messages ?? [];
+      assert.deepEqual(sent.filter((m) => m.role === 'user').map((m) => m.content), [questions[0], followUp, 'And one more from the first window'], 'the questions the first window sent, the second window\'s among them');
       await second.close();
 
       // The first window takes the focus back before its quick pick opens: in a clean-clone run the
@@ -122,7 +139,7 @@ describe('chat history: a killed extension host, two windows at once', () => {
       await ui.page.bringToFront();
       const titles = await ui.quickPickItemsOf('Inference: Chat History');
       for (const title of questions) assert.ok(titles.some((t) => t.startsWith(title)), `"${title}" in the history: ${titles.join(' | ')}`);
-      await ui.screenshot('03-history-of-both-windows');
+      await ui.screenshot('04-history-of-both-windows');
       await ui.pickQuickPickItem(new RegExp(`^\\s*${questions[1]}`));
       await waitFor('the second window\'s conversation in this window', async () => normalise(await lastAnswer().locator('.markdown').textContent()) === secondText, { timeoutMs: 20_000, intervalMs: 200 });
     } finally {

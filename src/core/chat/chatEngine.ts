@@ -82,6 +82,8 @@ export class ChatEngine {
    */
   async send(text: string): Promise<{ attachments: AttachmentView[] }> {
     this.assertIdle();
+    await this.followOtherWindows();
+    this.assertIdle();
     const images = this.pending.images();
     const conversation = this.current;
     await this.saver.writeImages(conversation.id, images.map((a) => a.image));
@@ -101,6 +103,19 @@ export class ChatEngine {
     const answer = this.answer();
     if (images.length) await this.takeBackIfRefused(message, answer, title);
     return { attachments: [] };
+  }
+
+  /**
+   * Turns another window added to this conversation since this one last saved it (one folder open in
+   * two windows): shown here, and the next question's context, as the file has them (issue 37).
+   */
+  private async followOtherWindows(): Promise<void> {
+    const shown = this.current;
+    const saved = await this.saver.changedElsewhere(shown.id);
+    if (!saved || shown !== this.current || this.active || !saved.take()) return;
+    this.current = saved.conversation;
+    this.view.showTitle(this.current.title);
+    this.view.post(this.snapshot());
   }
 
   /** A request the service refused as such (a model that takes no images): the turn goes back to the composer. */
@@ -204,7 +219,16 @@ export class ChatEngine {
   }
 
   persist(): Promise<void> {
-    return this.saver.save(this.touched(this.current));
+    return this.save(this.current);
+  }
+
+  /** Follows what other windows saved in this conversation, unless an answer streams here (the host asks every few seconds). */
+  async followSaved(): Promise<void> {
+    if (!this.active) await this.followOtherWindows();
+  }
+
+  private save(conversation: Conversation): Promise<void> {
+    return this.saver.save(this.touched(conversation));
   }
 
   /** Stops the answer in flight and waits until what it received is saved. */
@@ -231,7 +255,7 @@ export class ChatEngine {
         if (this.view.ready) this.view.post(appendMessage(append));
       },
       patch: (message) => this.view.post(messagePatched(conversation, message)),
-      save: () => this.saver.save(this.touched(conversation)),
+      save: () => this.save(conversation),
       saveSoon: () => this.saver.saveSoon(this.touched(conversation)),
       ended: () => {
         this.active = undefined;

@@ -33,6 +33,21 @@ export interface ConversationSaver {
   writeImages(conversationId: string, images: readonly ChatImage[]): Promise<void>;
   /** The bytes of an image written before. */
   readImage(conversationId: string, file: string): Promise<Uint8Array>;
+  /**
+   * The conversation as saved, when another window changed it since this one last saved or read it
+   * (its turns, a rename); undefined when none did.
+   */
+  changedElsewhere(conversationId: string): Promise<SavedElsewhere | undefined>;
+}
+
+/** A conversation as another window saved it. */
+export interface SavedElsewhere {
+  conversation: Conversation;
+  /**
+   * Makes it this window's picture of the conversation, later saves going on from it; false (and
+   * nothing changes) when this window saved the conversation since it was read.
+   */
+  take(): boolean;
 }
 
 /** The environment a new answer goes to. */

@@ -11,6 +11,9 @@ export interface SessionDisplay extends ChatView {
   conversationChanged(): void;
 }
 
+/** How often a shown conversation looks for turns another window saved in it (a stat when none did). */
+const FOLLOW_OTHER_WINDOWS_MS = 2000;
+
 /**
  * One conversation's engine, detachable from the surface that shows it: moving a conversation
  * between the side-bar view and an editor tab moves its session, answer in flight included, so
@@ -19,6 +22,7 @@ export interface SessionDisplay extends ChatView {
 export class ChatSession implements ChatView {
   readonly engine: ChatEngine;
   private display: SessionDisplay | undefined;
+  private following: ReturnType<typeof setInterval> | undefined;
 
   constructor(conversation: Conversation, services: Services, saver: ConversationSaver) {
     this.engine = new ChatEngine(conversation, this, saver, createChatBackend(services));
@@ -31,6 +35,10 @@ export class ChatSession implements ChatView {
   /** Shows the session in `display` (undefined: nowhere, while it moves). */
   attach(display: SessionDisplay | undefined): void {
     this.display = display;
+    clearInterval(this.following);
+    this.following = display && setInterval(() => {
+      if (this.ready) void this.engine.followSaved();
+    }, FOLLOW_OTHER_WINDOWS_MS);
   }
 
   /** Shows another conversation in this session (refused while an answer streams). */
@@ -53,7 +61,7 @@ export class ChatSession implements ChatView {
 
   /** Stops the answer in flight and resolves once it is saved. */
   dispose(): Promise<void> {
-    this.display = undefined;
+    this.attach(undefined);
     return this.engine.dispose();
   }
 }

@@ -69,6 +69,27 @@ describe('chat engine', () => {
     assert.equal(engine.streaming, false);
   });
 
+  it('follows turns another window saved in the conversation: shown, and the next question\'s context (issue 37)', async () => {
+    backend.streams.push(new ScriptedStream().answer(['A']), new ScriptedStream().answer(['B']));
+    await engine.send('First');
+    await engine.whenIdle();
+    const elsewhere = structuredClone(engine.conversation);
+    elsewhere.title = 'Renamed elsewhere';
+    elsewhere.messages.push(
+      { id: 'other-q', role: 'user', text: 'From the other window', createdAt: 1500 },
+      { id: 'other-a', role: 'assistant', text: 'Its answer', createdAt: 1501, status: 'done' },
+    );
+    saver.elsewhere = elsewhere;
+    const snapshotsBefore = view.of('snapshot').length;
+    await engine.send('Second');
+    await engine.whenIdle();
+    assert.deepEqual(backend.requests[1].messages.map((m) => m.content), ['First', 'A', 'From the other window', 'Its answer', 'Second']);
+    assert.deepEqual(engine.conversation.messages.map((m) => m.text), ['First', 'A', 'From the other window', 'Its answer', 'Second', 'B']);
+    assert.equal(engine.conversation.title, 'Renamed elsewhere');
+    assert.equal(view.of('snapshot').length, snapshotsBefore + 1, 'the view shows the other window\'s turns before the question');
+    assert.equal(view.titles.at(-1), 'Renamed elsewhere');
+  });
+
   it('stops mid-stream: the stream is aborted, the partial answer is kept, shown as stopped and saved', async () => {
     const stream = new ScriptedStream().push({ type: 'response', meta: { status: 200, receivedAt: 0 } }, { type: 'delta', text: 'partial ' });
     backend.streams.push(stream);

@@ -202,6 +202,44 @@ describe('chat history store (append-only log and streaming journal)', () => {
       assert.deepEqual(loaded?.messages.map((m) => m.id), ['A-q', 'A-a', 'F-q', 'F-a', 'D-q', 'D-a']);
     });
 
+    it('the first window reads the second window\'s turn once, and only when the file changed', async () => {
+      const { first, second, conversation } = await twoWindows();
+      const changed = await first.changedElsewhere(conversation.id);
+      assert.deepEqual(changed?.conversation.messages.map((m) => m.id), ['A-q', 'A-a', 'F-q', 'F-a']);
+      assert.equal(changed.take(), true);
+      assert.equal(await first.changedElsewhere(conversation.id), undefined, 'read once');
+      assert.equal(await second.changedElsewhere(conversation.id), undefined, 'nothing changed for the window that wrote last');
+      // Later saves go on from what was read: appending keeps both windows' turns, once each.
+      const followed = changed.conversation;
+      followed.messages.push(...turn('G', 'G?', 30));
+      await first.save(followed);
+      const loaded = await open({ pid: 3 }).load(conversation.id);
+      assert.deepEqual(loaded?.messages.map((m) => m.id), ['A-q', 'A-a', 'F-q', 'F-a', 'G-q', 'G-a']);
+      assert.deepEqual((await second.changedElsewhere(conversation.id))?.conversation.messages.map((m) => m.id), ['A-q', 'A-a', 'F-q', 'F-a', 'G-q', 'G-a']);
+    });
+
+    it('a look begun before a save of this window takes nothing: the save keeps the other window\'s turn, the next look reads it all', async () => {
+      const { first, conversation } = await twoWindows();
+      const reading = first.changedElsewhere(conversation.id);
+      conversation.messages.push(...turn('H', 'A question of another length', 30));
+      const saving = first.save(conversation);
+      const changed = await reading;
+      assert.equal(changed?.take() ?? false, false, 'this window saved since the look began');
+      await saving;
+      const again = await first.changedElsewhere(conversation.id);
+      assert.deepEqual(again?.conversation.messages.map((m) => m.id), ['A-q', 'A-a', 'F-q', 'F-a', 'H-q', 'H-a']);
+      // A save between the read and taking it: not taken either.
+      again.conversation.messages.push(...turn('I', 'I?', 40));
+      const later = first.save(again.conversation);
+      assert.equal(again.take(), false, 'this window saved since the read');
+      await later;
+    });
+
+    it('a conversation this window never wrote or read is not followed (nothing to compare)', async () => {
+      const { conversation } = await twoWindows();
+      assert.equal(await open({ pid: 5 }).changedElsewhere(conversation.id), undefined);
+    });
+
     it('what the first window removed itself stays removed', async () => {
       const { first, conversation } = await twoWindows();
       conversation.messages.reverse();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ConversationSaver, FailureContext } from '../../../src/core/chat/ports';
+import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ConversationSaver, FailureContext, SavedElsewhere } from '../../../src/core/chat/ports';
 import type { Conversation } from '../../../src/core/chat/conversation';
 import type { ChatImage } from '../../../src/core/chat/chatImages';
 import { serializeConversation } from '../../../src/core/chat/history/serialization';
@@ -56,6 +56,13 @@ export class FakeSaver implements ConversationSaver {
   }
   async readImage(_conversationId: string, file: string): Promise<Uint8Array> {
     return this.images.get(file) ?? assert.fail(`image ${file} was never written`);
+  }
+  /** What another window saved meanwhile: handed out once, as the store reads it once. */
+  elsewhere: Conversation | undefined;
+  async changedElsewhere(): Promise<SavedElsewhere | undefined> {
+    const conversation = this.elsewhere;
+    this.elsewhere = undefined;
+    return conversation && { conversation, take: () => true };
   }
   last(): Record<string, unknown> & { title: string; messages: Record<string, unknown>[] } {
     const text = this.saved.at(-1);

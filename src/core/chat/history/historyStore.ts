@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { realTimer, type Timer } from '../appendBatcher';
 import { summary, type Conversation, type ConversationSummary } from '../conversation';
+import type { SavedElsewhere } from '../ports';
 import { logFile, parseJournalName } from './historyFileNames';
 import { nodeFileSystem, processIsAlive, type HistoryFileSystem } from './historyFileSystem';
 import { HistoryIndexFile } from './historyIndexFile';
@@ -8,6 +9,7 @@ import { HistoryImages } from './historyImages';
 import type { ChatImage } from '../chatImages';
 import { searchHistory, type SearchHit } from './historySearch';
 import { HistoryReader, type DamagedHistory } from './historyReader';
+import { replayLog } from './historyLog';
 import { HistoryWriter } from './historyWriter';
 
 export { nodeFileSystem, type HistoryFileSystem } from './historyFileSystem';
@@ -48,6 +50,8 @@ export class HistoryStore {
   private readonly deleted = new Set<string>();
   private readonly timers = new Map<string, { handle: unknown; conversation: Conversation }>();
   private writing: Promise<void>;
+  /** Writes planned per conversation (see changedElsewhere); an entry goes when the store lets go of the conversation. */
+  private readonly plans = new Map<string, number>();
 
   constructor(private readonly options: HistoryStoreOptions) {
     this.fs = options.fs ?? nodeFileSystem;
@@ -95,6 +99,7 @@ export class HistoryStore {
   save(conversation: Conversation): Promise<void> {
     this.cancelTimer(conversation.id);
     if (this.deleted.has(conversation.id)) return this.writing;
+    this.planned(conversation.id);
     const write = this.writer.planSave(conversation);
     const expectedBytes = this.writer.expectedBytes(conversation.id);
     const listed = summary(conversation);
@@ -124,6 +129,7 @@ export class HistoryStore {
   /** Journals the streaming answer's new text now. */
   writeStreaming(conversation: Conversation): Promise<void> {
     if (this.deleted.has(conversation.id)) return this.writing;
+    this.planned(conversation.id);
     const task = this.writer.planJournal(conversation);
     return task ? this.enqueue(task, 'journal', conversation.id) : this.writing;
   }
@@ -145,6 +151,51 @@ export class HistoryStore {
   async load(id: string): Promise<Conversation | undefined> {
     await this.writing;
     return this.reader.read(id);
+  }
+
+  /**
+   * The conversation as its log now has it, when another window (another extension host) changed the
+   * log since this process last wrote or read it; undefined when none did, or when that cannot be told
+   * (this process never wrote or read it, or the log is being written or damaged: the next question
+   * goes on with what this window has, and a rewrite still keeps the other window's turns). Read from
+   * the log alone: an answer another window is streaming is its own until it ends there. Costs a stat
+   * when nothing changed. `take()` makes it what later saves go on from, unless this process planned a
+   * write of the conversation since the read (its picture is then newer: the next look reads again).
+   */
+  async changedElsewhere(id: string): Promise<SavedElsewhere | undefined> {
+    // Writes planned before this call land before the read; one planned after it makes the read older.
+    const plans = this.plansOf(id);
+    let read: { conversation: Conversation; text: string } | undefined;
+    await this.enqueue(async () => {
+      const expected = this.writer.expectedBytes(id);
+      if (expected === undefined || this.deleted.has(id) || this.plansOf(id) !== plans) return;
+      const file = logFile(this.options.dir, id);
+      const size = await this.fs.stat(file).then((stat) => stat.size, () => undefined);
+      if (size === undefined || size === expected) return;
+      const text = await this.fs.readFile(file);
+      const { conversation, problems } = replayLog(text);
+      if (conversation && !problems.length) read = { conversation, text };
+    }, 'read', id);
+    if (!read) return undefined;
+    const { conversation, text } = read;
+    return {
+      conversation,
+      take: () => {
+        if (this.plansOf(id) !== plans || this.deleted.has(id)) return false;
+        this.writer.forget(id);
+        this.writer.adopt(id, conversation, text);
+        return true;
+      },
+    };
+  }
+
+  private plansOf(id: string): number {
+    return this.plans.get(id) ?? 0;
+  }
+
+  /** Counts a write planned for `id` (a read of its file begun before it is older than this process's picture). */
+  private planned(id: string): void {
+    this.plans.set(id, this.plansOf(id) + 1);
   }
 
   /**
@@ -194,7 +245,9 @@ export class HistoryStore {
   /** Forgets what this process knew of a conversation no longer open (memory stays bounded by what is open). */
   release(id: string): void {
     void this.writing.then(() => {
-      if (!this.timers.has(id) && !this.writer.activeJournal(id)) this.writer.forget(id);
+      if (this.timers.has(id) || this.writer.activeJournal(id)) return;
+      this.writer.forget(id);
+      this.plans.delete(id);
     });
   }
 
