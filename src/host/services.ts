@@ -1,5 +1,7 @@
+import * as path from 'node:path';
 import vscode = require('vscode');
-import { BillingWindows } from '../core/usage/billingWindows';
+import { BillingWindows, SETTLE_WAIT_MS } from '../core/usage/billingWindows';
+import { FileBillingActivity } from '../core/usage/sharedBillingActivity';
 import { SpendingGuard } from '../core/usage/spendingGuard';
 import { AccountState } from './account/accountState';
 import { ApiAccess } from './apiAccess';
@@ -52,7 +54,9 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const errors = new ErrorPresenter(log, environments, models, account, settings);
   const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
   const limitSettings = { spendingLimits: () => readSetting('inference.spendingLimits'), unmeasuredRequestCredits: () => readSetting('inference.unmeasuredRequestCredits') };
-  const billing = new SpendingGuard(new BillingWindows(), usage, log, limitSettings, context.globalStorageUri.fsPath);
+  // Every window of this user shares the global storage: its billed calls are seen by the others.
+  const billingWindows = new BillingWindows(SETTLE_WAIT_MS, new FileBillingActivity(path.join(context.globalStorageUri.fsPath, 'usage', 'billing')));
+  const billing = new SpendingGuard(billingWindows, usage, log, limitSettings, context.globalStorageUri.fsPath);
   const spendingWatch = new SpendingWatch(billing, environments, usage, context.globalState);
   const endpointTokens = new EndpointTokens(context.secrets, log);
   context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch, endpointTokens);

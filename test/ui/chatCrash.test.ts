@@ -115,6 +115,12 @@ describe('chat history: a killed extension host, two windows at once', () => {
       await secondAnswer.locator('.message-status', { hasText: 'Answering' }).waitFor({ state: 'detached', timeout: 60_000 });
       await waitFor('the second window\'s answer to be shown whole', async () => letters(await secondAnswer.locator('.markdown').textContent()) === letters(SECOND_REPLY), { timeoutMs: 15_000, intervalMs: 200 });
       const secondText = normalise(await secondAnswer.locator('.markdown').textContent());
+      // Each window's balance difference holds both charges: neither answer may claim it as its own.
+      for (const answer of [lastAnswer(), secondAnswer]) {
+        const unmeasured = answer.locator('.meta-credits-unknown');
+        await unmeasured.waitFor({ timeout: 15_000 });
+        assert.match((await unmeasured.getAttribute('title')) ?? '', /^Another request to this environment ran at the same time/);
+      }
 
       // The second window opens the first window's conversation and asks there; the first window,
       // still showing it, follows within seconds, and its next question carries that turn as context.

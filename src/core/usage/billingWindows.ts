@@ -1,3 +1,5 @@
+import type { SharedBillingActivity } from './sharedBillingActivity';
+
 /**
  * What a call cost is measured as a difference of two balances of its environment's wallet: one
  * known before the call, one reported after it was billed. The difference is that call's cost only
@@ -13,9 +15,11 @@
  * balance) holds back calls that start meanwhile, for that reading's time, so that a question sent
  * right after an answer leaves both measurable.
  *
- * Calls made elsewhere with the same key (another VS Code window, a tool calling the service
- * directly) are out of sight: a top-up shows as a higher balance, which `answerSpend` refuses, and
- * other spending is the limit the README states.
+ * The other VS Code windows of this user count too (sharedBillingActivity.ts): a call is not measured
+ * when a call of the same environment in another window was open when it opened, or opened while it
+ * was. Calls made elsewhere with the same key (a tool calling the service directly) are out of sight:
+ * a top-up shows as a higher balance, which `answerSpend` refuses, and other spending is the limit the
+ * README states.
  */
 export interface BillingWindow {
   /** Another call of the same environment was in flight at some time while this window was open. */
@@ -37,8 +41,11 @@ export const SETTLE_WAIT_MS = 5000;
 
 export class BillingWindows {
   readonly #open = new Map<string, Set<WindowState>>();
+  /** Calls this process opened per environment: of the opens the shared files count, these are its own. */
+  readonly #opened = new Map<string, number>();
 
-  constructor(private readonly settleWaitMs = SETTLE_WAIT_MS) {}
+  /** `shared`: the other windows' calls; without it, only this process's are seen. */
+  constructor(private readonly settleWaitMs = SETTLE_WAIT_MS, private readonly shared?: SharedBillingActivity) {}
 
   /**
    * Before the call reads the balance its spend starts from. Waits (at most `settleWaitMs`: a reading
@@ -54,15 +61,30 @@ export class BillingWindows {
     for (const other of open) other.overlapped = true;
     open.add(state);
     const windows = open;
+    const opened = (this.#opened.get(env) ?? 0) + 1;
+    this.#opened.set(env, opened);
+    const elsewhere = await this.shared?.open(env);
+    // Every call opened since, less this process's own (counted by the line above, whatever the order).
+    const openedElsewhere = () => (elsewhere ? elsewhere.opensSince() - ((this.#opened.get(env) ?? 0) - opened) : 0);
+    let closed = false;
+    /** Until it closes: what happens in other windows after that is not this call's. */
+    const lookElsewhere = () => {
+      if (!closed && !state.overlapped && (elsewhere?.othersOpenAtStart || openedElsewhere() > 0)) state.overlapped = true;
+    };
     return {
       get overlapped() {
+        lookElsewhere();
         return state.overlapped;
       },
       settling: () => {
         state.settling = true;
       },
       close: () => {
+        if (closed) return;
+        lookElsewhere();
+        closed = true;
         windows.delete(state);
+        elsewhere?.close();
         markClosed();
       },
     };

@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { BillingWindows } from '../../../src/core/usage/billingWindows';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BillingWindows, SETTLE_WAIT_MS } from '../../../src/core/usage/billingWindows';
+import { FileBillingActivity } from '../../../src/core/usage/sharedBillingActivity';
 
 describe('billing windows: which calls\' balance differences measure one call', () => {
   it('marks both of two calls of one environment that were in flight at the same time', async () => {
@@ -64,5 +68,60 @@ describe('billing windows: which calls\' balance differences measure one call', 
     assert.ok(Date.now() - started >= 25, 'it waited');
     assert.equal(next.overlapped, true);
     assert.equal(stuck.overlapped, true);
+  });
+
+  describe('two windows (two processes) on one storage folder (issue 37: a charge counted by both)', () => {
+    let dir: string;
+    const alive = new Set([101, 202]);
+    const window = (pid: number) => new BillingWindows(SETTLE_WAIT_MS, new FileBillingActivity(dir, pid, (p) => alive.has(p)));
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'billing-activity-'));
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('marks both calls when one window\'s call opens while the other\'s is open', async () => {
+      const [first, second] = [window(101), window(202)];
+      const a = await first.open('production');
+      assert.equal(a.overlapped, false, 'alone so far');
+      const b = await second.open('production');
+      assert.equal(b.overlapped, true, 'the other window\'s call was open when it opened');
+      assert.equal(a.overlapped, true, 'a call opened elsewhere while it was open');
+      a.close();
+      b.close();
+    });
+
+    it('marks a call that another window\'s call began and ended inside', async () => {
+      const [first, second] = [window(101), window(202)];
+      const long = await first.open('production');
+      const short = await second.open('production');
+      short.close();
+      assert.equal(long.overlapped, true);
+      long.close();
+    });
+
+    it('leaves calls one after the other, of other environments, and this window\'s later calls to the window\'s own rule', async () => {
+      const [first, second] = [window(101), window(202)];
+      const a = await first.open('production');
+      a.close();
+      await new Promise((resolve) => setTimeout(resolve, 10)); // the marker's removal is not awaited
+      const b = await second.open('production');
+      const other = await first.open('preview');
+      b.close();
+      other.close();
+      const c = await first.open('production');
+      c.close();
+      const d = await first.open('production');
+      d.close();
+      assert.deepEqual([a.overlapped, b.overlapped, other.overlapped, c.overlapped, d.overlapped], [false, false, false, false, false]);
+    });
+
+    it('ignores, and removes, the marker of a window that died mid-call', async () => {
+      const dead = await window(303).open('production');
+      assert.equal(dead.overlapped, false);
+      const next = await window(101).open('production');
+      assert.equal(next.overlapped, false, 'a dead process\'s call is over');
+      assert.deepEqual(fs.readdirSync(path.join(dir, 'production')).filter((name) => name.startsWith('303-')), []);
+      next.close();
+    });
   });
 });
