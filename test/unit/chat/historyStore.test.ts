@@ -227,7 +227,8 @@ describe('chat history store (append-only log and streaming journal)', () => {
       assert.equal(changed?.take() ?? false, false, 'this window saved since the look began');
       await saving;
       const again = await first.changedElsewhere(conversation.id);
-      assert.deepEqual(again?.conversation.messages.map((m) => m.id), ['A-q', 'A-a', 'F-q', 'F-a', 'H-q', 'H-a']);
+      // H follows what its window showed when it was written (A), before the turn it never saw.
+      assert.deepEqual(again?.conversation.messages.map((m) => m.id), ['A-q', 'A-a', 'H-q', 'H-a', 'F-q', 'F-a']);
       // A save between the read and taking it: not taken either.
       again.conversation.messages.push(...turn('I', 'I?', 40));
       const later = first.save(again.conversation);
@@ -238,6 +239,26 @@ describe('chat history store (append-only log and streaming journal)', () => {
     it('a conversation this window never wrote or read is not followed (nothing to compare)', async () => {
       const { conversation } = await twoWindows();
       assert.equal(await open({ pid: 5 }).changedElsewhere(conversation.id), undefined);
+    });
+
+    it('two answers streamed at once into one conversation from two windows each follow their own question', async () => {
+      LIVE_PIDS.add(1).add(2);
+      const [first, second] = [open({ pid: 1 }), open({ pid: 2 })];
+      const conversation = createConversation(1);
+      const [q1, a1] = turn('1', 'First window?', 10);
+      conversation.messages.push(q1);
+      await first.save(conversation);
+      const elsewhere = (await second.load(conversation.id))!;
+      const [q2, a2] = turn('2', 'Second window?', 20);
+      elsewhere.messages.push(q2);
+      await second.save(elsewhere);
+      // Each answer ends after both questions are in the log, the first window's first.
+      conversation.messages.push(a1);
+      await first.save(conversation);
+      elsewhere.messages.push(a2);
+      await second.save(elsewhere);
+      const loaded = await open({ pid: 3 }).load(conversation.id);
+      assert.deepEqual(loaded?.messages.map((m) => m.id), ['1-q', '1-a', '2-q', '2-a']);
     });
 
     it('what the first window removed itself stays removed', async () => {

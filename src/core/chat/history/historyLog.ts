@@ -24,7 +24,12 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 /** A change line of the log, in the stored form (serialization.ts), read back through its parser. */
 export type LogRecord =
-  | { op: 'message'; message: StoredMessage }
+  /**
+   * `after`: for a message new to the log, the message it followed where it was written. Two windows
+   * answering in one conversation at once append their answers after both questions: each answer is
+   * placed after its own question (a reader of an earlier version places it last).
+   */
+  | { op: 'message'; message: StoredMessage; after?: string }
   | { op: 'remove'; id: string }
   | { op: 'header'; header: StoredHeader };
 
@@ -81,7 +86,12 @@ function applyRecord(raw: Json, record: Json): boolean {
     case 'message': {
       if (!isObject(record.message) || typeof record.message.id !== 'string') return false;
       const index = messages.findIndex((m) => isObject(m) && m.id === (record.message as Json).id);
-      if (index >= 0) messages[index] = record.message;
+      if (index >= 0) {
+        messages[index] = record.message;
+        return true;
+      }
+      const after = typeof record.after === 'string' ? messages.findIndex((m) => isObject(m) && m.id === record.after) : -1;
+      if (after >= 0) messages.splice(after + 1, 0, record.message);
       else messages.push(record.message);
       return true;
     }
@@ -211,10 +221,13 @@ export function changeRecords(previous: WrittenState, conversation: Conversation
   let text = '';
   for (const id of previous.order) if (!next.messages.has(id)) text += encodeRecord({ op: 'remove', id });
   if (next.header !== previous.header) text += encodeRecord({ op: 'header', header: headerFields(conversation) });
-  for (const message of conversation.messages) {
-    const now = next.messages.get(message.id);
-    if (now && previous.messages.get(message.id)?.digest !== now.digest) text += encodeRecord({ op: 'message', message: toStoredMessage(message) });
-  }
+  next.order.forEach((id, index) => {
+    const now = next.messages.get(id);
+    const before = previous.messages.get(id);
+    if (!now || before?.digest === now.digest) return;
+    const message = toStoredMessage(conversation.messages.find((m) => m.id === id)!);
+    text += encodeRecord(before || index === 0 ? { op: 'message', message } : { op: 'message', message, after: next.order[index - 1] });
+  });
   return { text, next };
 }
 
