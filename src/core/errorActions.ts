@@ -28,9 +28,11 @@ function actionLabel(id: ErrorActionId): string {
 
 /**
  * Failures that are not the service's: the image could not be saved, or saving was refused before
- * anything was requested (untrusted workspace, image folder setting).
+ * anything was requested (untrusted workspace, image folder setting); an answer that ended before
+ * the model finished it without an error to say why (VS Code closed mid-answer, or the stream ended
+ * without its finish).
  */
-export type LocalFailureKind = 'saveFailed' | 'untrustedWorkspace' | 'imageFolder' | 'workspaceRefused';
+export type LocalFailureKind = 'saveFailed' | 'untrustedWorkspace' | 'imageFolder' | 'workspaceRefused' | 'answerCut';
 
 const PRIMARY: Partial<Record<ApiErrorKind | LocalFailureKind, ErrorActionId>> = {
   missingKey: 'setApiKey',
@@ -47,7 +49,7 @@ const PRIMARY: Partial<Record<ApiErrorKind | LocalFailureKind, ErrorActionId>> =
 };
 
 /** Retry is also offered (not done automatically) for answers that were malformed or had an unexpected status. */
-const OFFER_RETRY: ReadonlySet<string> = new Set<string>([...RETRYABLE_KINDS, 'malformedResponse', 'http']);
+const OFFER_RETRY: ReadonlySet<string> = new Set<string>([...RETRYABLE_KINDS, 'malformedResponse', 'http', 'answerCut']);
 
 /**
  * `canContinue`: an answer cut short after some of its text arrived, which the model can be asked to

@@ -74,6 +74,17 @@ describe('chat history: a killed extension host, two windows at once', () => {
     assert.equal(await chat().locator('.message.role-user .user-text').last().innerText(), 'Tell me a long story');
     const files = fs.readdirSync(historyDir());
     assert.deepEqual(files.filter((f) => f.endsWith('.stream')), [], 'the dead window\'s journal was folded into the log');
+
+    // Its card offers Continue: one request, whose text goes on in the same answer.
+    const requestsBefore = ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    await lastAnswer().locator('.error-card button', { hasText: 'Continue' }).click();
+    await waitForAnswerEnd();
+    const requests = ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    assert.equal(requests.length, requestsBefore + 1, 'one request');
+    assert.equal(normalise(requests.at(-1)?.chat?.messages.at(-2)?.content ?? null), recovered, 'it goes on from the recovered text');
+    assert.ok((await shown()).startsWith(recovered) && (await shown()).length > recovered.length, 'the same answer, longer');
+    assert.equal(await chat().locator('.message.role-assistant').count(), 1);
+    await ui.screenshot('02b-recovered-answer-continued');
   });
 
   it('two windows streaming at once keep each other\'s conversations', async function () {

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage } from './chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import { DEFAULT_TITLE, imageAttachments, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
-import { canContinue, conversationView } from './conversationView';
+import { answerErrorFacts, canContinue, conversationView } from './conversationView';
 import type { ChatImageMime } from './chatImages';
 import { attachedImageBytes, refusalOfContent } from './imageTurns';
 import { PendingAttachments } from './pendingAttachments';
@@ -211,7 +211,8 @@ export class ChatEngine {
 
   /** The error an answer keeps, for its card's actions. */
   errorOf(messageId: string): ErrorFacts | undefined {
-    return this.current.messages.find((m) => m.id === messageId)?.error;
+    const message = this.current.messages.find((m) => m.id === messageId);
+    return message && answerErrorFacts(message);
   }
 
   isLastMessage(messageId: string): boolean {

@@ -1,5 +1,6 @@
 import type { AttachmentView, ConversationHeader, ConversationView, MessageView } from './chatProtocol';
-import { errorView } from '../errorView';
+import * as l10n from '@vscode/l10n';
+import { errorView, type ErrorFacts } from '../errorView';
 import type { Attachment, Conversation, ConversationMessage } from './conversation';
 
 /** What the webview shows of a conversation: attachments as chips (no content), errors with their actions. */
@@ -21,9 +22,19 @@ export function messageView(message: ConversationMessage): MessageView {
   if (message.meta !== undefined) view.meta = { ...message.meta };
   // A failed answer can always be answered again: Retry is offered wherever retrying can help, and
   // Continue where the answer was cut short after some of its text arrived.
-  if (message.error !== undefined) view.error = errorView(message.error, { canRetry: true, canContinue: canContinue(message) });
+  const error = answerErrorFacts(message);
+  if (error !== undefined) view.error = errorView(error, { canRetry: true, canContinue: canContinue(message) });
   if (message.attachments?.length) view.attachments = message.attachments.map(attachmentView);
   return view;
+}
+
+/**
+ * What an answer's card says: its error, or, for an answer cut short without one (VS Code closed
+ * mid-answer and it was recovered, or its stream ended without the model's finish), that it was.
+ */
+export function answerErrorFacts(message: ConversationMessage): ErrorFacts | undefined {
+  if (message.error !== undefined || message.role !== 'assistant' || message.status !== 'interrupted') return message.error;
+  return { kind: 'answerCut', message: l10n.t('The answer ended before the model finished it (VS Code closed, or the stream ended early); the text received until then is kept.') };
 }
 
 /** An answer cut short after some of its text arrived: the model can be asked to go on from there. */

@@ -73,6 +73,7 @@ export class StreamingAnswer {
   ) {
     this.env = backend.environment();
     const startedAt = now();
+    const model = conversation.model ?? this.env.selectedModel;
     if (continuing) {
       // The same message, in place: the conversation, the view and the history keep one answer.
       const { creditsSpent, spendNotMeasured, finishedAt: _finished, finishReason: _reason, ...meta } = continuing.meta ?? {};
@@ -80,10 +81,10 @@ export class StreamingAnswer {
       this.earlierSpend = { ...(creditsSpent !== undefined && { creditsSpent }), ...(spendNotMeasured !== undefined && { spendNotMeasured }) };
       delete continuing.error;
       continuing.status = 'streaming';
-      continuing.meta = { ...meta, continuations: (meta.continuations ?? 0) + 1 };
+      // An answer recovered from a journal written before its model was known goes on with today's.
+      continuing.meta = { ...(model && { model }), ...meta, continuations: (meta.continuations ?? 0) + 1 };
       this.message = continuing;
     } else {
-      const model = conversation.model ?? this.env.selectedModel;
       this.message = { id: newId(), role: 'assistant', text: '', createdAt: startedAt, status: 'streaming', meta: { startedAt, ...(model && { model }) } };
     }
     // The webview knows which message streams (from its upsert) and which conversation it shows: an

@@ -198,6 +198,29 @@ describe('chat engine', () => {
     await engine.send('Question');
     await engine.whenIdle();
     assert.equal(answer().status, 'interrupted');
+    // No error to tell why, all the same a card that says it was cut, with Continue first.
+    const card = patches(answer().id).at(-1)?.error;
+    assert.equal(card?.kind, 'answerCut');
+    assert.deepEqual(card?.actions.map((a) => a.id), ['continue', 'retry', 'openLogs']);
+    assert.equal(engine.errorOf(answer().id)?.kind, 'answerCut', 'the card\'s actions find it');
+  });
+
+  it('continues an answer recovered after VS Code closed mid-answer (saved streaming, read back interrupted, without an error)', async () => {
+    const recovered = createConversation(0);
+    recovered.messages.push(
+      { id: 'q', role: 'user', text: 'Question', createdAt: 1 },
+      { id: 'a', role: 'assistant', text: 'Half an ans', createdAt: 2, status: 'interrupted' },
+    );
+    start(recovered);
+    const card = engine.snapshot().conversation.messages[1].error;
+    assert.deepEqual(card?.actions.map((a) => a.id), ['continue', 'retry', 'openLogs']);
+    backend.streams.push(new ScriptedStream().answer(['wer.']));
+    await engine.continueAnswer('a');
+    await engine.whenIdle();
+    assert.equal(answer().text, 'Half an answer.');
+    assert.equal(backend.requests[0].model, 'm-env', 'without a model of its own, the environment\'s');
+    assert.equal(answer().status, 'done');
+    assert.equal(engine.snapshot().conversation.messages[1].error, undefined, 'no card once finished');
   });
 
   it('regenerates: the last answer is removed and the same question asked again', async () => {
