@@ -61,6 +61,11 @@ describe('chat side-bar view', () => {
     await ui.page.locator('.activitybar .action-item a[aria-label^="Inference"]').first().click();
     const view = await viewFrame();
     await view.locator('.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
+    // At the side bar's default width the model button names the model whole; Send shows its icon.
+    const modelName = view.locator('.model-button span:not(.codicon)');
+    await waitFor('the model button to name the model', async () => (await modelName.innerText()) === 'emu-chat-large', { timeoutMs: 15_000, intervalMs: 200 });
+    assert.equal(await modelName.evaluate((span) => span.scrollWidth <= span.clientWidth), true, 'the model name is not cut');
+    assert.equal(await view.locator('button[data-action="send"]').getAttribute('title'), 'Send (Enter)');
     await send(view, 'Hello from the side bar');
     const lengths: number[] = [];
     await waitFor('the answer to grow while streaming', async () => {
@@ -69,6 +74,7 @@ describe('chat side-bar view', () => {
       return lengths.length >= 3;
     }, { timeoutMs: 30_000, intervalMs: 100 });
     await ui.screenshot('01-side-bar-streaming');
+    assert.equal(await modelName.evaluate((span) => span.scrollWidth <= span.clientWidth), true, 'the model name is not cut beside Stop either');
     await view.locator('.message-status', { hasText: 'Answering' }).waitFor({ state: 'detached', timeout: 60_000 });
     assert.match(await answers(view).last().locator('.markdown').innerText(), /Hello from the side bar/);
     assert.match(await answers(view).last().locator('.meta-model').innerText(), /emu-chat-large/);
