@@ -127,6 +127,12 @@ describe('chat panel: apply a code block as a reviewed diff', () => {
     await titleAction('Accept Proposed Change').click();
     await waitFor('the new file', () => fs.existsSync(created), { timeoutMs: 10_000, intervalMs: 200 });
     assert.equal(fs.readFileSync(created, 'utf8'), 'export const farewell = (name: string) => `Bye, ${name}`;\n', 'the naming comment is a label, not code');
+    // "Undo takes the change back", as the status bar says: for a new file, the file goes.
+    await ui.page.locator('.tabs-container .tab.active[data-resource-name="farewell.ts"]').waitFor({ timeout: 10_000 });
+    await ui.page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await ui.page.keyboard.press('Control+Z');
+    await waitFor('one undo to remove the new file', () => !fs.existsSync(created), { timeoutMs: 10_000, intervalMs: 200 });
+    await ui.screenshot('08-new-file-undone');
   });
 
   it('refuses a block that names a file outside the workspace, and opens nothing', async () => {
