@@ -261,6 +261,27 @@ describe('chat history store (append-only log and streaming journal)', () => {
       assert.deepEqual(loaded?.messages.map((m) => m.id), ['1-q', '1-a', '2-q', '2-a']);
     });
 
+    it('a recovered journal: the dead window\'s answer goes back after its question, the other window\'s turn kept', async () => {
+      LIVE_PIDS.add(1).add(2);
+      const [first, second] = [open({ pid: 1 }), open({ pid: 2 })];
+      const conversation = createConversation(1);
+      const [q1, a1] = turn('1', 'First window?', 10);
+      conversation.messages.push(q1);
+      await first.save(conversation);
+      conversation.messages.push({ ...a1, text: 'Half an ans', status: 'streaming' });
+      await first.save(conversation);
+      await first.writeStreaming(conversation);
+      const elsewhere = (await second.load(conversation.id))!;
+      elsewhere.messages.push(...turn('F', 'F?', 20));
+      await second.save(elsewhere);
+      LIVE_PIDS.delete(1); // the first window dies mid-answer
+      const loaded = await open({ pid: 3 }).load(conversation.id);
+      assert.deepEqual(loaded?.messages.map((m) => [m.id, m.status]), [['1-q', undefined], ['1-a', 'interrupted'], ['F-q', undefined], ['F-a', 'done']]);
+      assert.equal(loaded.messages[1].text, 'Half an ans');
+      // The rewrite that folded the journal in kept the second window's turn on disk too.
+      assert.deepEqual((await open({ pid: 4 }).load(conversation.id))?.messages.map((m) => m.id), ['1-q', '1-a', 'F-q', 'F-a']);
+    });
+
     it('what the first window removed itself stays removed', async () => {
       const { first, conversation } = await twoWindows();
       conversation.messages.reverse();

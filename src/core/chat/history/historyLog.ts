@@ -126,8 +126,8 @@ export function replayLog(text: string, journals: readonly string[] = []): Repla
     }
   });
   for (const journal of journals) {
-    const message = replayJournal(journal);
-    if (message) applyRecord(raw, { op: 'message', message });
+    const entry = replayJournalEntry(journal);
+    if (entry) applyRecord(raw, { op: 'message', ...entry });
   }
   const conversation = conversationFromJson(raw);
   if (!conversation) problems.push({ kind: 'corrupt', line: 1 });
@@ -143,8 +143,9 @@ function withoutText(message: ConversationMessage): Json {
   return rest;
 }
 
-export function encodeJournalStart(message: ConversationMessage): string {
-  return `${JSON.stringify({ op: 'begin', message: toStoredMessage(message) })}\n`;
+/** `after`: the message the answer follows, so that a crash's recovered answer goes back after its question. */
+export function encodeJournalStart(message: ConversationMessage, after?: string): string {
+  return `${JSON.stringify({ op: 'begin', message: toStoredMessage(message), ...(after !== undefined && { after }) })}\n`;
 }
 
 export function encodeJournalText(text: string): string {
@@ -165,7 +166,13 @@ export function journalPatchKey(message: ConversationMessage): string {
  * and the last patch. Returns undefined when the journal has no readable start.
  */
 export function replayJournal(text: string): StoredMessage | undefined {
+  return replayJournalEntry(text)?.message;
+}
+
+/** The journal's message, and the message it follows when its start names one. */
+function replayJournalEntry(text: string): { message: StoredMessage; after?: string } | undefined {
   let message: Json | undefined;
+  let after: string | undefined;
   let body = '';
   for (const { line, terminated } of lines(text)) {
     if (!terminated) break; // The write a crash interrupted: everything before it is kept.
@@ -174,6 +181,7 @@ export function replayJournal(text: string): StoredMessage | undefined {
     if (record.op === 'begin' && isObject(record.message) && typeof record.message.text === 'string') {
       message = { ...record.message };
       body = record.message.text;
+      after = typeof record.after === 'string' ? record.after : undefined;
     } else if (message && typeof record.t === 'string') {
       body += record.t;
     } else if (message && record.op === 'patch' && isObject(record.message) && record.message.id === message.id) {
@@ -181,7 +189,7 @@ export function replayJournal(text: string): StoredMessage | undefined {
     }
   }
   if (!message || typeof message.id !== 'string') return undefined;
-  return { ...(message as unknown as StoredMessage), text: body };
+  return { message: { ...(message as unknown as StoredMessage), text: body }, ...(after !== undefined && { after }) };
 }
 
 // ---------------------------------------------------------------------------------------------

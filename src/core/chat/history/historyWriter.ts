@@ -109,7 +109,7 @@ export class HistoryWriter {
     const patchKey = journalPatchKey(message);
     if (!journal || journal.messageId !== message.id || message.text.length < journal.textLength) {
       const file = journalFile(this.dir, conversation.id, this.pid);
-      const start = encodeJournalStart(message);
+      const start = encodeJournalStart(message, conversation.messages[conversation.messages.indexOf(message) - 1]?.id);
       tracked.journal = { file, messageId: message.id, textLength: message.text.length, patchKey, flatLength: message.text.length };
       // A journal needs its conversation's log (the question it answers) on disk first.
       const rewrite = tracked.state ? undefined : this.rewrite(conversation, tracked);
