@@ -241,13 +241,19 @@ describe('chat history store (append-only log and streaming journal)', () => {
       assert.equal(await open({ pid: 5 }).changedElsewhere(conversation.id), undefined);
     });
 
-    it('two answers streamed at once into one conversation from two windows each follow their own question', async () => {
+    /** Window 1 asks Q1 in a new conversation; window 2 is open on the same folder. */
+    async function questionInFirstWindow(): Promise<{ first: HistoryStore; second: HistoryStore; conversation: Conversation; a1: ConversationMessage }> {
       LIVE_PIDS.add(1).add(2);
       const [first, second] = [open({ pid: 1 }), open({ pid: 2 })];
       const conversation = createConversation(1);
       const [q1, a1] = turn('1', 'First window?', 10);
       conversation.messages.push(q1);
       await first.save(conversation);
+      return { first, second, conversation, a1 };
+    }
+
+    it('two answers streamed at once into one conversation from two windows each follow their own question', async () => {
+      const { first, second, conversation, a1 } = await questionInFirstWindow();
       const elsewhere = (await second.load(conversation.id))!;
       const [q2, a2] = turn('2', 'Second window?', 20);
       elsewhere.messages.push(q2);
@@ -262,12 +268,7 @@ describe('chat history store (append-only log and streaming journal)', () => {
     });
 
     it('a recovered journal: the dead window\'s answer goes back after its question, the other window\'s turn kept', async () => {
-      LIVE_PIDS.add(1).add(2);
-      const [first, second] = [open({ pid: 1 }), open({ pid: 2 })];
-      const conversation = createConversation(1);
-      const [q1, a1] = turn('1', 'First window?', 10);
-      conversation.messages.push(q1);
-      await first.save(conversation);
+      const { first, second, conversation, a1 } = await questionInFirstWindow();
       conversation.messages.push({ ...a1, text: 'Half an ans', status: 'streaming' });
       await first.save(conversation);
       await first.writeStreaming(conversation);
