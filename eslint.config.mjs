@@ -21,7 +21,7 @@ const UNDICI = { name: 'undici', allowTypeImports: false, message: 'Only src/cor
 const UNDICI_ADAPTER = 'src/core/api/undiciTransport.ts';
 
 /** What the chat webview may take from the core: the protocol and pure helpers with no Node or VS Code in them. */
-const WEBVIEW_CORE = ['chat/chatProtocol', 'chat/chatRequests', 'chat/chatMessageValidation', 'credits', 'chat/linkTarget', 'chat/answerDetails', 'chat/conversationSpend', 'chat/numberParams', 'chat/snapshotParts', 'byteSize', 'chat/mentions/sizes'];
+const WEBVIEW_CORE = ['chat/chatProtocol', 'chat/chatRequests', 'chat/chatMessageValidation', 'credits', 'chat/linkTarget', 'chat/answerDetails', 'chat/conversationSpend', 'numberParams', 'chat/snapshotParts', 'byteSize', 'chat/mentions/sizes'];
 const WEBVIEW_OUTSIDE = `^\\.\\./(?!(core/(${WEBVIEW_CORE.join('|')}))$)`;
 
 const NEVER_TEST = {
@@ -29,8 +29,18 @@ const NEVER_TEST = {
   message: 'src never imports test code: tests depend on the product, not the other way round.',
 };
 
+/**
+ * core/api is the core's bottom layer (HTTP, the service's types and errors): from the rest of the
+ * core it takes only root helpers, never another folder's code; the features build on it.
+ */
+const API_FILES = ['src/core/api/*.ts'];
+const API_STAYS_BELOW = {
+  regex: '^\\.\\./(?!\\.\\./)(?!(byteSize|logText|numberParams)$)',
+  message: 'src/core/api imports no other core folder (the features build on it, never the reverse); from core\'s root only byteSize, logText and numberParams.',
+};
+
 /** src/core: plain Node. It imports nothing outside src/core, so it cannot reach VS Code through a host file. */
-const coreZone = (depth, files = [`src/core/${'*/'.repeat(depth - 1)}*.ts`], others = [UNDICI]) => ({
+const coreZone = (depth, files = [`src/core/${'*/'.repeat(depth - 1)}*.ts`], others = [UNDICI], layer = []) => ({
   files,
   ...(files.includes(UNDICI_ADAPTER) ? {} : { ignores: [UNDICI_ADAPTER] }),
   rules: {
@@ -39,7 +49,7 @@ const coreZone = (depth, files = [`src/core/${'*/'.repeat(depth - 1)}*.ts`], oth
       patterns: [{
         regex: climbs(depth),
         message: 'src/core imports nothing outside src/core (no host, webview, extension or test): the host adapts the core, never the reverse.',
-      }],
+      }, ...layer],
     }],
   },
 });
@@ -74,7 +84,8 @@ export default tseslint.config(
   coreZone(1),
   coreZone(2),
   coreZone(3),
-  coreZone(2, [UNDICI_ADAPTER], []),
+  coreZone(2, API_FILES, [UNDICI], [API_STAYS_BELOW]),
+  coreZone(2, [UNDICI_ADAPTER], [], [API_STAYS_BELOW]),
   {
     // The webview runs in the browser: it imports its own files, browser packages, and from the
     // core only the protocol and the pure validation helpers, never vscode, the host or test code.

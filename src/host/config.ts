@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { NUMBER_PARAMS, type NumberParamSetting } from '../core/chat/numberParams';
+import { NUMBER_PARAMS, type NumberParamSetting } from '../core/numberParams';
 import { DEFAULT_CONTEXT_CAP_CHARS } from '../core/chat/mentions/mentionText';
 import { DEFAULT_MAX_IMAGE_MB } from '../core/chat/chatImages';
 import { DEFAULT_UNMEASURED_CREDITS } from '../core/usage/spendingLimits';
@@ -17,7 +17,7 @@ export interface EnvironmentSettings {
 
 /**
  * Every setting the extension reads, by full id, with its type. package.json declares the same ids and defaults.
- * The chat parameters' settings (core/chat/numberParams.ts) are numbers, or null: not sent, the model's default applies.
+ * The chat parameters' settings (core/numberParams.ts) are numbers, or null: not sent, the model's default applies.
  */
 export interface SettingTypes extends Record<NumberParamSetting, number | null> {
   'inference.environments': Record<string, EnvironmentSettings>;

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { conversationSpendLabel, type ConversationSpend } from '../core/chat/conversationSpend';
-import { NUMBER_PARAMS, type NumberParamName } from '../core/chat/numberParams';
+import { NUMBER_PARAMS, type NumberParamName } from '../core/numberParams';
 import type { ChatEnvironmentView, ChatParams, ConversationHeader } from '../core/chat/chatProtocol';
 import { actionButton, el } from './dom';
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readImageResultBody } from '../../src/core/api/imageBody';
-import { decodeImageItem } from '../../src/core/images/imageData';
+import { decodeImageItem } from '../../src/core/api/imageData';
 import { buildSidecar } from '../../src/core/images/imageJob';
 import type { ResponseMeta } from '../../src/core/api/types';
 import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';

@@ -5,7 +5,7 @@ import { chatResultFromJson } from './chatCompletion';
 import { parseChatEventStream } from './chatStream';
 import { offeredToolNames } from './toolCalls';
 import { ApiError, type Endpoint } from './errors';
-import { decodeImageItem } from '../images/imageData';
+import { decodeImageItem } from './imageData';
 import { readModelEntries } from './modelEntries';
 import { capStream, resolveLimits, tooLarge, type ResponseLimits } from './limits';
 import { keySecrets, redactErrorText, redactSecrets, usableSecrets } from './redact';

@@ -2,7 +2,7 @@
  * Whether a base URL's host name is this machine's loopback interface, the only place plain `http:`
  * may carry a key (it never leaves the machine): `localhost`, the IPv4 block 127.0.0.0/8 and IPv6
  * `::1` (also as an IPv4-mapped address). The one predicate for base URLs: Add Environment, the
- * settings check, Set API Key and the client all ask it through `checkBaseUrl` (settings/baseUrl.ts).
+ * settings check, Set API Key and the client all ask it through `checkBaseUrl` (baseUrl.ts).
  *
  * `*.localhost` (e.g. `app.localhost`) is not loopback here, deliberately: browsers pin those names
  * to 127.0.0.1, but Node resolves them with the system's resolver, which may pass them to a DNS

@@ -1,4 +1,4 @@
-import type { NumberParamValues } from '../chat/numberParams';
+import type { NumberParamValues } from '../numberParams';
 
 /** Request and response shapes of the inference API (spec sections 2 and 4), as the client sees them. */
 
@@ -54,7 +54,7 @@ export interface ChatTool {
 
 export type ChatToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
-/** The number parameters (temperature, top_p, max_tokens, ...) are chat/numberParams.ts's table. */
+/** The number parameters (temperature, top_p, max_tokens, ...) are core/numberParams.ts's table. */
 export interface ChatRequest extends NumberParamValues {
   model: string;
   messages: ChatRequestMessage[];

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import { describeBytes } from '../byteSize';
-import { sniffImageType } from '../images/imageData';
+import { sniffImageType } from '../api/imageData';
 import { CHAT_IMAGE_EXTENSIONS, type ChatImageMime } from './chatProtocol';
 
 /**

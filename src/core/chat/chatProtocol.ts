@@ -13,7 +13,7 @@
  * These are view types: what is saved to disk has its own versioned type (`StoredConversation`, chat/serialization.ts).
  */
 import type { SpendEstimate } from '../usage/estimate';
-import type { NumberParamValues } from './numberParams';
+import type { NumberParamValues } from '../numberParams';
 import type { ErrorActionId } from '../errorActions';
 import type { ChatRole, Usage } from '../api/types';
 import type { AttachmentKind, AttachmentView } from './attachmentViews';
@@ -88,7 +88,7 @@ export interface MessageView {
   attachments?: AttachmentView[];
 }
 
-/** Per-conversation overrides; an absent field means "use the setting". The numbers are chat/numberParams.ts's table. */
+/** Per-conversation overrides; an absent field means "use the setting". The numbers are core/numberParams.ts's table. */
 export interface ChatParams extends NumberParamValues {
   systemPrompt?: string;
   /** The contract's `service_parameters`: a JSON object passed through untouched. */

@@ -4,7 +4,7 @@ import {
   type AttachmentView, type ChatImageMime, type ComposerAttachmentKind, type MentionItemView, type MentionRefusal, type MentionTarget,
   type ChatParams, type ChatWebviewState, type ErrorActionId, type Versioned,
 } from './chatProtocol';
-import { NUMBER_PARAMS } from './numberParams';
+import { NUMBER_PARAMS } from '../numberParams';
 import { isFiniteNumber, isRecord, isString, noParams, oneOf, optional, type Json } from './paramChecks';
 
 /**

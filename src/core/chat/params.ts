@@ -1,5 +1,5 @@
 import type { ChatParams, ServiceParameters } from './chatProtocol';
-import { readNumberParams } from './numberParams';
+import { readNumberParams } from '../numberParams';
 
 /** Validates parameters (settings or per-conversation overrides); values out of range count as not set. */
 export function sanitizeParams(raw: { [K in keyof ChatParams]?: unknown }): ChatParams {

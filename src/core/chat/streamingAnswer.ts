@@ -9,7 +9,7 @@ import type { BillingWindow } from '../usage/billingWindows';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, sentContext, type Conversation, type ConversationMessage } from './conversation';
 import { contentText } from '../api/contentParts';
-import { NUMBER_PARAMS } from './numberParams';
+import { NUMBER_PARAMS } from '../numberParams';
 import type { ChatBackend, ChatEnvironment } from './ports';
 
 /**

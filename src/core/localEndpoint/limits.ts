@@ -5,7 +5,7 @@
  * 300 s for a request) suit a public server with slow clients, not a loopback port that any process
  * or page on the machine can reach.
  */
-import { NUMBER_PARAMS } from '../chat/numberParams';
+import { NUMBER_PARAMS } from '../numberParams';
 
 export interface EndpointLimits {
   /** Request bodies: generous for long conversations, bounded so a client cannot exhaust the host. */
@@ -20,7 +20,7 @@ export interface EndpointLimits {
   requestTimeoutMs: number;
   /**
    * `max_tokens` above this is refused with 400 in the client's protocol (it would be sent as is): the
-   * chat's own bound (chat/numberParams.ts), since no model writes that much in one answer.
+   * chat's own bound (core/numberParams.ts), since no model writes that much in one answer.
    */
   maxTokens: number;
   /** Refusals before authentication (Host, Origin, path, token) reported per window; the rest are counted. */

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { NUMBER_PARAMS, type NumberParam } from '../chat/numberParams';
-import { checkAlternateBaseUrl, checkBaseUrl } from './baseUrl';
+import { NUMBER_PARAMS, type NumberParam } from '../numberParams';
+import { checkAlternateBaseUrl, checkBaseUrl } from '../api/baseUrl';
 
 /** What a bad setting stops: every request, only chat, only images, or nothing (display only). */
 export type Blocks = 'all' | 'chat' | 'image' | 'nothing';

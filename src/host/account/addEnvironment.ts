@@ -1,5 +1,6 @@
 import vscode = require('vscode');
-import { checkAlternateBaseUrl, checkBaseUrl, checkEnvironmentName } from '../../core/settings/baseUrl';
+import { checkAlternateBaseUrl, checkBaseUrl } from '../../core/api/baseUrl';
+import { checkEnvironmentName } from '../../core/settings/environmentName';
 import { setApiKey } from './apiKeyCommands';
 import type { Services } from '../services';
 

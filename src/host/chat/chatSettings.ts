@@ -1,5 +1,5 @@
 import type { ChatParams } from '../../core/chat/chatProtocol';
-import { NUMBER_PARAMS } from '../../core/chat/numberParams';
+import { NUMBER_PARAMS } from '../../core/numberParams';
 import { asServiceParameters, mergeServiceParameters, sanitizeParams } from '../../core/chat/params';
 import { DEFAULT_CONTEXT_CAP_CHARS } from '../../core/chat/mentions/mentionText';
 import { NUMBER_RULES } from '../../core/settings/settingsCheck';

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { readNumberParams } from '../../core/chat/numberParams';
+import { readNumberParams } from '../../core/numberParams';
 import { ApiError } from '../../core/api/errors';
 import { toChatMessages } from '../../core/languageModels/messages';
 import { estimateRequestTokens } from '../../core/languageModels/tokenEstimate';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { InferenceClient } from '../../../src/core/api/client';
 import { ApiError } from '../../../src/core/api/errors';
 import { DecodedString, LARGE_STRING_BYTES, readImageResultBody, type ImageBodyLimits } from '../../../src/core/api/imageBody';
-import { decodeImageItem } from '../../../src/core/images/imageData';
+import { decodeImageItem } from '../../../src/core/api/imageData';
 
 const META = { status: 200, receivedAt: 0 };
 

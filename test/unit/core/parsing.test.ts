@@ -3,7 +3,7 @@ import { checkApiKeyFormat } from '../../../src/core/api/apiKey';
 import { parseChatEventStream } from '../../../src/core/api/chatStream';
 import { actionsForError } from '../../../src/core/errorActions';
 import { ApiError } from '../../../src/core/api/errors';
-import { decodeImageItem, sniffImageType } from '../../../src/core/images/imageData';
+import { decodeImageItem, sniffImageType } from '../../../src/core/api/imageData';
 import { describeErrorBody, type ErrorBody } from '../../../src/core/api/responseErrors';
 import { parseResponseMeta, parseRetryAfter } from '../../../src/core/api/responseMeta';
 import { drain } from './support';

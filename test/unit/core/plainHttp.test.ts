@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { InferenceClient } from '../../../src/core/api/client';
 import { ApiError } from '../../../src/core/api/errors';
 import { isLoopbackHost } from '../../../src/core/api/loopback';
-import { checkBaseUrl } from '../../../src/core/settings/baseUrl';
+import { checkBaseUrl } from '../../../src/core/api/baseUrl';
 import { checkEnvironments } from '../../../src/core/settings/settingsCheck';
 
 describe('plain http only to this machine', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { ApiError } from '../../../src/core/api/errors';
-import { decodeImageItem } from '../../../src/core/images/imageData';
+import { decodeImageItem } from '../../../src/core/api/imageData';
 import { gifDimensions, imageDimensions, jpegDimensions, webpDimensions } from '../../../src/core/images/dimensions';
 import { extensionForMimeType } from '../../../src/core/images/fileNames';
 import { buildSidecar } from '../../../src/core/images/imageJob';

@@ -20,6 +20,12 @@ describe('lint: layer boundaries', function () {
     assert.deepEqual(await problems('src/core/chat/zz.ts', 'import type * as v from \'vscode\';\nexport type V = typeof v;\n'), [1], 'not even types from vscode');
   });
 
+  it('keeps core/api below the rest of the core: root helpers only, no other core folder', async () => {
+    const code = lines(named('./errors', 0), named('../byteSize', 1), named('../usage/ledger', 2), named('../chat/conversation', 3), named('../../host/config', 4));
+    assert.deepEqual(await problems('src/core/api/zz.ts', code), [3, 4, 5]);
+    assert.deepEqual(await problems('src/core/usage/zz.ts', lines(named('../api/errors', 0))), [], 'the features build on it');
+  });
+
   it('lets the webview import only the protocol and pure core helpers', async () => {
     const code = lines(named('../core/chat/chatProtocol', 0), named('../core/chat/chatMessageValidation', 1), named('../core/api/errors', 2), named('../host/config', 3), named('./dom', 4), named('vscode', 5));
     assert.deepEqual(await problems('src/webview/zz.ts', code), [3, 4, 6]);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NUMBER_PARAMS } from '../../../src/core/chat/numberParams';
+import { NUMBER_PARAMS } from '../../../src/core/numberParams';
 import { NUMBER_RULES } from '../../../src/core/settings/settingsCheck';
 
 interface SettingSchema {

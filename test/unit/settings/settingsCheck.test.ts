@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { checkBaseUrl, checkEnvironmentName, originOf } from '../../../src/core/settings/baseUrl';
+import { checkBaseUrl, originOf } from '../../../src/core/api/baseUrl';
+import { checkEnvironmentName } from '../../../src/core/settings/environmentName';
 import { isLoopbackHost } from '../../../src/core/api/loopback';
 import { checkActiveEnvironment, checkEnvironments, checkSettings, problemsBlocking } from '../../../src/core/settings/settingsCheck';
 

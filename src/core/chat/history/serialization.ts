@@ -2,7 +2,7 @@ import { SPEND_NOT_MEASURED, type AnswerMeta, type AnswerStatus, type ChatParams
 import type { Usage } from '../../api/types';
 import type { ErrorFacts } from '../../errorView';
 import type { Attachment, Conversation, ConversationMessage } from '../conversation';
-import { readNumberParams, type NumberParamValues } from '../numberParams';
+import { readNumberParams, type NumberParamValues } from '../../numberParams';
 import { isChatImageMime, isImageFileName, type ChatImage } from '../chatImages';
 import { asServiceParameters } from '../params';
 
@@ -73,7 +73,7 @@ export interface StoredConversation {
   title: string;
   model?: string;
   /**
-   * The number parameters follow chat/numberParams.ts's table, unlike the other fields: a new one is an
+   * The number parameters follow core/numberParams.ts's table, unlike the other fields: a new one is an
    * optional field, which older files lack and older readers drop, so the format's version stays.
    */
   params: NumberParamValues & { systemPrompt?: string; service_parameters?: Record<string, unknown> };

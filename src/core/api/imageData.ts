@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import { ApiError } from '../api/errors';
-import { DecodedString } from '../api/imageBody';
-import { DEFAULT_LIMITS, tooLarge } from '../api/limits';
-import type { GeneratedImage, ResponseMeta } from '../api/types';
+import { ApiError } from './errors';
+import { DecodedString } from './imageBody';
+import { DEFAULT_LIMITS, tooLarge } from './limits';
+import type { GeneratedImage, ResponseMeta } from './types';
 
 const SIGNATURES: ReadonlyArray<[string, number[]]> = [
   ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { NUMBER_PARAMS, readNumberParams } from '../../../src/core/chat/numberParams';
+import { NUMBER_PARAMS, readNumberParams } from '../../../src/core/numberParams';
 import { sanitizeParams } from '../../../src/core/chat/params';
 import { parseConversation } from '../../../src/core/chat/history/serialization';
 import { parseWebviewMessage } from '../../../src/core/chat/chatMessageValidation';
