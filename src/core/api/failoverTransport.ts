@@ -116,7 +116,8 @@ export class FailoverTransport implements Transport {
         turn.failed(reason);
         failures.push({ origin: turn.origin, reason });
         if (last) {
-          throw failures.length > 1 ? new TransportFailure(error.progress, { cause: new AllHostsFailed(failures, { cause: error.cause }) }) : error;
+          const everyHost = this.#withSetAside(failures, turns);
+          throw everyHost.length > 1 ? new TransportFailure(error.progress, { cause: new AllHostsFailed(everyHost, { cause: error.cause }) }) : error;
         }
         next();
         continue;
@@ -129,6 +130,7 @@ export class FailoverTransport implements Transport {
           next();
           continue;
         }
+        return { ...response, route: { origin: turn.origin, failures: this.#withSetAside(failures, turns) } };
       } else if (response.status < 500) {
         turn.succeeded();
       } else {
@@ -140,6 +142,19 @@ export class FailoverTransport implements Transport {
 
   close(): Promise<void> {
     return this.inner.close();
+  }
+
+  /**
+   * This request's failures, and the hosts it did not try because they are set aside after failing,
+   * with the reason they failed then, in the user's order: one message then says why no host answered,
+   * wherever the request came from (the chat panel's first request tried every host; the model list
+   * right after it tries the one whose backoff ends first).
+   */
+  #withSetAside(failures: readonly HostFailure[], turns: readonly { origin: string }[]): HostFailure[] {
+    const untried = this.options.health.states()
+      .filter((host) => host.lastError !== undefined && host.failures > 0 && !turns.some((turn) => turn.origin === host.origin))
+      .map((host) => ({ origin: host.origin, reason: host.lastError!, setAside: true }));
+    return [...failures, ...untried].sort((a, b) => this.#origins.indexOf(a.origin) - this.#origins.indexOf(b.origin));
   }
 
   /** The request's path below its origin when that origin is one of the hosts, else undefined. */

@@ -52,6 +52,8 @@ export interface ResponseBody extends AsyncIterable<Uint8Array> {
 export interface HostFailure {
   origin: string;
   reason: string;
+  /** Not tried by this request: set aside after failing so (its reason is from then). */
+  setAside?: boolean;
 }
 
 /** Which of an environment's hosts served a response, and those that failed before it (set by a failover transport). */

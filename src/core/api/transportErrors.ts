@@ -58,7 +58,7 @@ function allHostsFailed(error: unknown): AllHostsFailed | undefined {
  */
 export function withEveryHostFailed(error: ApiError, failures: readonly HostFailure[]): ApiError {
   if (failures.length < 2) return error;
-  const hosts = failures.map(({ origin, reason }) => `${origin} (${reason})`).join(', ');
+  const hosts = failures.map(({ origin, reason, setAside }) => (setAside ? `${origin} (${reason}; ${l10n.t('set aside, not tried again yet')})` : `${origin} (${reason})`)).join(', ');
   return new ApiError(error.kind, `${l10n.t('No host of the environment answered: {0}.', hosts)} ${error.message}`, {
     cause: error,
     ...(error.status !== undefined && { status: error.status }),

@@ -224,6 +224,19 @@ describe('Health of the hosts', () => {
     assert.deepEqual(hosts.counts(), [2, 1], 'A failed first, so it is tried first');
   });
 
+  it('names every host when none answers, those set aside and not tried again with the reason they failed then', async () => {
+    const { hosts, client, advance } = setup();
+    hosts.hosts[A].reply({ fail: socketError('ECONNREFUSED') });
+    hosts.hosts[B].reply({ fail: socketError('ECONNREFUSED') });
+    assert.match((await failure(chat(client))).message, new RegExp(`^No host of the environment answered: ${A} \\(ECONNREFUSED\\), ${B} \\(ECONNREFUSED\\)\\.`));
+    // Right after, both are set aside: the model list tries the one that failed first, and says why the other was not tried.
+    advance(10);
+    hosts.hosts[A].reply({ fail: socketError('ENOTFOUND') });
+    const error = await failure(client.listModels());
+    assert.deepEqual(hosts.counts(), [2, 1]);
+    assert.match(error.message, new RegExp(`^No host of the environment answered: ${A} \\(ENOTFOUND\\), ${B} \\(ECONNREFUSED; set aside, not tried again yet\\)\\.`));
+  });
+
   it('keeps a 429 on the host that answered it: the next host sees nothing', async () => {
     const { hosts, client } = setup();
     hosts.hosts[A].reply(json({ error: { message: 'slow down' } }, 429));
