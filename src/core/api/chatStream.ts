@@ -13,7 +13,6 @@ interface ChunkChoice {
 interface ChunkBody {
   choices?: ChunkChoice[];
   usage?: Record<string, unknown>;
-  error?: unknown;
 }
 
 export function normaliseUsage(raw: Record<string, unknown> | undefined): Usage | undefined {
@@ -40,6 +39,54 @@ function streamErrorMessage(error: unknown): { message: string; code?: string } 
   return { message: l10n.t('unknown error') };
 }
 
+/** One event of the service's chat event stream, as both its readers (this client, the local endpoint's Anthropic translation) take it. */
+export type ChunkEvent =
+  | { kind: 'chunk'; chunk: unknown }
+  | { kind: 'done' }
+  /** An `error` event, or a chunk that carries an `error` member: `error` is what it said. */
+  | { kind: 'error'; error: unknown }
+  /** An event whose data is not JSON. */
+  | { kind: 'malformed' };
+
+export interface ChunkEventReader {
+  /** One network read: split UTF-8 sequences and events wait for the next. */
+  feed(bytes: Uint8Array): void;
+  /** The stream ended: a last event that lacked its blank line is read. */
+  end(): void;
+}
+
+/**
+ * The framing of the service's chat event stream, read once for everyone: server-sent events
+ * (comments, keep-alives, CRLF and events split across reads tolerated, by eventsource-parser), each
+ * event's data as `[DONE]`, an error, JSON, or not JSON. What a chunk means is the caller's.
+ */
+export function chunkEventReader(onEvent: (event: ChunkEvent) => void): ChunkEventReader {
+  const decoder = new TextDecoder('utf-8');
+  const parser = createParser({
+    onEvent: (event: EventSourceMessage) => {
+      if (event.event === 'error') {
+        // Its data may be the error itself or, as a chunk would carry it, an object with an `error` member.
+        const data = safeJson(event.data) ?? event.data;
+        const wrapped = data !== null && typeof data === 'object' ? (data as { error?: unknown }).error : undefined;
+        return onEvent({ kind: 'error', error: wrapped ?? data });
+      }
+      if (event.data.trim() === '[DONE]') return onEvent({ kind: 'done' });
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(event.data);
+      } catch {
+        return onEvent({ kind: 'malformed' });
+      }
+      if (chunk !== null && typeof chunk === 'object' && (chunk as { error?: unknown }).error !== undefined) return onEvent({ kind: 'error', error: (chunk as { error: unknown }).error });
+      onEvent({ kind: 'chunk', chunk });
+    },
+  });
+  return {
+    feed: (bytes) => parser.feed(decoder.decode(bytes, { stream: true })),
+    end: () => parser.feed(`${decoder.decode()}\n\n`),
+  };
+}
+
 /**
  * Turns the bytes of a chat-completions event stream into typed events. Tolerates comments and
  * keep-alives, CRLF, events and UTF-8 characters split across reads, chunks without content, a
@@ -61,7 +108,6 @@ export async function* parseChatEventStream(
     const { message, code } = streamErrorMessage(error);
     return { message: redact(message), ...(code !== undefined && { code: redact(code) }) };
   };
-  const decoder = new TextDecoder('utf-8');
   const pending: ChatStreamEvent[] = [];
   let sawDone = false;
   let sawFinish = false;
@@ -77,27 +123,7 @@ export async function* parseChatEventStream(
     }
   };
 
-  const onData = (data: string) => {
-    if (failure || sawDone) return;
-    if (data.trim() === '[DONE]') {
-      sawDone = true;
-      return;
-    }
-    let chunk: ChunkBody;
-    try {
-      chunk = JSON.parse(data) as ChunkBody;
-    } catch {
-      failure = new ApiError('malformedResponse', l10n.t('The service sent a stream event that is not valid JSON; the answer so far was kept.'), { meta, status: meta.status });
-      return;
-    }
-    if (chunk === null || typeof chunk !== 'object') return;
-    if (chunk.error !== undefined) {
-      const { message, code } = describeFailure(chunk.error);
-      failure = new ApiError('streamError', l10n.t('The service reported an error during the answer: {0}', message), {
-        meta, status: meta.status, serviceMessage: message, ...(code !== undefined && { serviceCode: code }),
-      });
-      return;
-    }
+  const onChunk = (chunk: ChunkBody) => {
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
     if (typeof reasoning === 'string' && reasoning.length > 0) queueText(pending, 'reasoning', reasoning);
@@ -113,27 +139,35 @@ export async function* parseChatEventStream(
     if (usage) pending.push({ type: 'usage', usage });
   };
 
-  const parser = createParser({
-    onEvent: (event: EventSourceMessage) => {
-      if (event.event === 'error') {
-        const { message } = describeFailure(safeJson(event.data) ?? event.data);
-        failure ??= new ApiError('streamError', l10n.t('The service reported an error during the answer: {0}', message), { meta, status: meta.status, serviceMessage: message });
+  const reader = chunkEventReader((event) => {
+    if (failure || sawDone) return;
+    switch (event.kind) {
+      case 'done':
+        sawDone = true;
+        return;
+      case 'malformed':
+        failure = new ApiError('malformedResponse', l10n.t('The service sent a stream event that is not valid JSON; the answer so far was kept.'), { meta, status: meta.status });
+        return;
+      case 'error': {
+        const { message, code } = describeFailure(event.error);
+        failure = new ApiError('streamError', l10n.t('The service reported an error during the answer: {0}', message), {
+          meta, status: meta.status, serviceMessage: message, ...(code !== undefined && { serviceCode: code }),
+        });
         return;
       }
-      onData(event.data);
-    },
+      case 'chunk':
+        if (event.chunk !== null && typeof event.chunk === 'object') onChunk(event.chunk as ChunkBody);
+    }
   });
 
   for await (const bytes of body) {
-    parser.feed(decoder.decode(bytes, { stream: true }));
+    reader.feed(bytes);
     yield* drain(pending);
     if (failure) throw failure;
     if (sawDone) break;
   }
-  if (!sawDone) {
-    // The stream ended without its terminator: flush a last event that lacked its blank line.
-    parser.feed(`${decoder.decode()}\n\n`);
-  }
+  // The stream ended without its terminator: a last event may lack its blank line.
+  if (!sawDone) reader.end();
   flushToolCalls();
   yield* drain(pending);
   if (failure) throw failure;

@@ -1,5 +1,5 @@
 /** The Anthropic Messages protocol, translated to and from the service's chat completions. */
-import { createParser } from 'eventsource-parser';
+import { chunkEventReader } from '../api/chatStream';
 import { redactSecrets } from '../api/redact';
 import { describeErrorBody } from '../api/responseErrors';
 import type { ForwardedResponse } from '../api/types';
@@ -69,35 +69,23 @@ async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, m
   }
   let done = false;
   let out = '';
-  const parser = createParser({
-    onEvent: (event) => {
-      if (done) return;
-      if (event.data.trim() === '[DONE]') {
-        done = true;
-        out += translator.finish();
-        return;
-      }
-      let chunk: unknown;
-      try {
-        chunk = JSON.parse(event.data);
-      } catch {
-        done = true;
-        out += translator.error('api_error', 'The service sent a stream event that is not valid JSON.');
-        return;
-      }
-      if (event.event === 'error' || (isRecord(chunk) && chunk.error !== undefined)) {
-        done = true;
-        const { message } = describeErrorBody(JSON.stringify(isRecord(chunk) ? chunk : { error: chunk }), 'application/json', (decoded) => redactSecrets(decoded));
-        out += translator.error('api_error', `The service reported an error during the answer: ${message ?? 'unknown error'}`);
-        return;
-      }
-      out += translator.chunk(chunk);
-    },
+  const reader = chunkEventReader((event) => {
+    if (done) return;
+    if (event.kind === 'chunk') {
+      out += translator.chunk(event.chunk);
+      return;
+    }
+    done = true;
+    if (event.kind === 'done') out += translator.finish();
+    else if (event.kind === 'malformed') out += translator.error('api_error', 'The service sent a stream event that is not valid JSON.');
+    else {
+      const { message } = describeErrorBody(JSON.stringify({ error: event.error }), 'application/json', (decoded) => redactSecrets(decoded));
+      out += translator.error('api_error', `The service reported an error during the answer: ${message ?? 'unknown error'}`);
+    }
   });
-  const decoder = new TextDecoder('utf-8');
   try {
     for await (const bytes of upstream.body) {
-      parser.feed(decoder.decode(bytes, { stream: true }));
+      reader.feed(bytes);
       if (out) await write(res, out);
       out = '';
       if (res.destroyed) break;
@@ -107,7 +95,7 @@ async function streamMessages(exchange: Exchange, upstream: ForwardedResponse, m
   }
   if (res.destroyed) return;
   if (!done) {
-    parser.feed(`${decoder.decode()}\n\n`);
+    reader.end();
     out += translator.finished ? translator.finish() : translator.error('api_error', 'The service\'s stream ended before the answer was complete.');
   }
   await write(res, out);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { checkApiKeyFormat } from '../../../src/core/api/apiKey';
-import { parseChatEventStream } from '../../../src/core/api/chatStream';
+import { chunkEventReader, parseChatEventStream, type ChunkEvent } from '../../../src/core/api/chatStream';
 import { actionsForError } from '../../../src/core/errorActions';
 import { ApiError } from '../../../src/core/api/errors';
 import { decodeImageItem, sniffImageType } from '../../../src/core/api/imageData';
@@ -83,6 +83,38 @@ describe('core parsing', () => {
       assert.equal(outcome.error.kind, 'streamError');
       assert.equal(outcome.error.serviceMessage, 'overloaded');
       assert.equal(outcome.text, 'a');
+    });
+  });
+
+  describe('chunkEventReader (the framing both stream readers share)', () => {
+    /** The events of `reads`, each fed as one network read, then the end of the stream. */
+    const read = (...reads: Uint8Array[]): ChunkEvent[] => {
+      const events: ChunkEvent[] = [];
+      const reader = chunkEventReader((event) => events.push(event));
+      for (const bytes of reads) reader.feed(bytes);
+      reader.end();
+      return events;
+    };
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const reads = (...texts: string[]) => read(...texts.map(utf8));
+
+    it('reads chunks split across reads (inside a UTF-8 character too), CRLF, comments, [DONE]', () => {
+      const whole = utf8(': keep-alive\r\ndata: {"choices":[{"delta":{"content":"é"}}]}\r\n\r\ndata: [DONE]\n\n');
+      const inside = whole.indexOf(0xc3) + 1; // between the two bytes of "é"
+      assert.deepEqual(read(whole.subarray(0, inside), whole.subarray(inside)), [{ kind: 'chunk', chunk: { choices: [{ delta: { content: 'é' } }] } }, { kind: 'done' }]);
+    });
+
+    it('tells an error event (bare or wrapped), a chunk carrying an error and data that is not JSON apart from chunks', () => {
+      assert.deepEqual(reads('event: error\ndata: {"message":"overloaded"}\n\n', 'event: error\ndata: {"error":{"message":"wrapped"}}\n\n', 'event: error\ndata: plain words\n\n'), [
+        { kind: 'error', error: { message: 'overloaded' } },
+        { kind: 'error', error: { message: 'wrapped' } },
+        { kind: 'error', error: 'plain words' },
+      ]);
+      assert.deepEqual(reads('data: {"error":{"message":"mid-stream"}}\n\n', 'data: {"choices":[\n\n'), [{ kind: 'error', error: { message: 'mid-stream' } }, { kind: 'malformed' }]);
+    });
+
+    it('reads a last event that lacked its blank line when the stream ends', () => {
+      assert.deepEqual(reads('data: {"choices":[]}'), [{ kind: 'chunk', chunk: { choices: [] } }]);
     });
   });
 
