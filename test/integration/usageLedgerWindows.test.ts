@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { UsageLedger } from '../../src/host/usage/usageLedger';
 import { waitFor } from '../harness/wait';
+import { useConfiguredEmulator } from './support/emulatorSetup';
 
 /**
  * Two windows share one usage ledger file (issue 37: a second window's status bar kept its old
@@ -56,5 +57,34 @@ describe('Usage ledger: a window follows what another window records (real exten
     } finally {
       counting.dispose();
     }
+  });
+
+  describe('the extension\'s own ledger, written by another window', () => {
+    const fixture = useConfiguredEmulator();
+
+    it('shows a day\'s limit that the other window\'s spend reached in this window\'s status bar within 5 s', async function () {
+      this.timeout(30_000);
+      const { api } = fixture();
+      const { services } = api;
+      // Whatever this window spent today counts: the limit is a little above it, and another window crosses it.
+      const [today] = await services.billing.spend('production', { day: Number.MAX_SAFE_INTEGER, warningFraction: 1 });
+      await vscode.workspace.getConfiguration().update('inference.spendingLimits', { production: { daily: today.counted + 0.01 } }, vscode.ConfigurationTarget.Global);
+      const other = new UsageLedger(services.context.globalStorageUri, log);
+      ledgers.push(other);
+      try {
+        await other.loaded;
+        assert.ok(!api.statusBar.snapshot().tooltip.includes('limit of production reached'), 'not reached so far');
+        other.record({ requestId: 'other-window', model: 'm', environment: 'production', kind: 'chat', credits: 0.02 });
+        await other.written();
+        const recorded = Date.now();
+        await waitFor('this window\'s status bar to say the limit is reached', () => {
+          const bar = api.statusBar.snapshot();
+          return (bar.warning && bar.tooltip.includes('Daily spending limit of production reached')) || undefined;
+        }, { timeoutMs: 5000, intervalMs: 50 });
+        console.log(`        another window's spend reached this window's status bar in ${Date.now() - recorded} ms`);
+      } finally {
+        await vscode.workspace.getConfiguration().update('inference.spendingLimits', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
   });
 });
