@@ -5,19 +5,19 @@ import { CHAT_PROTOCOL_VERSION } from '../../core/chat/chatProtocol';
 import type { ChatMethod, ChatRequestMessage, ChatRequests } from '../../core/chat/chatRequests';
 import { Disposable, type Registered } from '../disposable';
 import type { Services } from '../services';
-import { CHAT_VIEW_TYPE, panelFrame } from './chatPanel';
-import { registerChatSideView } from './chatSideView';
-import { ChatSurfaces } from './chatSurfaces';
-import { registerEditorActions } from './editorActions';
-import { registerSendImageToChat } from './chatImageFiles';
-import { EditorTracker } from './editorContext';
-import { openChatHistory } from './chatHistory';
-import { searchChatHistory } from './historySearchPick';
+import { CHAT_VIEW_TYPE, panelFrame } from './surfaces/chatPanel';
+import { registerChatSideView } from './surfaces/chatSideView';
+import { ChatSurfaces } from './surfaces/chatSurfaces';
+import { registerEditorActions } from './context/editorActions';
+import { registerSendImageToChat } from './context/chatImageFiles';
+import { EditorTracker } from './context/editorContext';
+import { openChatHistory } from './history/chatHistory';
+import { searchChatHistory } from './history/historySearchPick';
 import { pickConversation } from './pickers';
-import { Mentions } from './mentions';
+import { Mentions } from './context/mentions';
 import { createRequestHandler } from './requestHandlers';
-import { proposeChange } from './applyCode';
-import { CodeProposals } from './codeProposals';
+import { proposeChange } from './apply/applyCode';
+import { CodeProposals } from './apply/codeProposals';
 
 /** What integration tests drive: the panels' requests, as their webviews send them, and what the host holds. */
 export interface ChatTestApi {

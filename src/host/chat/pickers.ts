@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import type { ModelMenuAccount } from '../../core/chat/modelMenu';
 import type { Services } from '../services';
-import type { ChatHistory } from './chatHistory';
+import type { ChatHistory } from './history/chatHistory';
 
 /** The model menu's view of the account (core/chat/modelMenu.ts), from the environments and the model service. */
 export function modelMenuAccount(services: Pick<Services, 'environments' | 'models'>): ModelMenuAccount {

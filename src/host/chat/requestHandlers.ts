@@ -1,18 +1,18 @@
 import vscode = require('vscode');
 import type { ChatEngine } from '../../core/chat/chatEngine';
 import { imageAttachments, imageDataUrls } from '../../core/chat/conversation';
-import { pastedImage, pickImages } from './chatImageFiles';
+import { pastedImage, pickImages } from './context/chatImageFiles';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
 import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatRequests';
 import type { Services } from '../services';
-import type { RequestHandler } from './chatSurface';
-import type { ChatSession } from './chatSession';
-import type { SurfaceConversations } from './chatSurfaces';
-import { applyCodeBlock } from './applyCode';
-import type { CodeProposals } from './codeProposals';
-import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './editorContext';
-import type { ChatHistory } from './chatHistory';
-import type { Mentions } from './mentions';
+import type { RequestHandler } from './surfaces/chatSurface';
+import type { ChatSession } from './surfaces/chatSession';
+import type { SurfaceConversations } from './surfaces/chatSurfaces';
+import { applyCodeBlock } from './apply/applyCode';
+import type { CodeProposals } from './apply/codeProposals';
+import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './context/editorContext';
+import type { ChatHistory } from './history/chatHistory';
+import type { Mentions } from './context/mentions';
 import { conversationModels, setConversationModel } from '../../core/chat/modelMenu';
 import { modelMenuAccount, pickConversation } from './pickers';
 

@@ -3,7 +3,7 @@ import { ApiError, toApiError } from '../../core/api/errors';
 import { toChatMessages } from '../../core/languageModels/messages';
 import { refusesTools } from '../../core/languageModels/modelInfo';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/languageModels/tokenEstimate';
-import { openChatStream } from '../chat/chatBackend';
+import { openChatStream } from '../chat/surfaces/chatBackend';
 import { affectsSetting } from '../config';
 import type { Environment } from '../account/environments';
 import type { Services } from '../services';

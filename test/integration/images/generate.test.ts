@@ -6,7 +6,7 @@ import { waitFor } from '../../harness/wait';
 import { ChatEngine } from '../../../src/core/chat/chatEngine';
 import { createConversation } from '../../../src/core/chat/conversation';
 import type { ImageInputs } from '../../../src/core/images/imageJob';
-import { createChatBackend } from '../../../src/host/chat/chatBackend';
+import { createChatBackend } from '../../../src/host/chat/surfaces/chatBackend';
 import { generateImage } from '../../../src/host/images';
 import { assertEmulatorPng, assertSaved, readSidecar, setSetting, useImageFixture } from './support';
 

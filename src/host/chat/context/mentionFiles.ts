@@ -1,8 +1,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { isPathInside } from '../../core/images/containment';
-import { binaryRefusal, capRefusal, fileSizeRefusal, isBinary, outsideWorkspaceRefusal } from '../../core/chat/mentions/mentionText';
+import { isPathInside } from '../../../core/images/containment';
+import { binaryRefusal, capRefusal, fileSizeRefusal, isBinary, outsideWorkspaceRefusal } from '../../../core/chat/mentions/mentionText';
 import { gitApi } from './gitApi';
 
 /** Files listed for the picker at most: a monorepo's first 20,000 are enough to type a name into. */

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import vscode = require('vscode');
-import { isInsideWorkspace, realTarget, resolveNamedPath, type PathProbe } from '../../core/apply/workspacePath';
+import { isInsideWorkspace, realTarget, resolveNamedPath, type PathProbe } from '../../../core/apply/workspacePath';
 
 /**
  * Which file Apply proposes a change to: the file the block names, else the file of the editor the

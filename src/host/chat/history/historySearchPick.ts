@@ -1,6 +1,6 @@
 import vscode = require('vscode');
-import type { SearchHit } from '../../core/chat/history/historySearch';
-import type { HistoryStore } from '../../core/chat/history/historyStore';
+import type { SearchHit } from '../../../core/chat/history/historySearch';
+import type { HistoryStore } from '../../../core/chat/history/historyStore';
 
 /** Typing pauses this long before a search starts; each keystroke cancels the search before it. */
 const TYPING_PAUSE_MS = 150;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { HistoryStore, type DamagedHistory } from '../../core/chat/history/historyStore';
+import { HistoryStore, type DamagedHistory } from '../../../core/chat/history/historyStore';
 
 /**
  * The chat history under the extension's global storage: the core store (the format and its crash

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
-import { blockTarget, type BlockTarget, type CodeBlock } from '../../core/apply/codeTarget';
-import { blockKind, hasElision, proposedText, type ApplyMode } from '../../core/apply/proposal';
-import { selectionLineRange } from '../../core/chat/selectionLines';
+import { blockTarget, type BlockTarget, type CodeBlock } from '../../../core/apply/codeTarget';
+import { blockKind, hasElision, proposedText, type ApplyMode } from '../../../core/apply/proposal';
+import { selectionLineRange } from '../../../core/chat/selectionLines';
 import { chooseTargetFile } from './applyTarget';
 import { currentDocument, type CodeProposals } from './codeProposals';
 

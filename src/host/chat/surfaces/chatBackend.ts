@@ -1,10 +1,10 @@
-import type { ChatBackend } from '../../core/chat/ports';
-import { errorFacts } from '../../core/errorView';
-import { spendEstimate } from '../../core/usage/estimate';
-import type { ChatRequest, ChatStreamEvent } from '../../core/api/types';
-import type { Services } from '../services';
-import { readSettledBalance } from '../account/settledBalance';
-import { chatDefaults } from './chatSettings';
+import type { ChatBackend } from '../../../core/chat/ports';
+import { errorFacts } from '../../../core/errorView';
+import { spendEstimate } from '../../../core/usage/estimate';
+import type { ChatRequest, ChatStreamEvent } from '../../../core/api/types';
+import type { Services } from '../../services';
+import { readSettledBalance } from '../../account/settledBalance';
+import { chatDefaults } from '../chatSettings';
 
 /** The chat engine's view of the extension: settings, the account, the client and the error presenter. */
 export function createChatBackend(services: Services): ChatBackend {

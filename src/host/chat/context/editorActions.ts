@@ -1,7 +1,7 @@
 import vscode = require('vscode');
-import type { EditorAttachmentKind } from '../../core/chat/chatProtocol';
-import type { Registered } from '../disposable';
-import type { ChatSurface } from './chatSurface';
+import type { EditorAttachmentKind } from '../../../core/chat/chatProtocol';
+import type { Registered } from '../../disposable';
+import type { ChatSurface } from '../surfaces/chatSurface';
 import { captureContext, type EditorTracker } from './editorContext';
 
 /** How an editor action reaches a chat surface: the newest panel or the visible side-bar view, revealed, or a new panel beside the editor. */

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { inspectLink } from '../../core/chat/linkTarget';
-import { newId, type Attachment } from '../../core/chat/conversation';
-import { selectionLineRange } from '../../core/chat/selectionLines';
-import { Disposable } from '../disposable';
-import type { EditorAttachmentKind } from '../../core/chat/chatProtocol';
-import { capRefusal } from '../../core/chat/mentions/mentionText';
-import { contextCapChars } from './chatSettings';
+import { inspectLink } from '../../../core/chat/linkTarget';
+import { newId, type Attachment } from '../../../core/chat/conversation';
+import { selectionLineRange } from '../../../core/chat/selectionLines';
+import { Disposable } from '../../disposable';
+import type { EditorAttachmentKind } from '../../../core/chat/chatProtocol';
+import { capRefusal } from '../../../core/chat/mentions/mentionText';
+import { contextCapChars } from '../chatSettings';
 
 /**
  * The text editor the user last worked in. While the chat panel has focus there is no active text

@@ -1,14 +1,14 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { newId, type Attachment } from '../../core/chat/conversation';
-import type { MentionItemView, MentionRefusal, MentionTarget } from '../../core/chat/chatProtocol';
-import { mentionItems } from '../../core/chat/mentions/mentionItems';
+import { newId, type Attachment } from '../../../core/chat/conversation';
+import type { MentionItemView, MentionRefusal, MentionTarget } from '../../../core/chat/chatProtocol';
+import { mentionItems } from '../../../core/chat/mentions/mentionItems';
 import {
   capRefusal, changesText, problemCount, problemsText, terminalCommandText, terminalPlainText,
   type FileProblems, type ProblemSeverity, type RepositoryChanges,
-} from '../../core/chat/mentions/mentionText';
-import { Disposable } from '../disposable';
-import { contextCapChars } from './chatSettings';
+} from '../../../core/chat/mentions/mentionText';
+import { Disposable } from '../../disposable';
+import { contextCapChars } from '../chatSettings';
 import { captureContext, type EditorTracker } from './editorContext';
 import { gitApi } from './gitApi';
 import { readMentionedFile, WorkspaceFiles, workspacePath } from './mentionFiles';
