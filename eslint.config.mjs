@@ -129,6 +129,17 @@ export default tseslint.config(
     },
   },
   {
+    // What every host feature shares builds on the core and on itself, never on a feature: a feature
+    // may be taken out (or loaded later) without the rest of the host noticing.
+    files: ['src/host/shared/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [UNDICI],
+        patterns: [NEVER_TEST, { regex: '^\\.\\./(?!\\.\\./)', message: 'src/host/shared imports the core and its own folder, never a host feature.' }],
+      }],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

@@ -2,17 +2,17 @@ import * as l10n from '@vscode/l10n';
 import vscode = require('vscode');
 import { registerAccountCommands } from './host/account/accountCommands';
 import { importKeysFromEnvironment } from './host/account/apiKeyCommands';
-import type { Releasable } from './host/disposable';
+import type { Releasable } from './host/shared/disposable';
 import { offerFirstRunSetup } from './host/account/firstRunSetup';
 import { registerImages } from './host/images';
 import { registerChat, type ChatTestApi } from './host/chat';
 import { registerLocalEndpoint, type LocalEndpointController, type LocalEndpointStatusItem } from './host/localEndpoint';
 import { registerLanguageModels } from './host/languageModels';
 import type { InferenceChatModelProvider } from './host/languageModels/provider';
-import { createServices, type Services } from './host/services';
+import { createServices, type Services } from './host/shared/services';
 import { AccountStatusBar } from './host/account/statusBar';
 import { registerUsage } from './host/usage/usagePanel';
-import { registerWalkthrough } from './host/walkthrough';
+import { registerWalkthrough } from './host/account/walkthrough';
 
 /** Returned from activate() only when VS Code runs the extension's tests: never exposes secrets to other extensions. */
 export interface TestApi {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ApiKeyStore } from '../../src/host/account/apiKeyStore';
+import { ApiKeyStore } from '../../src/host/shared/apiKeyStore';
 import { TEST_SUPPORT_ID, type TestSupportApi } from './support/extension';
 
 /** The support extension's real SecretStorage (see support/extension.ts). */

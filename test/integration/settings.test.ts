@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { SETTING_DEFAULTS } from '../../src/host/config';
+import { SETTING_DEFAULTS } from '../../src/host/shared/config';
 import { manifest } from './manifest';
 
 describe('settings defaults', () => {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { UsageLedger } from '../../src/host/usage/usageLedger';
+import { UsageLedger } from '../../src/host/shared/usageLedger';
 import { waitFor } from '../harness/wait';
 import { useConfiguredEmulator } from './support/emulatorSetup';
 

@@ -4,10 +4,10 @@ import { isApiError } from '../../core/api/errors';
 import { addEnvironment } from './addEnvironment';
 import { clearApiKey, setApiKey } from './apiKeyCommands';
 import { chooseEnvironment } from './chooseEnvironment';
-import type { Registered } from '../disposable';
-import { describeAge } from '../format';
-import type { Environment } from './environments';
-import type { Services } from '../services';
+import type { Registered } from '../shared/disposable';
+import { describeAge } from '../shared/format';
+import type { Environment } from '../shared/environments';
+import type { Services } from '../shared/services';
 
 /** The account commands (environment, model, balance, request id, the account menu) and their registration. */
 

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { checkAlternateBaseUrl, checkBaseUrl } from '../../core/api/baseUrl';
 import { checkEnvironmentName } from '../../core/settings/environmentName';
 import { setApiKey } from './apiKeyCommands';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 
 /** Answers given up front (automation and tests); any left out is asked for. */
 export interface AddEnvironmentAnswers {

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { apiKeyVariableName, checkApiKeyFormat } from '../../core/api/apiKey';
 import { toApiError } from '../../core/api/errors';
 import { chooseEnvironment } from './chooseEnvironment';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 
 /** The API key commands: set (checked with the service first), clear, and import from the environment; storage itself is apiKeyStore.ts. */
 

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
-import type { Environment } from './environments';
-import type { Services } from '../services';
+import type { Environment } from '../shared/environments';
+import type { Services } from '../shared/services';
 
 type EnvironmentItem = vscode.QuickPickItem & { env?: Environment };
 

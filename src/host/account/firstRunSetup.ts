@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { addEnvironment } from './addEnvironment';
 import { setApiKey } from './apiKeyCommands';
 import { switchEnvironment } from './accountCommands';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 
 const FIRST_RUN_KEY = 'inference.firstRunPromptShown';
 

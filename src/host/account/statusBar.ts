@@ -1,11 +1,11 @@
 import vscode = require('vscode');
-import type { Services } from '../services';
-import { readSetting } from '../config';
+import type { Services } from '../shared/services';
+import { readSetting } from '../shared/config';
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { markdownLiteral } from '../../core/markdownText';
-import { Disposable } from '../disposable';
-import { describeAge } from '../format';
-import { limitSummary } from '../usage/spendingWatch';
+import { Disposable } from '../shared/disposable';
+import { describeAge } from '../shared/format';
+import { limitSummary } from '../shared/spendingWatch';
 
 
 /**

@@ -3,7 +3,7 @@ import { NUMBER_PARAMS } from '../../core/numberParams';
 import { asServiceParameters, mergeServiceParameters, sanitizeParams } from '../../core/chat/params';
 import { DEFAULT_CONTEXT_CAP_CHARS } from '../../core/chat/mentions/mentionText';
 import { NUMBER_RULES } from '../../core/settings/settingsCheck';
-import { readSetting } from '../config';
+import { readSetting } from '../shared/config';
 
 /** Service parameters set for one key (environment name or model id) of a by-key setting. */
 function serviceParametersFor(byKey: Record<string, unknown>, key: string | undefined): Record<string, unknown> | undefined {

@@ -3,8 +3,8 @@ import { createConversation, type Conversation } from '../../core/chat/conversat
 import { parseChatWebviewState } from '../../core/chat/chatMessageValidation';
 import { CHAT_PROTOCOL_VERSION } from '../../core/chat/chatProtocol';
 import type { ChatMethod, ChatRequestMessage, ChatRequests } from '../../core/chat/chatRequests';
-import { Disposable, type Registered } from '../disposable';
-import type { Services } from '../services';
+import { Disposable, type Registered } from '../shared/disposable';
+import type { Services } from '../shared/services';
 import { CHAT_VIEW_TYPE, panelFrame } from './surfaces/chatPanel';
 import { registerChatSideView } from './surfaces/chatSideView';
 import { ChatSurfaces } from './surfaces/chatSurfaces';

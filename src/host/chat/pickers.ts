@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import type { ModelMenuAccount } from '../../core/chat/modelMenu';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import type { ChatHistory } from './history/chatHistory';
 
 /** The model menu's view of the account (core/chat/modelMenu.ts), from the environments and the model service. */

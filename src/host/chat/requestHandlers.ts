@@ -4,7 +4,7 @@ import { imageAttachments, imageDataUrls } from '../../core/chat/conversation';
 import { pastedImage, pickImages } from './context/chatImageFiles';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
 import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatRequests';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import type { RequestHandler } from './surfaces/chatSurface';
 import type { ChatSession } from './surfaces/chatSession';
 import type { SurfaceConversations } from './surfaces/chatSurfaces';

@@ -6,7 +6,7 @@ import { buildSidecar, toImageRequest, type ImageInputs } from '../../core/image
 import type { ImageResult } from '../../core/api/types';
 import { recordBilledCall } from '../../core/usage/billedCall';
 import type { BillingWindow } from '../../core/usage/billingWindows';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import { writeImageWithSidecar, type WrittenImage } from './imageWriter';
 import { askForFolder, resolveSaveTarget, type ChooseFolder } from './saveTarget';
 

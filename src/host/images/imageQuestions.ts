@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import vscode = require('vscode');
 import { AUTO_MODEL, MAX_SEED, parseSeed, parseSize, sizePresets, type ImageInputs, type ImageSize } from '../../core/images/imageJob';
 import type { ImageResponseFormat } from '../../core/api/types';
-import { readSetting } from '../config';
-import type { Services } from '../services';
+import { readSetting } from '../shared/config';
+import type { Services } from '../shared/services';
 import type { ImageHistory } from './imageHistory';
 
 /** What the questions produced: the inputs, and whether the seed was typed (else drawn at random). */

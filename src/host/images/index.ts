@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
-import type { Registered } from '../disposable';
-import type { Services } from '../services';
+import type { Registered } from '../shared/disposable';
+import type { Services } from '../shared/services';
 import { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';
 import { ImageHistory } from './imageHistory';
 import { askForInputs, askWithLastSettings, type AnsweredInputs } from './imageQuestions';

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { parseImageFolderSetting, workspaceRefusal } from '../../core/images/containment';
-import { readSetting } from '../config';
+import { readSetting } from '../shared/config';
 import { checkTarget, type SaveTarget } from './imageWriter';
 
 export type TargetResolution =

@@ -1,7 +1,7 @@
 import { answerSpend } from '../../core/usage/answerSpend';
 import { recordBilledCall } from '../../core/usage/billedCall';
 import type { BillingWindow } from '../../core/usage/billingWindows';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import { readSettledBalance } from '../account/settledBalance';
 
 /** One answer in flight: what its spend is computed from. */

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
-import { readSetting } from '../config';
-import type { Registered } from '../disposable';
-import type { Services } from '../services';
+import { readSetting } from '../shared/config';
+import type { Registered } from '../shared/disposable';
+import type { Services } from '../shared/services';
 import { InferenceChatModelProvider, VENDOR } from './provider';
 
 /**

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { modelProfile } from '../../core/languageModels/modelInfo';
-import { readSetting } from '../config';
-import type { Environment } from '../account/environments';
+import { readSetting } from '../shared/config';
+import type { Environment } from '../shared/environments';
 
 export const VENDOR = 'inference';
 

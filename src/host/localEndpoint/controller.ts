@@ -3,11 +3,11 @@ import type { InferenceClient } from '../../core/api/client';
 import { createEndpointToken } from '../../core/localEndpoint/auth';
 import { ReusedValue } from '../../core/localEndpoint/reusedValue';
 import { describeRequest, LocalEndpointServer, type Forward, type RequestSummary } from '../../core/localEndpoint/server';
-import { readSetting } from '../config';
-import { Disposable } from '../disposable';
-import type { Services } from '../services';
+import { readSetting } from '../shared/config';
+import { Disposable } from '../shared/disposable';
+import type { Services } from '../shared/services';
 import { openEndpointBilling } from './endpointBilling';
-import type { EndpointTokens } from './endpointTokens';
+import type { EndpointTokens } from '../shared/endpointTokens';
 
 export interface EndpointState {
   port: number;

@@ -5,7 +5,7 @@ import { answerSpend, type BalanceReading } from '../../core/usage/answerSpend';
 import { recordBilledCall } from '../../core/usage/billedCall';
 import type { UsageRecord } from '../../core/usage/ledger';
 import { readSettledBalance } from '../account/settledBalance';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import { SpendingLimitError } from '../../core/usage/spendingGuard';
 
 const WHO = 'Local endpoint';

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { markdownLiteral } from '../../core/markdownText';
-import { Disposable } from '../disposable';
-import type { Environments } from '../account/environments';
+import { Disposable } from '../shared/disposable';
+import type { Environments } from '../shared/environments';
 import type { LocalEndpointController } from './controller';
 
 /** Visible while the endpoint runs: its port and requests answered; the tooltip says where it forwards. */

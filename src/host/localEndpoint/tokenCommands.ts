@@ -1,8 +1,8 @@
 import vscode = require('vscode');
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { MAX_TOKEN_NAME_LENGTH, parseDailyLimit, tokenNameProblem, type NamedToken } from '../../core/localEndpoint/namedTokens';
-import type { Services } from '../services';
-import type { EndpointTokens } from './endpointTokens';
+import type { Services } from '../shared/services';
+import type { EndpointTokens } from '../shared/endpointTokens';
 
 function nameProblemText(problem: string): string {
   switch (problem) {

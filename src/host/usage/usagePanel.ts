@@ -3,8 +3,8 @@ import { webviewHtml } from '../../core/webviewHtml';
 import { buildUsageReport, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
 import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
 import { stateOf, type PeriodSpend } from '../../core/usage/spendingLimits';
-import { Disposable, type Registered } from '../disposable';
-import type { Services } from '../services';
+import { Disposable, type Registered } from '../shared/disposable';
+import type { Services } from '../shared/services';
 
 export const USAGE_VIEW_TYPE = 'inference.usage';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isApiError } from '../../../src/core/api/errors';
-import type { RequestPurpose } from '../../../src/host/account/settingsProblems';
+import type { RequestPurpose } from '../../../src/host/shared/settingsProblems';
 import type { Emulator } from '../../emulator';
 import { useEmulatorSuite } from '../support/emulatorSetup';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { markdownLiteral } from '../../../src/core/markdownText';
 import { describeHosts } from '../../../src/host/account/accountCommands';
-import type { PresentedError } from '../../../src/host/errorPresenter';
+import type { PresentedError } from '../../../src/host/shared/errorPresenter';
 import type { ExtraListener, ListenerMode } from '../../emulator';
 import { SURFACES, cleanWorkspace, type MatrixContext } from '../faults/surfaces';
 import { useConfiguredEmulator } from '../support/emulatorSetup';

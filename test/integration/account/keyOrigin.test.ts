@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isApiError } from '../../../src/core/api/errors';
 import { setApiKey } from '../../../src/host/account/apiKeyCommands';
-import { confirmNewOriginModal, type OriginConfirmation } from '../../../src/host/apiAccess';
+import { confirmNewOriginModal, type OriginConfirmation } from '../../../src/host/shared/apiAccess';
 import { useEmulatorSuite } from '../support/emulatorSetup';
 
 /**

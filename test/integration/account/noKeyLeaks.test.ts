@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../../src/host/services';
+import type { Services } from '../../../src/host/shared/services';
 import { setApiKey } from '../../../src/host/account/apiKeyCommands';
 import { issuedKeys } from '../../emulator/keys';
 import { waitFor } from '../../harness/wait';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PresentedError } from '../../../src/host/errorPresenter';
+import type { PresentedError } from '../../../src/host/shared/errorPresenter';
 import { FAULT_NAMES, type Emulator } from '../../emulator';
 import { WINDOW_ENV } from '../tags';
 import { useConfiguredEmulator } from '../support/emulatorSetup';

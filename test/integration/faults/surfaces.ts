@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ConversationMessage } from '../../../src/core/chat/conversation';
 import { messageView } from '../../../src/core/chat/conversationView';
 import type { TestApi } from '../../../src/extension';
-import type { PresentedError } from '../../../src/host/errorPresenter';
+import type { PresentedError } from '../../../src/host/shared/errorPresenter';
 import type { GenerationOutcome } from '../../../src/host/images';
 import type { Emulator } from '../../emulator';
 import { waitFor } from '../../harness/wait';

@@ -5,7 +5,7 @@ import { PNG } from 'pngjs';
 import * as vscode from 'vscode';
 import type { ImageSidecar } from '../../../src/core/images/imageJob';
 import type { GenerationOutcome } from '../../../src/host/images';
-import type { Services } from '../../../src/host/services';
+import type { Services } from '../../../src/host/shared/services';
 import { renderPng } from '../../emulator/png';
 import type { EmulatorOptions, RequestRecord } from '../../emulator';
 import { useConfiguredEmulator, type EmulatorFixture } from '../support/emulatorSetup';

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CachedModelList } from '../../../src/core/models/modelListCache';
-import { ApiKeyStore } from '../../../src/host/account/apiKeyStore';
+import { ApiKeyStore } from '../../../src/host/shared/apiKeyStore';
 import { InferenceChatModelProvider } from '../../../src/host/languageModels/provider';
-import { ModelService } from '../../../src/host/modelService';
-import type { Services } from '../../../src/host/services';
+import { ModelService } from '../../../src/host/shared/modelService';
+import type { Services } from '../../../src/host/shared/services';
 import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { LANGUAGE_MODELS } from '../tags';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import type { Services } from '../../../src/host/services';
+import type { Services } from '../../../src/host/shared/services';
 import { startEmulator, type Emulator, type EmulatorOptions, type EnvironmentName } from '../../emulator';
 import { waitFor } from '../../harness/wait';
 import { EXTENSION_ID } from '../manifest';

@@ -26,6 +26,12 @@ describe('lint: layer boundaries', function () {
     assert.deepEqual(await problems('src/core/usage/zz.ts', lines(named('../api/errors', 0))), [], 'the features build on it');
   });
 
+  it('keeps host/shared free of the features it serves', async () => {
+    const code = lines(named('./environments', 0), named('../../core/credits', 1), named('../chat/pickers', 2), named('../account/statusBar', 3));
+    assert.deepEqual(await problems('src/host/shared/zz.ts', code), [3, 4]);
+    assert.deepEqual(await problems('src/host/chat/zz.ts', lines(named('../shared/services', 0))), [], 'the features build on it');
+  });
+
   it('lets the webview import only the protocol and pure core helpers', async () => {
     const code = lines(named('../core/chat/chatProtocol', 0), named('../core/chat/chatMessageValidation', 1), named('../core/api/errors', 2), named('../host/config', 3), named('./dom', 4), named('vscode', 5));
     assert.deepEqual(await problems('src/webview/zz.ts', code), [3, 4, 6]);

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { REPO_ROOT } from '../../harness/paths';
 
 /**
- * Every feature's `register*` function returns one shape, `Registered` (host/disposable.ts): a
+ * Every feature's `register*` function returns one shape, `Registered` (host/shared/disposable.ts): a
  * disposable with what the test API needs as its properties, so activate() treats them all alike.
  */
 describe('lint: one shape for what register* functions return', () => {

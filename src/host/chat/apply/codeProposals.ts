@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { BlockTarget } from '../../../core/apply/codeTarget';
 import { minimalReplacement } from '../../../core/apply/proposal';
 import { newId } from '../../../core/chat/conversation';
-import { Disposable } from '../../disposable';
+import { Disposable } from '../../shared/disposable';
 
 /** The scheme of the read-only documents that hold proposed text (the right side of the diff; the left of a new file's). */
 export const PROPOSAL_SCHEME = 'inference-proposal';

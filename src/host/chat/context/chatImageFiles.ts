@@ -2,9 +2,9 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { chatImage, maxImageBytes, CHAT_IMAGE_EXTENSIONS } from '../../../core/chat/chatImages';
 import { newId, type Attachment } from '../../../core/chat/conversation';
-import { readSetting } from '../../config';
+import { readSetting } from '../../shared/config';
 import type { ChatForEditor } from './editorActions';
-import type { Registered } from '../../disposable';
+import type { Registered } from '../../shared/disposable';
 
 /**
  * Images into the chat from the host's side: a file dialog (the composer's Attach Image button), a

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import type { EditorAttachmentKind } from '../../../core/chat/chatProtocol';
-import type { Registered } from '../../disposable';
+import type { Registered } from '../../shared/disposable';
 import type { ChatSurface } from '../surfaces/chatSurface';
 import { captureContext, type EditorTracker } from './editorContext';
 

@@ -3,7 +3,7 @@ import vscode = require('vscode');
 import { inspectLink } from '../../../core/chat/linkTarget';
 import { newId, type Attachment } from '../../../core/chat/conversation';
 import { selectionLineRange } from '../../../core/chat/selectionLines';
-import { Disposable } from '../../disposable';
+import { Disposable } from '../../shared/disposable';
 import type { EditorAttachmentKind } from '../../../core/chat/chatProtocol';
 import { capRefusal } from '../../../core/chat/mentions/mentionText';
 import { contextCapChars } from '../chatSettings';

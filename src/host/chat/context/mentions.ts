@@ -7,7 +7,7 @@ import {
   capRefusal, changesText, problemCount, problemsText, terminalCommandText, terminalPlainText,
   type FileProblems, type ProblemSeverity, type RepositoryChanges,
 } from '../../../core/chat/mentions/mentionText';
-import { Disposable } from '../../disposable';
+import { Disposable } from '../../shared/disposable';
 import { contextCapChars } from '../chatSettings';
 import { captureContext, type EditorTracker } from './editorContext';
 import { gitApi } from './gitApi';

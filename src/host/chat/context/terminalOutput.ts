@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { Disposable } from '../../disposable';
+import { Disposable } from '../../shared/disposable';
 
 /** More output than this of one command is cut from its start: the end of a log is what explains it. */
 const MAX_OUTPUT_CHARS = 1_000_000;

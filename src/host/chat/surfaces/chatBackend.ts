@@ -2,7 +2,7 @@ import type { ChatBackend } from '../../../core/chat/ports';
 import { errorFacts } from '../../../core/errorView';
 import { spendEstimate } from '../../../core/usage/estimate';
 import type { ChatRequest, ChatStreamEvent } from '../../../core/api/types';
-import type { Services } from '../../services';
+import type { Services } from '../../shared/services';
 import { readSettledBalance } from '../../account/settledBalance';
 import { chatDefaults } from '../chatSettings';
 

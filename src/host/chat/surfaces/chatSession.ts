@@ -2,7 +2,7 @@ import { ChatEngine } from '../../../core/chat/chatEngine';
 import type { Conversation } from '../../../core/chat/conversation';
 import type { HostToWebview } from '../../../core/chat/chatProtocol';
 import type { ChatView, ConversationSaver } from '../../../core/chat/ports';
-import type { Services } from '../../services';
+import type { Services } from '../../shared/services';
 import { createChatBackend } from './chatBackend';
 
 /** What a session shows through: the surface (panel or side-bar view) it is attached to. */

@@ -5,8 +5,8 @@ import { chatHtml } from '../../../core/webviewHtml';
 import { parseWebviewMessage } from '../../../core/chat/chatMessageValidation';
 import { CHAT_PROTOCOL_VERSION, type AttachmentView, type ChatResponseMessage, type HostToWebview } from '../../../core/chat/chatProtocol';
 import type { ChatRequestMessage } from '../../../core/chat/chatRequests';
-import { Disposable } from '../../disposable';
-import type { Services } from '../../services';
+import { Disposable } from '../../shared/disposable';
+import type { Services } from '../../shared/services';
 import type { ChatSession, SessionDisplay } from './chatSession';
 
 /** How long a search result asked to be shown is shown again when the webview loads again. */

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { createConversation, type Conversation } from '../../../core/chat/conversation';
 import { ConversationOwners } from '../../../core/chat/conversationOwners';
 import type { HistoryStore } from '../../../core/chat/history/historyStore';
-import type { Services } from '../../services';
+import type { Services } from '../../shared/services';
 import { CHAT_VIEW_TYPE, panelFrame } from './chatPanel';
 import { ChatSession } from './chatSession';
 import { CHAT_WEBVIEW_OPTIONS, ChatSurface, type ChatFrame, type RequestHandler } from './chatSurface';

@@ -1,20 +1,20 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { BillingWindows, SETTLE_WAIT_MS } from '../core/usage/billingWindows';
-import { FileBillingActivity } from '../core/usage/sharedBillingActivity';
-import { SpendingGuard } from '../core/usage/spendingGuard';
-import { AccountState } from './account/accountState';
+import { BillingWindows, SETTLE_WAIT_MS } from '../../core/usage/billingWindows';
+import { FileBillingActivity } from '../../core/usage/sharedBillingActivity';
+import { SpendingGuard } from '../../core/usage/spendingGuard';
+import { AccountState } from './accountState';
 import { ApiAccess } from './apiAccess';
 import { readSetting } from './config';
-import { ApiKeyStore } from './account/apiKeyStore';
-import { Environments } from './account/environments';
+import { ApiKeyStore } from './apiKeyStore';
+import { Environments } from './environments';
 import { ErrorPresenter } from './errorPresenter';
-import { EndpointTokens } from './localEndpoint/endpointTokens';
+import { EndpointTokens } from './endpointTokens';
 import { ModelService } from './modelService';
-import { SettingsProblems } from './account/settingsProblems';
-import { SpendingWatch } from './usage/spendingWatch';
-import { ledgerClock, UsageLedger } from './usage/usageLedger';
-import { WorkspaceSettingsGuard } from './account/workspaceSettingsGuard';
+import { SettingsProblems } from './settingsProblems';
+import { SpendingWatch } from './spendingWatch';
+import { ledgerClock, UsageLedger } from './usageLedger';
+import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
 
 /** Everything a feature needs, built once at activation and owned by the extension context. */
 export interface Services {

@@ -8,7 +8,7 @@ import { addToSums, emptySums, type SpendSums } from '../../core/usage/periodSum
 import { readPeriodSums } from '../../core/usage/periodSumsFile';
 import { dayPeriod, monthPeriod } from '../../core/usage/spendPeriods';
 import { spendToday, windowStart } from '../../core/usage/report';
-import { Disposable } from '../disposable';
+import { Disposable } from './disposable';
 
 /** Entries older than this are dropped; the view shows 30 days, the CSV the rest. */
 const KEEP_DAYS = 400;

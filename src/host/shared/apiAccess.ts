@@ -1,19 +1,19 @@
 import vscode = require('vscode');
-import { InferenceClient } from '../core/api/client';
-import { ApiError } from '../core/api/errors';
-import { FailoverTransport } from '../core/api/failoverTransport';
-import { HostHealth, type HostState } from '../core/api/hostHealth';
-import { withRateLimitRetry, type RetryWait } from '../core/api/rateLimitRetry';
-import { probeBaseUrl, type Reachability } from '../core/settings/reachability';
-import type { Transport } from '../core/api/transport';
-import { createUndiciTransport, type ConnectionSettings } from '../core/api/undiciTransport';
-import type { ResponseMeta } from '../core/api/types';
-import type { AccountState } from './account/accountState';
-import type { ApiKeyStore } from './account/apiKeyStore';
+import { InferenceClient } from '../../core/api/client';
+import { ApiError } from '../../core/api/errors';
+import { FailoverTransport } from '../../core/api/failoverTransport';
+import { HostHealth, type HostState } from '../../core/api/hostHealth';
+import { withRateLimitRetry, type RetryWait } from '../../core/api/rateLimitRetry';
+import { probeBaseUrl, type Reachability } from '../../core/settings/reachability';
+import type { Transport } from '../../core/api/transport';
+import { createUndiciTransport, type ConnectionSettings } from '../../core/api/undiciTransport';
+import type { ResponseMeta } from '../../core/api/types';
+import type { AccountState } from './accountState';
+import type { ApiKeyStore } from './apiKeyStore';
 import { affectsSetting, readSetting } from './config';
 import { Disposable } from './disposable';
-import type { Environment, Environments } from './account/environments';
-import type { RequestPurpose, SettingsProblems } from './account/settingsProblems';
+import type { Environment, Environments } from './environments';
+import type { RequestPurpose, SettingsProblems } from './settingsProblems';
 
 function connectionSettings(): ConnectionSettings {
   const http = vscode.workspace.getConfiguration('http');

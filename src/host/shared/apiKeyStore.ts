@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { KeyTagger } from '../../core/models/keyTag';
-import { Disposable } from '../disposable';
+import { Disposable } from './disposable';
 
 const NAMESPACE = 'inference.apiKey.';
 /**

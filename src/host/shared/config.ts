@@ -1,8 +1,8 @@
 import vscode = require('vscode');
-import { NUMBER_PARAMS, type NumberParamSetting } from '../core/numberParams';
-import { DEFAULT_CONTEXT_CAP_CHARS } from '../core/chat/mentions/mentionText';
-import { DEFAULT_MAX_IMAGE_MB } from '../core/chat/chatImages';
-import { DEFAULT_UNMEASURED_CREDITS } from '../core/usage/spendingLimits';
+import { NUMBER_PARAMS, type NumberParamSetting } from '../../core/numberParams';
+import { DEFAULT_CONTEXT_CAP_CHARS } from '../../core/chat/mentions/mentionText';
+import { DEFAULT_MAX_IMAGE_MB } from '../../core/chat/chatImages';
+import { DEFAULT_UNMEASURED_CREDITS } from '../../core/usage/spendingLimits';
 
 /** One environment of the service: its own host, keys, wallet and model ids (spec section 1). */
 export interface EnvironmentSettings {

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { checkActiveEnvironment, checkEnvironments, type CheckedEnvironment, type SettingProblem } from '../../core/settings/settingsCheck';
-import { affectsSetting, readRawSetting, writeSetting, type EnvironmentSettings } from '../config';
-import { Disposable } from '../disposable';
+import { affectsSetting, readRawSetting, writeSetting, type EnvironmentSettings } from './config';
+import { Disposable } from './disposable';
 
 /** One of the user's environments, checked: `problem` is set when its settings cannot be used. */
 export type Environment = CheckedEnvironment;

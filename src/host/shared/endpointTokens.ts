@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { ENDPOINT_TOKENS_SECRET, EndpointTokenStore } from '../../core/localEndpoint/endpointTokenStore';
 import type { NamedToken } from '../../core/localEndpoint/namedTokens';
-import { Disposable } from '../disposable';
+import { Disposable } from './disposable';
 
 /**
  * The named endpoint tokens in VS Code's SecretStorage (core/localEndpoint/endpointTokenStore.ts), with

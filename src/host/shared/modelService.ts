@@ -1,12 +1,12 @@
 import vscode = require('vscode');
-import { ApiError } from '../core/api/errors';
-import { SharedOperations, untilAborted, type CachedModelList, type ListSource } from '../core/models/modelListCache';
-import { PersistedModelLists, type ModelKind } from '../core/models/persistedModelLists';
+import { ApiError } from '../../core/api/errors';
+import { SharedOperations, untilAborted, type CachedModelList, type ListSource } from '../../core/models/modelListCache';
+import { PersistedModelLists, type ModelKind } from '../../core/models/persistedModelLists';
 import type { ApiAccess } from './apiAccess';
-import type { ApiKeyStore } from './account/apiKeyStore';
+import type { ApiKeyStore } from './apiKeyStore';
 import { readSetting } from './config';
 import { Disposable } from './disposable';
-import type { Environments } from './account/environments';
+import type { Environments } from './environments';
 
 const SELECTED_KEY = (env: string, kind: ModelKind) => `inference.selectedModel.${env}.${kind}`;
 

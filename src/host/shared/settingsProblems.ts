@@ -1,8 +1,8 @@
 import vscode = require('vscode');
 import { ApiError } from '../../core/api/errors';
 import { checkSettings, problemsBlocking, type SettingProblem } from '../../core/settings/settingsCheck';
-import { readRawSetting, SETTING_DEFAULTS, type SettingId } from '../config';
-import { Disposable } from '../disposable';
+import { readRawSetting, SETTING_DEFAULTS, type SettingId } from './config';
+import { Disposable } from './disposable';
 
 export type RequestPurpose = 'chat' | 'image' | 'other';
 

@@ -1,9 +1,9 @@
 import vscode = require('vscode');
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { stateOf, warnedLimit, type PeriodSpend } from '../../core/usage/spendingLimits';
-import { affectsSetting } from '../config';
-import { Disposable } from '../disposable';
-import type { Environments } from '../account/environments';
+import { affectsSetting } from './config';
+import { Disposable } from './disposable';
+import type { Environments } from './environments';
 import type { SpendingGuard } from '../../core/usage/spendingGuard';
 import type { UsageLedger } from './usageLedger';
 

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import type { ResponseMeta } from '../../core/api/types';
 import { replacesBalance } from '../../core/usage/answerSpend';
-import { Disposable } from '../disposable';
+import { Disposable } from './disposable';
 
 /** What the service last told us about an environment's account, kept across restarts. */
 export interface AccountSnapshot {

@@ -1,13 +1,13 @@
 import vscode = require('vscode');
-import type { ErrorAction, ErrorActionId } from '../core/errorActions';
-import { toApiError, type ApiError } from '../core/api/errors';
-import { errorFacts, errorView, type ErrorFacts } from '../core/errorView';
-import { redactSecrets } from '../core/api/redact';
-import type { AccountState } from './account/accountState';
-import type { Environments } from './account/environments';
+import type { ErrorAction, ErrorActionId } from '../../core/errorActions';
+import { toApiError, type ApiError } from '../../core/api/errors';
+import { errorFacts, errorView, type ErrorFacts } from '../../core/errorView';
+import { redactSecrets } from '../../core/api/redact';
+import type { AccountState } from './accountState';
+import type { Environments } from './environments';
 import type { ModelService } from './modelService';
-import type { SettingsProblems } from './account/settingsProblems';
-import { formatCredits } from '../core/credits';
+import type { SettingsProblems } from './settingsProblems';
+import { formatCredits } from '../../core/credits';
 import { describeAge } from './format';
 
 export interface PresentOptions {

@@ -1,8 +1,8 @@
 import vscode = require('vscode');
 // The ESM build: the package's main entry is a UMD wrapper whose dynamic requires a bundler cannot follow.
 import { parse, type ParseError } from 'jsonc-parser/lib/esm/main.js';
-import { USER_LEVEL_SETTINGS } from '../config';
-import { Disposable } from '../disposable';
+import { USER_LEVEL_SETTINGS } from './config';
+import { Disposable } from './disposable';
 
 /** Where a workspace tried to set a user-level setting. */
 export interface IgnoredSetting {

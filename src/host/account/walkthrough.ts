@@ -1,6 +1,6 @@
 import vscode = require('vscode');
-import type { Registered } from './disposable';
-import type { Services } from './services';
+import type { Registered } from '../shared/disposable';
+import type { Services } from '../shared/services';
 
 export const WALKTHROUGH_ID = 'gettingStarted';
 
