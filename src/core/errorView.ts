@@ -1,4 +1,4 @@
-import type { ErrorCardView } from './chat/chatProtocol';
+import type { ErrorCardView } from './chat/protocol/chatProtocol';
 import { actionsForError } from './errorActions';
 
 /** What any failure shows the user: the facts an error keeps, from a live ApiError or a saved answer. */

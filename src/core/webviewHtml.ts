@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
-import { WEBVIEW_L10N_ATTRIBUTE } from './chat/chatProtocol';
+import { WEBVIEW_L10N_ATTRIBUTE } from './chat/protocol/chatProtocol';
 
 export interface ChatHtmlOptions {
   /** `webview.cspSource` */

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AttachmentView, MentionRefusal } from '../core/chat/chatProtocol';
+import type { AttachmentView, MentionRefusal } from '../core/chat/protocol/chatProtocol';
 import { describeBytes } from '../core/byteSize';
 import { formatChars } from '../core/chat/mentions/sizes';
 import { actionButton, codicon, el } from './dom';

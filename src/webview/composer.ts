@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AttachmentView, ChatEnvironmentView, MentionRefusal } from '../core/chat/chatProtocol';
+import type { AttachmentView, ChatEnvironmentView, MentionRefusal } from '../core/chat/protocol/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { attachmentChip, refusalChip } from './attachmentChips';
 import { actionButton, codicon, el } from './dom';

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
-import { conversationSpendLabel, type ConversationSpend } from '../core/chat/conversationSpend';
+import { conversationSpendLabel, type ConversationSpend } from '../core/chat/protocol/conversationSpend';
 import { NUMBER_PARAMS, type NumberParamName } from '../core/numberParams';
-import type { ChatEnvironmentView, ChatParams, ConversationHeader } from '../core/chat/chatProtocol';
+import type { ChatEnvironmentView, ChatParams, ConversationHeader } from '../core/chat/protocol/chatProtocol';
 import { actionButton, el } from './dom';
 
 /**

@@ -2,7 +2,7 @@ import type { MessageElement } from './messageView';
 
 /**
  * Long conversations open at once: only the latest answers are rendered when a conversation is shown
- * (`eagerFrom`, core/chat/snapshotParts.ts); the others wait as plain-text placeholders (messageView.ts) and are rendered when
+ * (`eagerFrom`, core/chat/protocol/snapshotParts.ts); the others wait as plain-text placeholders (messageView.ts) and are rendered when
  * they come within NEAR_PX of the visible part of the list, nearest first, a few per frame.
  *
  * Rendering a 5 MB conversation whole took seconds before its first paint (the one-shot render of

@@ -1,5 +1,5 @@
-import { parseChatWebviewState } from '../core/chat/chatMessageValidation';
-import type { ChatWebviewState, HostToWebview } from '../core/chat/chatProtocol';
+import { parseChatWebviewState } from '../core/chat/protocol/chatMessageValidation';
+import type { ChatWebviewState, HostToWebview } from '../core/chat/protocol/chatProtocol';
 import { ChatApp } from './app';
 import { HostConnection } from './hostConnection';
 import { configureLocalization } from './localize';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { MentionItemView, MentionKind, MentionTarget } from '../core/chat/chatProtocol';
+import type { MentionItemView, MentionKind, MentionTarget } from '../core/chat/protocol/chatProtocol';
 import { codicon, el } from './dom';
 
 export interface MentionPickerHandlers {

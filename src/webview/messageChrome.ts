@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { answerDetails } from '../core/chat/answerDetails';
-import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chat/chatProtocol';
+import { answerDetails } from '../core/chat/protocol/answerDetails';
+import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chat/protocol/chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../core/credits';
 import { attachmentChip } from './attachmentChips';
 import { codicon, el } from './dom';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { MessageView } from '../core/chat/chatProtocol';
-import { eagerFrom } from '../core/chat/snapshotParts';
+import type { MessageView } from '../core/chat/protocol/chatProtocol';
+import { eagerFrom } from '../core/chat/protocol/snapshotParts';
 import { BottomFollower } from './bottomFollower';
 import { el } from './dom';
 import { LazyMessages } from './lazyMessages';

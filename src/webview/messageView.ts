@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { MessagePatch, MessageView } from '../core/chat/chatProtocol';
+import type { MessagePatch, MessageView } from '../core/chat/protocol/chatProtocol';
 import { actionButton, codicon, el } from './dom';
 import type { FrameScheduler } from './frames';
 import type { MarkdownIt } from 'markdown-it';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatModelsView } from '../core/chat/chatRequests';
+import type { ChatModelsView } from '../core/chat/protocol/chatRequests';
 import { codicon, el } from './dom';
 
 export interface ModelMenuHandlers {

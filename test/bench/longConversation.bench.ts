@@ -1,5 +1,5 @@
-import { eagerFrom, snapshotParts } from '../../src/core/chat/snapshotParts';
-import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
+import { eagerFrom, snapshotParts } from '../../src/core/chat/protocol/snapshotParts';
+import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { alternate, arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 import { conversationMessages } from '../shared/answerCorpus';
 import { openWebviewPage, type PageWindow } from './webviewPage';

@@ -1,4 +1,4 @@
-import type { ChatModelsView } from '../../src/core/chat/chatRequests';
+import type { ChatModelsView } from '../../src/core/chat/protocol/chatRequests';
 import { startEmulator } from '../emulator';
 import { arg, fmtMs, percentile, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 import { keystrokesInPage, type Keystroke } from './keystrokes';

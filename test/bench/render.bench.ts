@@ -1,4 +1,4 @@
-import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type MessageView, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type RatioStats, type Row } from './benchReport';
 import { batchedAppends, longAnswer, longFence, longList, longTable } from '../shared/answerCorpus';
 import { profileRun } from './profileSummary';

@@ -10,7 +10,7 @@
  * append per 24 ms window, and the end of the answer re-sent the whole text twice).
  */
 import { AppendBatcher, DEFAULT_APPEND_PACING, type AppendPacing, type Timer } from '../../src/core/chat/appendBatcher';
-import { appendMessage, hostMessage, type AppendMessage } from '../../src/core/chat/chatProtocol';
+import { appendMessage, hostMessage, type AppendMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { longAnswer } from '../shared/answerCorpus';
 
 const SMOKE = process.env.INFERENCE_BENCH_SMOKE === '1';

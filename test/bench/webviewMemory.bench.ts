@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { snapshotParts } from '../../src/core/chat/snapshotParts';
-import { CHAT_PROTOCOL_VERSION, type HostToWebview, type MessageView, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
+import { snapshotParts } from '../../src/core/chat/protocol/snapshotParts';
+import { CHAT_PROTOCOL_VERSION, type HostToWebview, type MessageView, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { arg, runBench, SMOKE, type Row } from './benchReport';
 import { conversationMessages } from '../shared/answerCorpus';
 import { openWebviewPage, type PageWindow } from './webviewPage';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { findChromium, provision } from '../harness/provision';
 import { chatHtml } from '../../src/core/webviewHtml';
-import { CHAT_PROTOCOL_VERSION, type HostToWebview, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type HostToWebview, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 
 /**
  * The real chat webview bundle (dist/webview/main.js) in Debian Chromium, outside VS Code: a static

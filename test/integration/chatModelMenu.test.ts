@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChatModelsView } from '../../src/core/chat/chatRequests';
+import type { ChatModelsView } from '../../src/core/chat/protocol/chatRequests';
 import { waitFor } from '../harness/wait';
 import { openNewChatPanel } from './support/chatPanels';
 import { useConfiguredEmulator } from './support/emulatorSetup';

@@ -5,7 +5,7 @@
  */
 
 import { AppendBatcher, type Timer } from '../../src/core/chat/appendBatcher';
-import type { MessageView } from '../../src/core/chat/chatProtocol';
+import type { MessageView } from '../../src/core/chat/protocol/chatProtocol';
 import { seededRandom } from './seededRandom';
 
 const WORDS = ('the a request stream token model answer credit balance render frame block parse tail commit ' +

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
+import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 import { CORPUS_END, hostileCorpus, inspectMessages } from './hostileCorpus';
 

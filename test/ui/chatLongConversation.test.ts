@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { snapshotParts } from '../../src/core/chat/snapshotParts';
-import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chat/chatProtocol';
+import { snapshotParts } from '../../src/core/chat/protocol/snapshotParts';
+import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { conversationMessages, longAnswer } from '../shared/answerCorpus';
 import { openWebviewPage, type PageElement, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 

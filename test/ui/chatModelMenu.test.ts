@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { ChatModelsView } from '../../src/core/chat/chatRequests';
+import type { ChatModelsView } from '../../src/core/chat/protocol/chatRequests';
 import { answerRequest, emptyConversationSnapshot, openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 
 declare const window: PageWindow;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { CHAT_PROTOCOL_VERSION } from '../../src/core/chat/chatProtocol';
+import { CHAT_PROTOCOL_VERSION } from '../../src/core/chat/protocol/chatProtocol';
 import { openWebviewPage, streamingAnswerSnapshot, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 
 declare const window: PageWindow;

@@ -1,4 +1,4 @@
-import type { AppendMessage } from './chatProtocol';
+import type { AppendMessage } from './protocol/chatProtocol';
 
 export interface Timer {
   set(callback: () => void, ms: number): unknown;

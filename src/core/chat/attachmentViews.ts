@@ -1,7 +1,7 @@
 /**
  * The chat protocol's part about context: what can be attached to a question (by the composer's
  * buttons or a `#` mention), how its chip shows, and what the `#` picker offers. Re-exported by
- * chatProtocol.ts, which both sides import.
+ * protocol/chatProtocol.ts, which both sides import.
  */
 export const ATTACHMENT_KINDS = ['selection', 'file', 'image', 'problems', 'terminal', 'changes'] as const;
 

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage } from './chatProtocol';
+import { appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage } from './protocol/chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import { DEFAULT_TITLE, imageAttachments, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage } from './conversation';
 import { answerErrorFacts, canContinue, conversationView } from './conversationView';

@@ -2,14 +2,14 @@ import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import { describeBytes } from '../byteSize';
 import { sniffImageType } from '../api/imageData';
-import { CHAT_IMAGE_EXTENSIONS, type ChatImageMime } from './chatProtocol';
+import { CHAT_IMAGE_EXTENSIONS, type ChatImageMime } from './protocol/chatProtocol';
 
 /**
  * Images attached to a chat message: what is accepted (PNG, JPEG, WebP, GIF, told by their magic
  * bytes, never by a file name), up to what size, and how they are named on disk and on the wire.
  */
 
-export { CHAT_IMAGE_EXTENSIONS, type ChatImageMime } from './chatProtocol';
+export { CHAT_IMAGE_EXTENSIONS, type ChatImageMime } from './protocol/chatProtocol';
 
 /** `inference.chat.maxImageMB`'s default: many services take 5 MB or more per image; the spec names no size. */
 export const DEFAULT_MAX_IMAGE_MB = 5;

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
-import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole, SentContext } from './chatProtocol';
+import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, ConversationRole, SentContext } from './protocol/chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatContentPart, ChatMessage, UserPartsMessage } from '../api/types';
 import { imageDataUrl, type ChatImage } from './chatImages';

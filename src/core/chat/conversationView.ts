@@ -1,4 +1,4 @@
-import type { AttachmentView, ConversationHeader, ConversationView, MessageView } from './chatProtocol';
+import type { AttachmentView, ConversationHeader, ConversationView, MessageView } from './protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
 import { errorView, type ErrorFacts } from '../errorView';
 import type { Attachment, Conversation, ConversationMessage } from './conversation';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { ChatEngine } from './chatEngine';
-import type { ChatModelsView } from './chatRequests';
+import type { ChatModelsView } from './protocol/chatRequests';
 
 /**
  * What the panel's model menu (webview/modelMenu.ts) needs of the account: the active environment,

@@ -1,4 +1,4 @@
-import type { ChatParams, ServiceParameters } from './chatProtocol';
+import type { ChatParams, ServiceParameters } from './protocol/chatProtocol';
 import { readNumberParams } from '../numberParams';
 
 /** Validates parameters (settings or per-conversation overrides); values out of range count as not set. */

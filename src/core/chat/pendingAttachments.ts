@@ -1,4 +1,4 @@
-import type { AttachmentView } from './chatProtocol';
+import type { AttachmentView } from './protocol/chatProtocol';
 import { isImageAttachment, type Attachment, type ImageAttachment } from './conversation';
 import { attachmentView } from './conversationView';
 

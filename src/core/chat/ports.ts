@@ -1,4 +1,4 @@
-import type { ChatParams, HostToWebview } from './chatProtocol';
+import type { ChatParams, HostToWebview } from './protocol/chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import type { UsageRecorder } from '../usage/ledger';

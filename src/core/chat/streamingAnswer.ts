@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AnswerMeta, AppendMessage } from './chatProtocol';
+import type { AnswerMeta, AppendMessage } from './protocol/chatProtocol';
 import { ApiError, toApiError } from '../api/errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
@@ -219,7 +219,7 @@ export class StreamingAnswer {
     const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.env.name, kind: 'chat' as const, chars: { in: this.sentChars, out: this.message.text.length } };
     // Overlapped: the reading settled the balance shown, but another call of this wallet billed in
     // between is in the difference too. Not measured is said too, so that the conversation's total
-    // does not look complete (conversationSpend.ts).
+    // does not look complete (protocol/conversationSpend.ts).
     const outcome = recordBilledCall(this.backend.usage, 'Chat', record, billing.overlapped, spent);
     // A continued answer shows what all its requests cost, when each was measured (the ledger has each on its own).
     const earlier = this.earlierSpend;

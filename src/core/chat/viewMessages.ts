@@ -1,4 +1,4 @@
-import { hostMessage, type ChatEnvironmentView, type HostMessage } from './chatProtocol';
+import { hostMessage, type ChatEnvironmentView, type HostMessage } from './protocol/chatProtocol';
 import type { Conversation, ConversationMessage } from './conversation';
 import { conversationHeader, messageView } from './conversationView';
 import type { ChatBackend } from './ports';

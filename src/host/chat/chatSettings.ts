@@ -1,4 +1,4 @@
-import type { ChatParams } from '../../core/chat/chatProtocol';
+import type { ChatParams } from '../../core/chat/protocol/chatProtocol';
 import { NUMBER_PARAMS } from '../../core/numberParams';
 import { asServiceParameters, mergeServiceParameters, sanitizeParams } from '../../core/chat/params';
 import { DEFAULT_CONTEXT_CAP_CHARS } from '../../core/chat/mentions/mentionText';

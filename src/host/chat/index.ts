@@ -1,8 +1,8 @@
 import vscode = require('vscode');
 import { createConversation, type Conversation } from '../../core/chat/conversation';
-import { parseChatWebviewState } from '../../core/chat/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION } from '../../core/chat/chatProtocol';
-import type { ChatMethod, ChatRequestMessage, ChatRequests } from '../../core/chat/chatRequests';
+import { parseChatWebviewState } from '../../core/chat/protocol/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION } from '../../core/chat/protocol/chatProtocol';
+import type { ChatMethod, ChatRequestMessage, ChatRequests } from '../../core/chat/protocol/chatRequests';
 import { Disposable, type Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
 import { CHAT_VIEW_TYPE, panelFrame } from './surfaces/chatPanel';

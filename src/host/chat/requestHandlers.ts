@@ -3,7 +3,7 @@ import type { ChatEngine } from '../../core/chat/chatEngine';
 import { imageAttachments, imageDataUrls } from '../../core/chat/conversation';
 import { pastedImage, pickImages } from './context/chatImageFiles';
 import { exportMarkdown } from '../../core/chat/exportMarkdown';
-import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/chatRequests';
+import type { ChatMethod, ChatRequestMessage, ChatRequests, ChatResponses } from '../../core/chat/protocol/chatRequests';
 import type { Services } from '../shared/services';
 import type { RequestHandler } from './surfaces/chatSurface';
 import type { ChatSession } from './surfaces/chatSession';

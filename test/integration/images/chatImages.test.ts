@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AttachmentView } from '../../../src/core/chat/chatProtocol';
+import type { AttachmentView } from '../../../src/core/chat/protocol/chatProtocol';
 import { renderPng } from '../../emulator/png';
 import { waitFor } from '../../harness/wait';
 import { PNG_1X1 } from '../../shared/chatImages';

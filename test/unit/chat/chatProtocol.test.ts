@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { chatHtml, contentSecurityPolicy, webviewHtml } from '../../../src/core/webviewHtml';
-import { parseAppend, parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chat/chatMessageValidation';
-import { appendMessage, CHAT_PROTOCOL_VERSION } from '../../../src/core/chat/chatProtocol';
-import type { ChatMethod, ChatRequests } from '../../../src/core/chat/chatRequests';
+import { parseAppend, parseChatWebviewState, parseWebviewMessage } from '../../../src/core/chat/protocol/chatMessageValidation';
+import { appendMessage, CHAT_PROTOCOL_VERSION } from '../../../src/core/chat/protocol/chatProtocol';
+import type { ChatMethod, ChatRequests } from '../../../src/core/chat/protocol/chatRequests';
 
 /**
  * Every request the webview can send, with params that must pass and params that must not. Typed

@@ -6,7 +6,7 @@ import { createConversation, effectiveParams, requestMessages, titleFrom, type C
 import { conversationView } from '../../../src/core/chat/conversationView';
 import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
 import { parseConversation, serializeConversation, STORED_CONVERSATION_VERSION } from '../../../src/core/chat/history/serialization';
-import type { AppendMessage } from '../../../src/core/chat/chatProtocol';
+import type { AppendMessage } from '../../../src/core/chat/protocol/chatProtocol';
 import { contentText } from '../../../src/core/api/contentParts';
 
 function manualTimer(): Timer & { fire(): void; pending: number } {

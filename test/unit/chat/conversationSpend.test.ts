@@ -1,7 +1,7 @@
 /** What a conversation's header says it cost: the measured answers' total, and how many could not be measured. */
 import * as assert from 'node:assert/strict';
-import { conversationSpend, conversationSpendLabel, type SpendFacts as Facts } from '../../../src/core/chat/conversationSpend';
-import type { AnswerStatus } from '../../../src/core/chat/chatProtocol';
+import { conversationSpend, conversationSpendLabel, type SpendFacts as Facts } from '../../../src/core/chat/protocol/conversationSpend';
+import type { AnswerStatus } from '../../../src/core/chat/protocol/chatProtocol';
 
 /** Messages as the webview holds them: the status too, which the sum does not need. */
 type SpendFacts = Facts & { status?: AnswerStatus };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeLinkTarget, inspectLink } from '../../../src/core/chat/linkTarget';
+import { describeLinkTarget, inspectLink } from '../../../src/core/chat/protocol/linkTarget';
 
 /** What a link in model output really points at: shown on hover and in the host's confirmation. */
 describe('link targets in model output', () => {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { answerDetails } from '../../../src/core/chat/answerDetails';
+import { answerDetails } from '../../../src/core/chat/protocol/answerDetails';
 import { createConversation, effectiveParams } from '../../../src/core/chat/conversation';
 import { asServiceParameters, mergeServiceParameters, sanitizeParams } from '../../../src/core/chat/params';
 import { parseConversation, serializeConversation } from '../../../src/core/chat/history/serialization';
-import { parseWebviewMessage } from '../../../src/core/chat/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION } from '../../../src/core/chat/chatProtocol';
+import { parseWebviewMessage } from '../../../src/core/chat/protocol/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION } from '../../../src/core/chat/protocol/chatProtocol';
 
 describe('service parameters', () => {
   it('are any JSON object, copied; arrays, strings and null are not service parameters', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { SNAPSHOT_PART_CHARS, snapshotParts } from '../../../src/core/chat/snapshotParts';
-import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type MessageView, type SnapshotMessage } from '../../../src/core/chat/chatProtocol';
+import { SNAPSHOT_PART_CHARS, snapshotParts } from '../../../src/core/chat/protocol/snapshotParts';
+import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type MessageView, type SnapshotMessage } from '../../../src/core/chat/protocol/chatProtocol';
 
 function snapshotOf(messages: MessageView[], streaming?: string): SnapshotMessage {
   return {

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { NUMBER_PARAMS, readNumberParams } from '../../../src/core/numberParams';
 import { sanitizeParams } from '../../../src/core/chat/params';
 import { parseConversation } from '../../../src/core/chat/history/serialization';
-import { parseWebviewMessage } from '../../../src/core/chat/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION } from '../../../src/core/chat/chatProtocol';
+import { parseWebviewMessage } from '../../../src/core/chat/protocol/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION } from '../../../src/core/chat/protocol/chatProtocol';
 import { checkNumberSetting } from '../../../src/core/settings/settingsCheck';
 
 const field = (values: object | undefined, wire: string): unknown => (values as Record<string, unknown> | undefined)?.[wire];

@@ -3,8 +3,8 @@ import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, Conversati
 import type { Conversation } from '../../../src/core/chat/conversation';
 import type { ChatImage } from '../../../src/core/chat/chatImages';
 import { serializeConversation } from '../../../src/core/chat/history/serialization';
-import { parseAppend } from '../../../src/core/chat/chatMessageValidation';
-import type { AppendMessage, ChatParams, HostMessage, HostToWebview } from '../../../src/core/chat/chatProtocol';
+import { parseAppend } from '../../../src/core/chat/protocol/chatMessageValidation';
+import type { AppendMessage, ChatParams, HostMessage, HostToWebview } from '../../../src/core/chat/protocol/chatProtocol';
 import { ApiError, toApiError } from '../../../src/core/api/errors';
 import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
 import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/api/types';

@@ -1,4 +1,4 @@
-import { SPEND_NOT_MEASURED, type AnswerMeta, type AnswerStatus, type ChatParams, type SentContext, type SpendNotMeasured } from '../chatProtocol';
+import { SPEND_NOT_MEASURED, type AnswerMeta, type AnswerStatus, type ChatParams, type SentContext, type SpendNotMeasured } from '../protocol/chatProtocol';
 import type { Usage } from '../../api/types';
 import type { ErrorFacts } from '../../errorView';
 import type { Attachment, Conversation, ConversationMessage } from '../conversation';

@@ -1,4 +1,4 @@
-import type { MentionItemView } from '../chatProtocol';
+import type { MentionItemView } from '../protocol/chatProtocol';
 import { FILE_NAME_BONUS, fuzzyMatch, matchPath } from './fuzzy';
 
 /** Rows the picker shows at most: enough to scroll through, few enough to post on every keystroke. */

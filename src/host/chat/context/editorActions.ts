@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import type { EditorAttachmentKind } from '../../../core/chat/chatProtocol';
+import type { EditorAttachmentKind } from '../../../core/chat/protocol/chatProtocol';
 import type { Registered } from '../../shared/disposable';
 import type { ChatSurface } from '../surfaces/chatSurface';
 import { captureContext, type EditorTracker } from './editorContext';

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { inspectLink } from '../../../core/chat/linkTarget';
+import { inspectLink } from '../../../core/chat/protocol/linkTarget';
 import { newId, type Attachment } from '../../../core/chat/conversation';
 import { selectionLineRange } from '../../../core/chat/selectionLines';
 import { Disposable } from '../../shared/disposable';
-import type { EditorAttachmentKind } from '../../../core/chat/chatProtocol';
+import type { EditorAttachmentKind } from '../../../core/chat/protocol/chatProtocol';
 import { capRefusal } from '../../../core/chat/mentions/mentionText';
 import { contextCapChars } from '../chatSettings';
 

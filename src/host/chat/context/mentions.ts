@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import { newId, type Attachment } from '../../../core/chat/conversation';
-import type { MentionItemView, MentionRefusal, MentionTarget } from '../../../core/chat/chatProtocol';
+import type { MentionItemView, MentionRefusal, MentionTarget } from '../../../core/chat/protocol/chatProtocol';
 import { mentionItems } from '../../../core/chat/mentions/mentionItems';
 import {
   capRefusal, changesText, problemCount, problemsText, terminalCommandText, terminalPlainText,

@@ -1,6 +1,6 @@
 import { ChatEngine } from '../../../core/chat/chatEngine';
 import type { Conversation } from '../../../core/chat/conversation';
-import type { HostToWebview } from '../../../core/chat/chatProtocol';
+import type { HostToWebview } from '../../../core/chat/protocol/chatProtocol';
 import type { ChatView, ConversationSaver } from '../../../core/chat/ports';
 import type { Services } from '../../shared/services';
 import { createChatBackend } from './chatBackend';

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { createConversation } from '../../../core/chat/conversation';
-import { parseChatWebviewState } from '../../../core/chat/chatMessageValidation';
+import { parseChatWebviewState } from '../../../core/chat/protocol/chatMessageValidation';
 import type { Registered } from '../../shared/disposable';
 import type { ChatFrame } from './chatSurface';
 import { CHAT_SIDE_VIEW_ID, type ChatSurfaces } from './chatSurfaces';

@@ -1,10 +1,10 @@
 import vscode = require('vscode');
 import type { Attachment, Conversation } from '../../../core/chat/conversation';
-import { snapshotParts } from '../../../core/chat/snapshotParts';
+import { snapshotParts } from '../../../core/chat/protocol/snapshotParts';
 import { chatHtml } from '../../../core/webviewHtml';
-import { parseWebviewMessage } from '../../../core/chat/chatMessageValidation';
-import { CHAT_PROTOCOL_VERSION, type AttachmentView, type ChatResponseMessage, type HostToWebview } from '../../../core/chat/chatProtocol';
-import type { ChatRequestMessage } from '../../../core/chat/chatRequests';
+import { parseWebviewMessage } from '../../../core/chat/protocol/chatMessageValidation';
+import { CHAT_PROTOCOL_VERSION, type AttachmentView, type ChatResponseMessage, type HostToWebview } from '../../../core/chat/protocol/chatProtocol';
+import type { ChatRequestMessage } from '../../../core/chat/protocol/chatRequests';
 import { Disposable } from '../../shared/disposable';
 import type { Services } from '../../shared/services';
 import type { ChatSession, SessionDisplay } from './chatSession';

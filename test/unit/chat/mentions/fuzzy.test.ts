@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { fuzzyMatch, matchPath } from '../../../../src/core/chat/mentions/fuzzy';
 import { mentionItems, MAX_MENTION_ITEMS } from '../../../../src/core/chat/mentions/mentionItems';
-import type { MentionItemView } from '../../../../src/core/chat/chatProtocol';
+import type { MentionItemView } from '../../../../src/core/chat/protocol/chatProtocol';
 
 const OTHERS: MentionItemView[] = [
   { kind: 'selection', label: 'Selection' },

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { answerDetails } from '../../../../src/core/chat/answerDetails';
+import { answerDetails } from '../../../../src/core/chat/protocol/answerDetails';
 import { createConversation, sentContext, type Conversation } from '../../../../src/core/chat/conversation';
 import { parseConversation, serializeConversation } from '../../../../src/core/chat/history/serialization';
 

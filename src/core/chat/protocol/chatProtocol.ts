@@ -12,15 +12,15 @@
  *
  * These are view types: what is saved to disk has its own versioned type (`StoredConversation`, chat/serialization.ts).
  */
-import type { SpendEstimate } from '../usage/estimate';
-import type { NumberParamValues } from '../numberParams';
-import type { ErrorActionId } from '../errorActions';
-import type { ChatRole, Usage } from '../api/types';
-import type { AttachmentKind, AttachmentView } from './attachmentViews';
-import type { SpendNotMeasured } from '../usage/ledger';
+import type { SpendEstimate } from '../../usage/estimate';
+import type { NumberParamValues } from '../../numberParams';
+import type { ErrorActionId } from '../../errorActions';
+import type { ChatRole, Usage } from '../../api/types';
+import type { AttachmentKind, AttachmentView } from '../attachmentViews';
+import type { SpendNotMeasured } from '../../usage/ledger';
 
-export type { ErrorActionId } from '../errorActions';
-export * from './attachmentViews';
+export type { ErrorActionId } from '../../errorActions';
+export * from '../attachmentViews';
 
 /** 2: ids renamed to messageId/conversationId, messagePatch, typed request responses. 3: appends are tuples. */
 export const CHAT_PROTOCOL_VERSION = 3;
@@ -63,7 +63,7 @@ export interface SentContext {
 }
 
 /** Why an answer the service answered (and billed) has no measured spend: the usage ledger's reasons. */
-export { SPEND_NOT_MEASURED } from '../usage/ledger';
+export { SPEND_NOT_MEASURED } from '../../usage/ledger';
 export type { SpendNotMeasured };
 
 /** An error as the user sees it, in a card or a notification: the same view for both (core/errorView.ts). */
@@ -137,7 +137,7 @@ export interface SnapshotMessage extends Versioned {
  * A long conversation's snapshot carries its latest messages; the older ones follow in parts of
  * these, newest part first, each going before the first message the webview holds (`before`). A
  * part that does not go before that message (a newer snapshot came meanwhile) is dropped.
- * Built by `snapshotParts` (chat/snapshotParts.ts).
+ * Built by `snapshotParts` (snapshotParts.ts).
  */
 export interface EarlierMessagesMessage extends Versioned {
   type: 'earlierMessages';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { AnswerMeta } from './chatProtocol';
-import { formatChars } from './mentions/sizes';
+import { formatChars } from '../mentions/sizes';
 
 /** The timing and token facts of an answer, as short labels for its meta line (credits and model are shown apart). */
 export interface AnswerDetail {

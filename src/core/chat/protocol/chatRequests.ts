@@ -1,11 +1,11 @@
-import { ERROR_ACTION_IDS } from '../errorActions';
+import { ERROR_ACTION_IDS } from '../../errorActions';
 import {
   COMPOSER_ATTACHMENT_KINDS, MENTION_KINDS,
   type AttachmentView, type ChatImageMime, type ComposerAttachmentKind, type MentionItemView, type MentionRefusal, type MentionTarget,
   type ChatParams, type ChatWebviewState, type ErrorActionId, type Versioned,
 } from './chatProtocol';
-import { NUMBER_PARAMS } from '../numberParams';
-import { isFiniteNumber, isRecord, isString, noParams, oneOf, optional, type Json } from './paramChecks';
+import { NUMBER_PARAMS } from '../../numberParams';
+import { isFiniteNumber, isRecord, isString, noParams, oneOf, optional, type Json } from '../paramChecks';
 
 /**
  * What the chat webview asks of its host (the other half of the protocol, chatProtocol.ts): one
