@@ -1,10 +1,12 @@
 /**
  * What a call cost, from the balance before it and the balance the service reported after it;
- * undefined unless both are known. Balances are decimals: the subtraction's binary floating-point
- * noise is rounded off.
+ * undefined unless both are known, and when the balance rose: a top-up, or a balance before that
+ * was another wallet's (a switched key or service), says nothing of what the call cost, and a
+ * negative spend would lower every total and limit. Balances are decimals: the subtraction's binary
+ * floating-point noise is rounded off.
  */
 export function creditsSpent(balanceBefore: number | undefined, balanceAfter: number | undefined): number | undefined {
-  if (balanceBefore === undefined || balanceAfter === undefined) return undefined;
+  if (balanceBefore === undefined || balanceAfter === undefined || balanceAfter > balanceBefore) return undefined;
   return Math.round((balanceBefore - balanceAfter) * 1e6) / 1e6;
 }
 

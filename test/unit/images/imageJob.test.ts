@@ -43,6 +43,8 @@ describe('image inputs', () => {
     assert.equal(creditsSpent(10.3, 6.2), 4.1);
     assert.equal(creditsSpent(undefined, 6), undefined);
     assert.equal(creditsSpent(6, undefined), undefined);
+    assert.equal(creditsSpent(6, 6), 0);
+    assert.equal(creditsSpent(6, 6.5), undefined, 'a balance that rose (a top-up, another wallet) is no spend, never a negative one');
   });
 
   it('reads a PNG header and nothing else', () => {
