@@ -66,8 +66,13 @@ describe('Usage ledger: a window follows what another window records (real exten
       this.timeout(30_000);
       const { api } = fixture();
       const { services } = api;
-      // Whatever this window spent today counts: the limit is a little above it, and another window crosses it.
-      const [today] = await services.billing.spend('production', { day: Number.MAX_SAFE_INTEGER, warningFraction: 1 });
+      // Whatever this window spent today counts: the limit is a little above it, and another window
+      // crosses it. Spent, as the status bar counts it: without what requests in flight reserve.
+      await services.environments.activate('production');
+      const unlimited = { day: Number.MAX_SAFE_INTEGER, warningFraction: 1 };
+      const [today] = await services.billing.spend('production', unlimited, 0);
+      const [withReserved] = await services.billing.spend('production', unlimited);
+      console.log(`        spent today before: ${today.counted} credits; reserved by requests in flight: ${withReserved.counted - today.counted}`);
       await vscode.workspace.getConfiguration().update('inference.spendingLimits', { production: { daily: today.counted + 0.01 } }, vscode.ConfigurationTarget.Global);
       const other = new UsageLedger(services.context.globalStorageUri, log);
       ledgers.push(other);
@@ -80,7 +85,9 @@ describe('Usage ledger: a window follows what another window records (real exten
         await waitFor('this window\'s status bar to say the limit is reached', () => {
           const bar = api.statusBar.snapshot();
           return (bar.warning && bar.tooltip.includes('Daily spending limit of production reached')) || undefined;
-        }, { timeoutMs: 5000, intervalMs: 50 });
+        }, { timeoutMs: 5000, intervalMs: 50 }).catch((error: unknown) => {
+          throw new Error(`${error instanceof Error ? error.message : String(error)}; the status bar: ${JSON.stringify(api.statusBar.snapshot())}`);
+        });
         console.log(`        another window's spend reached this window's status bar in ${Date.now() - recorded} ms`);
       } finally {
         await vscode.workspace.getConfiguration().update('inference.spendingLimits', undefined, vscode.ConfigurationTarget.Global);

@@ -76,13 +76,16 @@ describe('chat history: a killed extension host, two windows at once', () => {
     assert.deepEqual(files.filter((f) => f.endsWith('.stream')), [], 'the dead window\'s journal was folded into the log');
 
     // Its card offers Continue: one request, whose text goes on in the same answer.
-    const requestsBefore = ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    const chatRequests = () => ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    const requestsBefore = chatRequests().length;
     await lastAnswer().locator('.error-card button', { hasText: 'Continue' }).click();
-    await waitForAnswerEnd();
-    const requests = ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions'));
-    assert.equal(requests.length, requestsBefore + 1, 'one request');
-    assert.equal(normalise(requests.at(-1)?.chat?.messages.at(-2)?.content ?? null), recovered, 'it goes on from the recovered text');
-    assert.ok((await shown()).startsWith(recovered) && (await shown()).length > recovered.length, 'the same answer, longer');
+    // Until the request is on its way the answer still looks ended: wait for the request, then its end.
+    const continued = await waitFor('the Continue request at the emulator', () => chatRequests()[requestsBefore], { timeoutMs: 15_000, intervalMs: 50 });
+    await waitFor('the continued answer to end, longer', async () => continued.finishedAt !== undefined && (await shown()).length > recovered.length
+      && (await lastAnswer().locator('.message-status', { hasText: 'Answering' }).count()) === 0, { timeoutMs: 30_000, intervalMs: 100 });
+    assert.equal(normalise(continued.chat?.messages.at(-2)?.content ?? null), recovered, 'it goes on from the recovered text');
+    assert.ok((await shown()).startsWith(recovered), 'the same answer, longer');
+    assert.equal(chatRequests().length, requestsBefore + 1, 'one request');
     assert.equal(await chat().locator('.message.role-assistant').count(), 1);
     await ui.screenshot('02b-recovered-answer-continued');
   });
