@@ -139,6 +139,8 @@ describe('chat history: a killed extension host, two windows at once', () => {
       // The second window opens the first window's conversation and asks there; the first window,
       // still showing it, follows within seconds, and its next question carries that turn as context.
       const followUp = 'A follow-up from the second window';
+      // A quick pick shows its rows in the tab that has the focus (see the first window's below).
+      await second.bringToFront();
       await workbench.runCommand(second, 'Inference: Chat History');
       await workbench.pickQuickPickItem(second, new RegExp(`^\\s*${questions[0]}`));
       await waitFor('the first conversation in the second window', async () => normalise(await workbench.webviewFrame(second).locator('.message.role-user .user-text').first().textContent()) === questions[0], { timeoutMs: 20_000, intervalMs: 200 });
@@ -148,6 +150,7 @@ describe('chat history: a killed extension host, two windows at once', () => {
       const userTexts = () => chat().locator('.message.role-user .user-text').allInnerTexts();
       await waitFor('the first window to show the second window\'s turn', async () => (await userTexts()).includes(followUp), { timeoutMs: 15_000, intervalMs: 200 });
       await ui.screenshot('03-first-window-follows-the-second');
+      await ui.page.bringToFront();
       await send('And one more from the first window');
       await waitForAnswerEnd();
       const sent = ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1)?.chat?.messages ?? [];
