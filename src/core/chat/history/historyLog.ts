@@ -229,13 +229,18 @@ export function changeRecords(previous: WrittenState, conversation: Conversation
   let text = '';
   for (const id of previous.order) if (!next.messages.has(id)) text += encodeRecord({ op: 'remove', id });
   if (next.header !== previous.header) text += encodeRecord({ op: 'header', header: headerFields(conversation) });
-  next.order.forEach((id, index) => {
-    const now = next.messages.get(id);
-    const before = previous.messages.get(id);
-    if (!now || before?.digest === now.digest) return;
-    const message = toStoredMessage(conversation.messages.find((m) => m.id === id)!);
-    text += encodeRecord(before || index === 0 ? { op: 'message', message } : { op: 'message', message, after: next.order[index - 1] });
-  });
+  // A message new to the log names the one before it (`after`), as its window had them.
+  let after: string | undefined;
+  for (const message of conversation.messages) {
+    const now = next.messages.get(message.id);
+    if (!now) continue;
+    const before = previous.messages.get(message.id);
+    if (before?.digest !== now.digest) {
+      const stored = toStoredMessage(message);
+      text += encodeRecord(before || after === undefined ? { op: 'message', message: stored } : { op: 'message', message: stored, after });
+    }
+    after = message.id;
+  }
   return { text, next };
 }
 
