@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { processIsAlive } from '../processIsAlive';
 
 /**
  * Credits held for requests let through a spending limit and not yet in the ledger, shared by every
@@ -29,16 +30,6 @@ export interface ReservationOptions {
   reservationTtlMs?: number;
   /** A lock older than this is taken over: its holder hung or died between two syscalls. */
   lockTtlMs?: number;
-}
-
-export function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, but belongs to someone else.
-    return (error as { code?: unknown }).code === 'EPERM';
-  }
 }
 
 const RETRY_MS = 10;

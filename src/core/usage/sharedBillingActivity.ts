@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { processIsAlive } from './reservations';
+import { processIsAlive } from '../processIsAlive';
 
 /**
  * Billed calls of the other processes that share this user's storage (the other VS Code windows),

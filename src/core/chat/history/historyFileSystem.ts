@@ -32,13 +32,3 @@ export const nodeFileSystem: HistoryFileSystem = {
   readdir: (dir) => nodeFs.readdir(dir),
   mkdir: async (dir) => void (await nodeFs.mkdir(dir, { recursive: true })),
 };
-
-/** Whether a process still runs (a journal or temporary file of a dead one is a crash's leftover). */
-export function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
