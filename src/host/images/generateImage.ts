@@ -78,7 +78,9 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
         );
         progress.report({ message: vscode.l10n.t('saving…') });
         // Another call of this wallet billed in between would be counted in this image's spend too.
-        return { status: 'ok', result, overlapped: billing.overlapped, spent: billing.overlapped ? undefined : creditsSpent(balanceBefore, result.meta.balanceCredits) };
+        // Read once: it looks at the other windows' calls each time it is read, and may change.
+        const overlapped = billing.overlapped;
+        return { status: 'ok', result, overlapped, spent: overlapped ? undefined : creditsSpent(balanceBefore, result.meta.balanceCredits) };
       } catch (error) {
         const apiError = toApiError(error);
         return apiError.kind === 'cancelled' || abort.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: apiError };
