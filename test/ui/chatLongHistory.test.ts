@@ -35,9 +35,11 @@ describe('chat panel: a 5 MB conversation from the history', () => {
     let started = 0;
     await waitFor(`"${title}" opened from Chat History`, async () => {
       started = Date.now();
-      // Under load the workbench once closed the history pick before its rows showed (ui.pickFromCommand
-      // runs the command again then, and says so in the log).
-      await ui.pickFromCommand('Inference: Chat History', title, 60_000);
+      // Under load the workbench has closed the history pick before its rows showed (ui.pickFromCommand
+      // runs the command again then, and says so in the log), and once kept it open without them for a
+      // minute, twice: an attempt is given 20 s (the rows show in 2-4 s under load) so that the next one
+      // comes while this wait lasts, and a failure says what the quick input showed.
+      await ui.pickFromCommand('Inference: Chat History', title, 20_000);
       try {
         await chat().locator('.conversation-title', { hasText: new RegExp(`^${title}$`) }).waitFor({ timeout: 20_000 });
         return true;

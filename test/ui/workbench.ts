@@ -145,9 +145,25 @@ async function runCommandUntilRowShows(page: Page, title: string, row: Locator, 
       await row.waitFor({ state: 'visible', timeout: timeoutMs });
       return;
     } catch (error) {
-      if (attempt === 2 || (await quickInputVisible(page))) throw error;
+      if (attempt === 2 || (await quickInputVisible(page))) throw new Error(`${(error as Error).message}\n${await describeQuickInput(page)}`, { cause: error });
       console.log(`    [ui] the workbench closed the quick pick of "${title}" before its rows showed; running it again`);
     }
+  }
+}
+
+/** What the quick input shows (title, input, busy, rows), for an error that says why a row was not found. */
+async function describeQuickInput(page: Page): Promise<string> {
+  try {
+    return await page.locator(QUICK_INPUT).evaluate((widget) => {
+      const text = (selector: string) => widget.querySelector(selector)?.textContent?.trim() ?? '';
+      const input = widget.querySelector('.quick-input-box input') as unknown as { value: string } | null;
+      // The progress bar's classes tell a busy quick pick ("active") from a settled one ("done").
+      const busy = widget.querySelector('.quick-input-progress')?.className ?? '';
+      const rows = Array.from(widget.querySelectorAll('.quick-input-list .monaco-list-row .label-name'), (row) => row.textContent?.trim() ?? '');
+      return `the quick input showed: title "${text('.quick-input-title')}", input "${input?.value ?? ''}", progress "${busy}", ${rows.length} row(s): ${rows.slice(0, 10).map((row) => `"${row}"`).join(', ')}`;
+    }, undefined, { timeout: 5000 });
+  } catch (error) {
+    return `the quick input could not be read: ${(error as Error).message}`;
   }
 }
 
