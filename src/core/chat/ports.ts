@@ -34,6 +34,11 @@ export interface ConversationSaver {
   /** The bytes of an image written before. */
   readImage(conversationId: string, file: string): Promise<Uint8Array>;
   /**
+   * Deletes images written before that the composer dropped (a question taken back with its image,
+   * then sent without it), unless a message of the conversation as saved names them.
+   */
+  forgetImages(conversationId: string, files: readonly string[]): Promise<void>;
+  /**
    * The conversation as saved, when another window changed it since this one last saved or read it
    * (its turns, a rename); undefined when none did.
    */

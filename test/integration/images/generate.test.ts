@@ -98,7 +98,7 @@ describe('Generate Image: the spend beside a chat answer of the same wallet (rea
     await services.models.list('chat', 'production', { refresh: true });
     await services.models.select('chat', emulator.environments.production.chatModels[0], 'production');
     // A chat panel's engine on the real backend (its view and disk do not matter here): ~3 s of answer at the emulator's pace.
-    const engine = new ChatEngine(createConversation(Date.now()), { ready: true, post: () => {}, showTitle: () => {} }, { save: async () => {}, saveSoon: () => {}, writeImages: async () => {}, readImage: async () => new Uint8Array(), changedElsewhere: async () => undefined }, createChatBackend(services));
+    const engine = new ChatEngine(createConversation(Date.now()), { ready: true, post: () => {}, showTitle: () => {} }, { save: async () => {}, saveSoon: () => {}, writeImages: async () => {}, readImage: async () => new Uint8Array(), changedElsewhere: async () => undefined, forgetImages: async () => {} }, createChatBackend(services));
     emulator.scriptReply('production', { text: 'A slow answer, word by word. '.repeat(12) });
     await engine.send('Tell me something slowly');
     const chatRequest = () => emulator.requests.find((r) => r.path.endsWith('/chat/completions'));

@@ -67,6 +67,40 @@ describe('chat engine: images', () => {
     assert.equal(partsOf(0).length, 2, 'sent again, from the file already written');
   });
 
+  it('forgets the image of a question taken back once the composer drops it, and never one a chip or message still names', async () => {
+    engine.attach(imageChip(PNG_1X1, 'a.png'));
+    engine.attach(imageChip(GIF_1X1, 'b.gif'));
+    backend.openError = new ApiError('badRequest', 'Model "m-env" does not accept image input (HTTP 400)', { status: 400 });
+    await assert.rejects(engine.send('Describe them'));
+    backend.openError = undefined;
+    assert.deepEqual(engine.conversation.messages, [], 'the turn was taken back');
+    const [png, gif] = [...saver.images.keys()];
+    assert.ok(png && gif, 'both were written before the refusal');
+    engine.removeAttachment('img-a.png');
+    assert.deepEqual(saver.forgotten, [[png]], 'the dropped one, which nothing names');
+    await engine.send('Just the GIF');
+    await engine.whenIdle();
+    engine.attach(imageChip(GIF_1X1, 'b once more.gif'));
+    engine.removeAttachment('img-b once more.gif');
+    assert.deepEqual(saver.forgotten, [[png]], 'a message names the GIF');
+    engine.attach(imageChip(PNG_1X1, 'a.png'));
+    engine.attach(imageChip(PNG_1X1, 'a copy.png'));
+    assert.deepEqual(saver.forgotten, [[png]], 'the same picture attached again only replaces its chip');
+    backend.openError = new ApiError('badRequest', 'no images (HTTP 400)', { status: 400 });
+    await assert.rejects(engine.send('Again with the PNG'));
+    engine.load(createConversation(1));
+    assert.deepEqual(saver.forgotten, [[png], [png]], 'chips dropped by showing another conversation');
+  });
+
+  it('forgets the images of chips still in the composer when its session ends', async () => {
+    engine.attach(imageChip(PNG_1X1, 'a.png'));
+    backend.openError = new ApiError('badRequest', 'no images (HTTP 400)', { status: 400 });
+    await assert.rejects(engine.send('Describe it'));
+    const [file] = [...saver.images.keys()];
+    await engine.dispose();
+    assert.deepEqual(saver.forgotten, [[file]]);
+  });
+
   it('keeps the error card for a failure that is not a refusal of the request, and for a question without images', async () => {
     engine.attach(imageChip(PNG_1X1, 'a.png'));
     backend.openError = new ApiError('insufficientCredits', 'The wallet has too few credits (HTTP 402).', { status: 402 });

@@ -64,6 +64,28 @@ describe('chat history: images beside the log', () => {
     assert.ok(!fs.existsSync(path.join(dir, 'images', conversation.id)));
   });
 
+  it('forgets an image no message of the saved log names, keeps one another window\'s message names, and deletes nothing beside a damaged log', async () => {
+    const store = open();
+    const conversation = withImage();
+    const named = imageAttachments(conversation.messages)[0].image;
+    const taken = chatImage(GIF_1X1, 'taken back.gif', 1024 * 1024);
+    const imagePath = (file: string) => path.join(dir, 'images', conversation.id, file);
+    await store.forgetImages(conversation.id, [taken.file]);
+    assert.ok(!fs.existsSync(imagePath(taken.file)), 'nothing to forget: no file, no log read');
+    await store.writeImages(conversation.id, [named, taken]);
+    await store.forgetImages(conversation.id, [taken.file]);
+    assert.ok(!fs.existsSync(imagePath(taken.file)), 'no log yet (the first question was taken back): nothing names it');
+    await store.writeImages(conversation.id, [chatImage(GIF_1X1, 'taken back.gif', 1024 * 1024)]);
+    // Another window saved the message that names the PNG; this window's picture has no message at all.
+    await open().save(conversation);
+    await store.forgetImages(conversation.id, [named.file, taken.file]);
+    assert.ok(fs.existsSync(imagePath(named.file)), 'named by a message of the saved log');
+    assert.ok(!fs.existsSync(imagePath(taken.file)), 'named by nothing');
+    fs.appendFileSync(path.join(dir, `${conversation.id}.json`), '{"op":"message","message":\n');
+    await store.forgetImages(conversation.id, [named.file]);
+    assert.ok(fs.existsSync(imagePath(named.file)), 'a log that does not read whole deletes nothing');
+  });
+
   it('refuses to read a name that is not an image file of its own, and rejects a write that fails', async () => {
     const store = open();
     await assert.rejects(store.readImage('c1', '../../secret.png'), /Invalid image file name/);

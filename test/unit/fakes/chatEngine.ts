@@ -57,6 +57,12 @@ export class FakeSaver implements ConversationSaver {
   async readImage(_conversationId: string, file: string): Promise<Uint8Array> {
     return this.images.get(file) ?? assert.fail(`image ${file} was never written`);
   }
+  /** Images the engine asked to forget, per call. */
+  readonly forgotten: string[][] = [];
+  async forgetImages(_conversationId: string, files: readonly string[]): Promise<void> {
+    this.forgotten.push([...files]);
+    for (const file of files) this.images.delete(file);
+  }
   /** What another window saved meanwhile: handed out once, as the store reads it once. */
   elsewhere: Conversation | undefined;
   async changedElsewhere(): Promise<SavedElsewhere | undefined> {

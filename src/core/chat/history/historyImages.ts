@@ -31,6 +31,17 @@ export class HistoryImages {
     return fs.readFile(imageFile(this.dir, conversationId, file));
   }
 
+  /** Those of `files` that are on disk. */
+  async existing(conversationId: string, files: readonly string[]): Promise<string[]> {
+    const found = await Promise.all(files.map((file) => exists(imageFile(this.dir, conversationId, file))));
+    return files.filter((_, index) => found[index]);
+  }
+
+  /** One image no message names any more (historyStore.ts decides that). */
+  removeFile(conversationId: string, file: string): Promise<void> {
+    return fs.rm(imageFile(this.dir, conversationId, file), { force: true });
+  }
+
   /** With the conversation: its folder and everything in it. */
   remove(conversationId: string): Promise<void> {
     return fs.rm(imageFolder(this.dir, conversationId), { recursive: true, force: true });
