@@ -90,8 +90,8 @@ describe('chat history: a killed extension host, two windows at once', () => {
     await ui.screenshot('02b-recovered-answer-continued');
   });
 
-  it('two windows streaming at once keep each other\'s conversations', async function () {
-    this.timeout(180_000);
+  it('two windows streaming at once keep each other\'s conversations, through an edit that rewrites the log and a reload of both', async function () {
+    this.timeout(240_000);
     await openChat();
     const second: Page = await ui.page.context().newPage();
     try {
@@ -155,6 +155,56 @@ describe('chat history: a killed extension host, two windows at once', () => {
       await waitForAnswerEnd();
       const sent = ui.emulator.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1)?.chat?.messages ?? [];
       assert.deepEqual(sent.filter((m) => m.role === 'user').map((m) => m.content), [questions[0], followUp, 'And one more from the first window'], 'the questions the first window sent, the second window\'s among them');
+
+      // The first window asks a long question and takes it back (Edit and Resend, short): the taken-back
+      // line then outweighs the live ones and the log is rewritten whole, which once wrote this
+      // window's picture over the second window's turns. Then the second window asks once more, and
+      // both windows reload: each shows every turn, and so does the file.
+      const log = () => {
+        const file = fs.readdirSync(historyDir()).filter((name) => name.endsWith('.json')).map((name) => path.join(historyDir(), name))
+          .find((candidate) => fs.readFileSync(candidate, 'utf8').includes(questions[0]));
+        assert.ok(file, 'the first conversation\'s log');
+        return file;
+      };
+      const longQuestion = words('long', 16_000);
+      ui.emulator.scriptReply('production', { text: 'An answer to the long question.' });
+      await send(longQuestion);
+      await waitForAnswerEnd();
+      const longLogBytes = fs.statSync(log()).size;
+      assert.ok(longLogBytes > longQuestion.length, 'the long question is in the log');
+      const shortQuestion = 'The same question, short';
+      const firstUsers = chat().locator('.message.role-user');
+      await firstUsers.last().hover();
+      await firstUsers.last().locator('button[data-action="editLast"]').click();
+      await chat().locator('.edit-banner').waitFor({ state: 'visible', timeout: 5000 });
+      ui.emulator.scriptReply('production', { text: 'An answer to the short question.' });
+      await chat().locator('.composer-input').fill(shortQuestion);
+      await chat().locator('.composer-input').press('Enter');
+      await waitFor('the short question answered', async () => normalise(await lastAnswer().locator('.markdown').textContent()) === 'An answer to the short question.', { timeoutMs: 20_000, intervalMs: 200 });
+      await waitForAnswerEnd();
+      await waitFor('the log rewritten without the long question', () => fs.statSync(log()).size < longQuestion.length, { timeoutMs: 10_000, intervalMs: 100 });
+      const lastFromSecond = 'The second window asks after the rewrite';
+      await second.bringToFront();
+      await waitFor('the second window to follow the edit', async () => (await workbench.webviewFrame(second).locator('.message.role-user .user-text').allInnerTexts()).map(normalise).includes(shortQuestion), { timeoutMs: 15_000, intervalMs: 200 });
+      await composers[1].fill(lastFromSecond);
+      await composers[1].press('Enter');
+      await waitFor('the second window\'s last question answered', async () => (await workbench.webviewFrame(second).locator('.message.role-user .user-text').allInnerTexts()).map(normalise).includes(lastFromSecond)
+        && !(await workbench.webviewFrame(second).locator('.message-status', { hasText: 'Answering' }).count()), { timeoutMs: 30_000, intervalMs: 200 });
+      const everyQuestion = [questions[0], followUp, 'And one more from the first window', shortQuestion, lastFromSecond];
+      const firstWindow = ui.page;
+      for (const page of [firstWindow, second]) {
+        await page.bringToFront();
+        await page.reload({ timeout: 60_000 });
+        await waitForWorkbench(page);
+      }
+      for (const [name, page] of [['first', firstWindow], ['second', second]] as const) {
+        const frame = workbench.webviewFrame(page);
+        await waitFor(`the ${name} window's panel restored with every turn`, async () => (await frame.locator('.message.role-user .user-text').allInnerTexts()).map(normalise).join(' | ') === everyQuestion.join(' | '), { timeoutMs: 30_000, intervalMs: 300 });
+      }
+      const onDisk = fs.readFileSync(log(), 'utf8');
+      for (const question of everyQuestion) assert.ok(onDisk.includes(question), `"${question}" in the log`);
+      assert.equal(onDisk.includes(longQuestion), false, 'the taken-back question is gone from the log');
+      await ui.screenshot('03b-both-windows-reloaded');
       await second.close();
 
       // The first window takes the focus back before its quick pick opens: in a clean-clone run the

@@ -127,7 +127,11 @@ export async function quickPickItems(page: Page, timeoutMs = 10_000): Promise<st
 /** Picks an item of the open quick pick by its label. */
 export async function pickQuickPickItem(page: Page, label: string | RegExp, timeoutMs = 10_000): Promise<void> {
   const row = quickPickRow(page, label).first();
-  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  try {
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${await describeQuickInput(page)}`, { cause: error });
+  }
   // A multi-step quick pick stays open between steps; a plain one hides before the next input.
   await acceptRow(page, row, 1500);
 }
