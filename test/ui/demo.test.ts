@@ -29,7 +29,7 @@ describe('npm run demo', () => {
     this.timeout(300_000);
     shots = screenshotFolder(this.test?.file);
     // The same script `npm run demo` runs after building it.
-    demo = spawnGroup('demo', projectNode(), [path.join(OUT_DIR, 'test', 'harness', 'demo.js')], {
+    demo = spawnGroup('demo', projectNode(), [path.join(OUT_DIR, 'test', 'tools', 'demo.js')], {
       env: { ...process.env, PATH: pathWithProjectNode() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BUNDLE_FILE, extractRuntimeStrings } from '../../harness/l10nBundle';
+import { BUNDLE_FILE, extractRuntimeStrings } from '../../tools/l10nBundle';
 import { REPO_ROOT } from '../../harness/paths';
 
 const read = (file: string) => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')) as Record<string, unknown>;
@@ -69,7 +69,7 @@ describe('localization', () => {
   it('the runtime bundle named by package.json holds exactly the strings the code passes to vscode.l10n.t', () => {
     assert.equal(path.join(REPO_ROOT, manifest.l10n as string, 'bundle.l10n.json'), BUNDLE_FILE);
     const bundle = JSON.parse(fs.readFileSync(BUNDLE_FILE, 'utf8')) as Record<string, string>;
-    assert.deepEqual(bundle, extractRuntimeStrings(), 'regenerate with: npm run build:tests && node out/test/harness/l10nBundle.js');
+    assert.deepEqual(bundle, extractRuntimeStrings(), 'regenerate with: npm run build:tests && npm run l10n');
   });
 
   it('the host shows no literal text: notifications, inputs and pickers go through vscode.l10n.t', () => {

@@ -1,13 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PNG } from 'pngjs';
-import { launchBrowser } from './browser';
-import { REPO_ROOT } from './paths';
+import { launchBrowser } from '../harness/browser';
+import { REPO_ROOT } from '../harness/paths';
 
 /**
  * Renders media/icon.svg to media/icon.png (128x128, transparent corners) with Debian's Chromium.
  * The PNG is committed (the Marketplace wants a PNG); run this after changing the SVG:
- * `npm run build:tests && node out/test/harness/renderIcon.js`.
+ * `npm run icon`.
  */
 async function main(): Promise<void> {
   const svg = fs.readFileSync(path.join(REPO_ROOT, 'media', 'icon.svg'), 'utf8');

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT } from './paths';
+import { REPO_ROOT } from '../harness/paths';
 
 /** The English runtime-string bundle translators start from (the format of `@vscode/l10n-dev export`). */
 export const BUNDLE_FILE = path.join(REPO_ROOT, 'media', 'l10n', 'bundle.l10n.json');
@@ -28,7 +28,7 @@ export function extractRuntimeStrings(root = path.join(REPO_ROOT, 'src')): Recor
   return Object.fromEntries([...found].sort().map((message) => [message, message]));
 }
 
-/** `node out/test/harness/l10nBundle.js` rewrites the bundle from the sources. */
+/** `npm run l10n` rewrites the bundle from the sources. */
 if (require.main === module) {
   const bundle = extractRuntimeStrings();
   fs.mkdirSync(path.dirname(BUNDLE_FILE), { recursive: true });

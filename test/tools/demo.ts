@@ -3,13 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startEmulator } from '../emulator';
-import { codeServerArgs, startCodeServer } from './codeServer';
-import { apiKeyEnvironment, emulatorSettings } from './extensionSetup';
-import { pathWithProjectNode, projectNode, REPO_ROOT } from './paths';
-import { registerCleanup, stopAll, stoppingOnSignal } from './processes';
-import { ensureCodeServer, provision, ProvisionError } from './provision';
-import { writeScratchWorkspace } from './supportExtension';
-import { seconds } from './wait';
+import { codeServerArgs, startCodeServer } from '../harness/codeServer';
+import { apiKeyEnvironment, emulatorSettings } from '../harness/extensionSetup';
+import { pathWithProjectNode, projectNode, REPO_ROOT } from '../harness/paths';
+import { registerCleanup, stopAll, stoppingOnSignal } from '../harness/processes';
+import { ensureCodeServer, provision, ProvisionError } from '../harness/provision';
+import { writeScratchWorkspace } from '../harness/supportExtension';
+import { seconds } from '../harness/wait';
 
 /**
  * `npm run demo`, the product's quick start: packages the extension, installs the VSIX into a
