@@ -1,9 +1,8 @@
 import type { ChatParams, HostToWebview } from './protocol/chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
-import type { UsageRecorder } from '../usage/ledger';
 import type { BalanceReading } from '../usage/answerSpend';
-import type { BillingWindow } from '../usage/billingWindows';
+import type { BillingMeter } from '../usage/billedCall';
 import type { SpendEstimate } from '../usage/estimate';
 import type { AppendPacing } from './appendBatcher';
 import type { Conversation } from './conversation';
@@ -70,7 +69,8 @@ export interface FailureContext {
   usedEnvironmentModel: boolean;
 }
 
-export interface ChatBackend {
+/** What the chat engine needs from the extension; an answer is a billed call, measured as every path's is (BillingMeter). */
+export interface ChatBackend extends BillingMeter {
   environment(): ChatEnvironment;
   /**
    * Why no chat request may go to the environment now (a settings problem, in the words of its
@@ -89,22 +89,8 @@ export interface ChatBackend {
    * refused, rate limited beyond the retries the backend makes); aborting the signal ends it.
    */
   openStream(env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>>;
-  /** The last balance known for the environment, if any. */
-  balance(env: string): number | undefined;
-  /**
-   * Opened before the balance an answer's spend starts from is read (after the readings of calls that
-   * have ended, billingWindows.ts); settling once its stream is over, closed once its last reading is in.
-   */
-  openBillingWindow(env: string): Promise<BillingWindow>;
-  /**
-   * A fresh reading of the balance after an answer was billed; undefined when none can be had
-   * (turned off, the read failed). The engine itself checks that it is newer than the answer.
-   */
-  readSettledBalance(env: string): Promise<BalanceReading | undefined>;
   /** Logs the failure, applies what its kind implies, and says what the answer keeps of it. */
   describeFailure(error: unknown, context: FailureContext): Promise<ErrorFacts>;
-  /** The local usage ledger: each measured spend is recorded there. */
-  readonly usage: UsageRecorder;
 }
 
 export interface ChatEngineOptions {

@@ -3,9 +3,7 @@ import type { AnswerMeta, AppendMessage } from './protocol/chatProtocol';
 import { ApiError, toApiError } from '../api/errors';
 import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
-import { answerSpend } from '../usage/answerSpend';
-import { recordBilledCall } from '../usage/billedCall';
-import type { BillingWindow } from '../usage/billingWindows';
+import { BilledCall, type BilledSpend } from '../usage/billedCall';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, sentContext, type Conversation, type ConversationMessage } from './conversation';
 import { contentText } from '../api/contentParts';
@@ -105,22 +103,21 @@ export class StreamingAnswer {
   async run(): Promise<void> {
     if (this.continuedFrom === undefined) this.conversation.messages.push(this.message);
     this.sink.upsert(this.message);
-    let billing: BillingWindow | undefined;
+    let call: BilledCall | undefined;
     try {
-      await this.answer(async () => (billing = await this.backend.openBillingWindow(this.env.name)));
+      await this.answer(async () => (call = await BilledCall.open(this.backend, 'Chat', this.env.name, { now: this.now })));
     } finally {
-      billing?.close();
+      // An answer that failed before its call ended: nothing more is billed (harmless once ended).
+      call?.notBilled();
     }
   }
 
-  /** `openBilling` refuses (throws) when a spending limit is reached: the answer is then an error card, nothing is sent. */
-  private async answer(openBilling: () => Promise<BillingWindow>): Promise<void> {
+  /** `openCall` refuses (throws) when a spending limit is reached: the answer is then an error card, nothing is sent. */
+  private async answer(openCall: () => Promise<BilledCall>): Promise<void> {
     const { conversation, message, env } = this;
-    let billing: BillingWindow | undefined;
-    let balanceBefore: number | undefined;
+    let call: BilledCall | undefined;
     try {
-      billing = await openBilling();
-      balanceBefore = this.backend.balance(env.name);
+      call = await openCall();
       const request = await this.request();
       this.sentChars = request.messages.reduce((sum, m) => sum + contentText(m.content).length, 0);
       const events = await this.backend.openStream(env.name, request, this.abort.signal);
@@ -148,10 +145,10 @@ export class StreamingAnswer {
       await this.sink.save();
       this.markOpened();
     }
-    if (!billing) return;
-    billing.settling();
+    if (!call) return;
     // Only an answer the service responded to was billed: it gets its spend, or the reason it has none.
-    if (message.meta?.requestId) await this.recordSpend(balanceBefore, billing);
+    if (message.meta?.requestId) await this.recordSpend(call);
+    else call.notBilled();
   }
 
   private async request(): Promise<ChatRequest> {
@@ -211,25 +208,27 @@ export class StreamingAnswer {
   /**
    * What the answer cost, from the settled balance: a streaming response reports the balance before
    * the answer is billed (only a reserve is taken then), so the spend needs a reading taken after it.
+   * Overlapped: the reading settled the balance shown, but another call of this wallet billed in
+   * between is in the difference too. Not measured is said too, so that the conversation's total does
+   * not look complete (protocol/conversationSpend.ts). An answer taken out of the conversation
+   * meanwhile is in the ledger all the same: it was billed.
    */
-  private async recordSpend(balanceBefore: number | undefined, billing: BillingWindow): Promise<void> {
-    const answeredAt = this.now();
-    const spent = balanceBefore === undefined ? undefined : answerSpend(balanceBefore, await this.backend.readSettledBalance(this.env.name), answeredAt);
-    if (!this.conversation.messages.includes(this.message)) return;
+  private async recordSpend(call: BilledCall): Promise<void> {
     const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.env.name, kind: 'chat' as const, chars: { in: this.sentChars, out: this.message.text.length } };
-    // Overlapped: the reading settled the balance shown, but another call of this wallet billed in
-    // between is in the difference too. Not measured is said too, so that the conversation's total
-    // does not look complete (protocol/conversationSpend.ts).
-    const outcome = recordBilledCall(this.backend.usage, 'Chat', record, billing.overlapped, spent);
-    // A continued answer shows what all its requests cost, when each was measured (the ledger has each on its own).
-    const earlier = this.earlierSpend;
+    const spend = await call.billedStream(record);
+    if (!this.conversation.messages.includes(this.message)) return;
     const { creditsSpent: _credits, spendNotMeasured: _unmeasured, ...meta } = this.message.meta ?? {};
-    if ('credits' in outcome && (!earlier || earlier.creditsSpent !== undefined)) {
-      this.message.meta = { ...meta, creditsSpent: outcome.credits + (earlier?.creditsSpent ?? 0) };
-    } else {
-      this.message.meta = { ...meta, spendNotMeasured: 'credits' in outcome ? earlier?.spendNotMeasured ?? 'noReading' : outcome.notMeasured };
-    }
+    this.message.meta = { ...meta, ...answerSpendShown(spend, this.earlierSpend) };
     this.sink.patch(this.message);
     await this.sink.save();
   }
+}
+
+/**
+ * The spend an answer shows: its request's, plus, for a continued answer, what its earlier requests
+ * cost (the ledger has each on its own); not measured as soon as one of them was not.
+ */
+export function answerSpendShown(spend: BilledSpend, earlier: Pick<AnswerMeta, 'creditsSpent' | 'spendNotMeasured'> | undefined): Pick<AnswerMeta, 'creditsSpent' | 'spendNotMeasured'> {
+  if ('credits' in spend && (!earlier || earlier.creditsSpent !== undefined)) return { creditsSpent: spend.credits + (earlier?.creditsSpent ?? 0) };
+  return { spendNotMeasured: 'credits' in spend ? earlier?.spendNotMeasured ?? 'noReading' : spend.notMeasured };
 }

@@ -1,3 +1,6 @@
+import type { EndpointCaller } from '../localEndpoint/namedTokens';
+import { answerSpend, type BalanceReading } from './answerSpend';
+import type { BillingWindow } from './billingWindows';
 import type { SpendNotMeasured, UsageRecord, UsageRecorder } from './ledger';
 
 /** What a billed call cost, or why that is not known. */
@@ -19,4 +22,88 @@ export function recordBilledCall(recorder: UsageRecorder, who: string, entry: Om
   }
   recorder.record({ ...entry, credits });
   return { credits };
+}
+
+/** What measuring a billed call needs from the extension (the chat engine's backend is one). */
+export interface BillingMeter {
+  /**
+   * Opens the call's billing window once the readings of calls that ended are in (billingWindows.ts);
+   * a spending limit refuses here (SpendingLimitError), before anything is sent.
+   */
+  openBillingWindow(env: string, caller?: EndpointCaller): Promise<BillingWindow>;
+  /** The last balance known for the environment: what the call's spend starts from. */
+  balance(env: string): number | undefined;
+  /** One fresh reading after a stream was billed; undefined when none can be had (turned off, failed). */
+  readSettledBalance(env: string): Promise<BalanceReading | undefined>;
+  readonly usage: UsageRecorder;
+}
+
+type CallEntry = Omit<UsageRecord, 'credits'>;
+
+/**
+ * One billed call of any path, measured one way: opened before anything is sent (the limits hold
+ * there), the balance it starts from noted then, and ended exactly once: not billed (the service
+ * did not take it), billed with the balance its response reported after the charge, or billed by a
+ * stream, whose headers left before the charge, with one reading of the settled balance. A billed
+ * call always reaches the ledger (recordBilledCall), measured or not.
+ */
+export class BilledCall {
+  #ended = false;
+
+  private constructor(
+    private readonly meter: BillingMeter,
+    private readonly who: string,
+    readonly env: string,
+    private readonly window: BillingWindow,
+    private readonly balanceBefore: number | undefined,
+    private readonly openedAt: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Opens the call (see BillingMeter.openBillingWindow); `who` names the feature in the log. */
+  static async open(meter: BillingMeter, who: string, env: string, options: { caller?: EndpointCaller; now?: () => number } = {}): Promise<BilledCall> {
+    const window = await meter.openBillingWindow(env, options.caller);
+    const now = options.now ?? Date.now;
+    return new BilledCall(meter, who, env, window, meter.balance(env), now(), now);
+  }
+
+  /** Whether another call of the wallet was in flight meanwhile (its spend is then in any difference). */
+  get overlapped(): boolean {
+    return this.window.overlapped;
+  }
+
+  /** The service did not take it (refused, failed or cancelled before a response): nothing was billed. Harmless once ended. */
+  notBilled(): void {
+    this.#ended = true;
+    this.window.close();
+  }
+
+  /** Billed, and its response reported the balance after the charge (a whole answer, an image). */
+  billed(entry: CallEntry, reading: BalanceReading | undefined): BilledSpend {
+    return this.#record(entry, reading, this.openedAt);
+  }
+
+  /**
+   * Billed by a stream that has ended: one reading of the settled balance, which calls opened from
+   * now on wait for; taken once `readAfter` (earlier readings of the same feature) has settled.
+   */
+  async billedStream(entry: CallEntry, readAfter?: Promise<unknown>): Promise<BilledSpend> {
+    const answeredAt = this.now();
+    this.window.settling();
+    await readAfter?.catch(() => undefined);
+    const reading = await this.meter.readSettledBalance(this.env).catch(() => undefined);
+    return this.#record(entry, reading, answeredAt);
+  }
+
+  #record(entry: CallEntry, reading: BalanceReading | undefined, readableFrom: number): BilledSpend {
+    // Ended once by construction (each path ends its call in one place): a second end records nothing.
+    if (this.#ended) return { notMeasured: 'noReading' };
+    this.#ended = true;
+    try {
+      const credits = this.balanceBefore === undefined ? undefined : answerSpend(this.balanceBefore, reading, readableFrom);
+      return recordBilledCall(this.meter.usage, this.who, entry, this.window.overlapped, credits);
+    } finally {
+      this.window.close();
+    }
+  }
 }

@@ -1,11 +1,10 @@
 import vscode = require('vscode');
 import { toApiError, type ApiError } from '../../core/api/errors';
 import { extensionForMimeType, fileNameFromPrompt } from '../../core/images/fileNames';
-import { creditsSpent } from '../../core/credits';
 import { buildSidecar, toImageRequest, type ImageInputs } from '../../core/images/imageJob';
 import type { ImageResult } from '../../core/api/types';
-import { recordBilledCall } from '../../core/usage/billedCall';
-import type { BillingWindow } from '../../core/usage/billingWindows';
+import { BilledCall } from '../../core/usage/billedCall';
+import { servicesMeter } from '../shared/billingMeter';
 import type { Services } from '../shared/services';
 import { writeImageWithSidecar, type WrittenImage } from './imageWriter';
 import { askForFolder, resolveSaveTarget, type ChooseFolder } from './saveTarget';
@@ -41,7 +40,9 @@ export interface GenerateOptions {
 }
 
 /** `spent`: what the call cost, unless it could not be measured; `overlapped`: because another call of the wallet ran meanwhile. */
-type RequestOutcome = { status: 'ok'; result: ImageResult; spent: number | undefined; overlapped: boolean } | { status: 'cancelled' } | { status: 'failed'; error: ApiError };
+type RequestOutcome = { status: 'ok'; result: ImageResult; spent: number | undefined } | { status: 'cancelled' } | { status: 'failed'; error: ApiError };
+
+const WHO = 'Image generation';
 
 /**
  * One generation, start to end: decide where it will be saved (before spending credits), request it
@@ -65,11 +66,10 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
       const abort = new AbortController();
       const subscriptions = [progressToken, options.token].map((token) => token?.onCancellationRequested(() => abort.abort()));
       if (options.token?.isCancellationRequested) abort.abort();
-      let billing: BillingWindow | undefined;
+      let call: BilledCall | undefined;
       try {
         // Open until the response, whose balance header is the balance after the charge; a spending limit refuses here.
-        billing = await services.billing.open(env);
-        const balanceBefore = services.account.get(env).balanceCredits;
+        call = await BilledCall.open(servicesMeter(services, WHO), WHO, env);
         const client = await services.api.client(env, undefined, 'image');
         const result = await services.api.withRateLimitRetry(
           'image generation',
@@ -77,25 +77,24 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
           abort.signal,
         );
         progress.report({ message: vscode.l10n.t('saving…') });
-        // Another call of this wallet billed in between would be counted in this image's spend too.
-        // Read once: it looks at the other windows' calls each time it is read, and may change.
-        const overlapped = billing.overlapped;
-        return { status: 'ok', result, overlapped, spent: overlapped ? undefined : creditsSpent(balanceBefore, result.meta.balanceCredits) };
+        // Billed whether or not the files can be written: recorded before saving.
+        const { balanceCredits } = result.meta;
+        const record = { requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image' as const };
+        const spend = call.billed(record, balanceCredits === undefined ? undefined : { credits: balanceCredits, at: Date.now() });
+        return { status: 'ok', result, spent: 'credits' in spend ? spend.credits : undefined };
       } catch (error) {
         const apiError = toApiError(error);
         return apiError.kind === 'cancelled' || abort.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: apiError };
       } finally {
         for (const subscription of subscriptions) subscription?.dispose();
-        billing?.close();
+        // Refused, failed or cancelled before the response: nothing was billed (harmless after billed()).
+        call?.notBilled();
       }
     },
   );
   if (requested.status === 'cancelled') services.log.info('Image generation cancelled');
   if (requested.status !== 'ok') return requested;
-  const { result, spent, overlapped } = requested;
-  // Billed whether or not the files can be written: recorded before saving.
-  const record = { requestId: result.meta.requestId ?? '', model: result.meta.modelId ?? inputs.model, environment: env, kind: 'image' as const };
-  recordBilledCall(services.usage, 'Image generation', record, overlapped, spent);
+  const { result, spent } = requested;
 
   const images: SavedImage[] = [];
   try {

@@ -1,6 +1,6 @@
 import type { BalanceReading } from '../../core/usage/answerSpend';
-import { readSetting } from '../shared/config';
-import type { Services } from '../shared/services';
+import { readSetting } from './config';
+import type { Services } from './services';
 
 /**
  * The balance after an answer was billed, read with one model-list request (a streamed answer

@@ -3,7 +3,7 @@ import { errorFacts } from '../../../core/errorView';
 import { spendEstimate } from '../../../core/usage/estimate';
 import type { ChatRequest, ChatStreamEvent } from '../../../core/api/types';
 import type { Services } from '../../shared/services';
-import { readSettledBalance } from '../../account/settledBalance';
+import { readSettledBalance } from '../../shared/settledBalance';
 import { chatDefaults } from '../chatSettings';
 
 /** The chat engine's view of the extension: settings, the account, the client and the error presenter. */
