@@ -3,7 +3,7 @@ import { errorFacts } from '../../../core/errorView';
 import { spendEstimate } from '../../../core/usage/estimate';
 import type { ChatRequest, ChatStreamEvent } from '../../../core/api/types';
 import type { Services } from '../../shared/services';
-import { readSettledBalance } from '../../shared/settledBalance';
+import { servicesMeter } from '../../shared/billingMeter';
 import { chatDefaults } from '../chatSettings';
 
 /** The chat engine's view of the extension: settings, the account, the client and the error presenter. */
@@ -19,10 +19,7 @@ export function createChatBackend(services: Services): ChatBackend {
     // The answers this window has read from the ledger (today's, or the usage view's days), of the active environment.
     estimate: (model) => spendEstimate(services.usage.entries().filter((e) => e.environment === services.environments.active().name), model),
     openStream: (env, request, signal) => openChatStream(services, env, request, signal),
-    balance: (env) => services.account.get(env).balanceCredits,
-    openBillingWindow: (env) => services.billing.open(env),
-    readSettledBalance: (env) => readSettledBalance(services, env, 'Chat'),
-    usage: services.usage,
+    ...servicesMeter(services, 'Chat'),
     async describeFailure(error, context) {
       const apiError = await services.errors.record(error, { source: 'chat', env: context.env, forgetsModel: context.usedEnvironmentModel });
       return errorFacts(apiError);
