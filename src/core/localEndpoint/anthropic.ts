@@ -7,7 +7,7 @@ import { apiKeyToken } from './auth';
 import { AnthropicStreamTranslator, anthropicErrorBody, anthropicModel, anthropicModelList, completionToMessage } from './anthropicResponse';
 import { anthropicToChat, TranslationError } from './anthropicRequest';
 import { forwardFor, metadataHeaders } from './exchange';
-import { isRecord } from './json';
+import { isRecord } from '../json';
 import { MODEL_LIST_REQUEST, MODEL_ROUTE, readModelList } from './models';
 import type { EndpointProtocol, Exchange } from './protocol';
 import { EndpointError, parseJson, readAll, readRequestBody, readUpstreamJson, sendJson, write } from './respond';

@@ -3,7 +3,7 @@
  * unit-tested in milliseconds. What has no counterpart in the common format is refused with a clear
  * message rather than dropped silently, except sampling hints that only tune (top_k, metadata).
  */
-import { isRecord, type Json } from './json';
+import { isRecord, type Json } from '../json';
 import { DEFAULT_ENDPOINT_LIMITS } from './limits';
 
 /** A request the translation cannot carry: answered 400 in the Anthropic error shape. */

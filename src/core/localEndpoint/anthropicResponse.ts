@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Model } from '../api/types';
-import { isRecord, type Json } from './json';
+import { isRecord, type Json } from '../json';
 
 export function anthropicId(prefix: 'msg' | 'toolu'): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;

@@ -5,7 +5,7 @@
 import { readModelEntries } from '../api/modelEntries';
 import type { ForwardedResponse, ForwardRequest, Model } from '../api/types';
 import { forwardFor, metadataHeaders } from './exchange';
-import { isRecord } from './json';
+import { isRecord } from '../json';
 import type { Exchange, ProtocolRoute } from './protocol';
 import { EndpointError, readUpstreamJson, sendJson } from './respond';
 

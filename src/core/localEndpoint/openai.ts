@@ -6,7 +6,7 @@ import type { ForwardedResponse } from '../api/types';
 import { bearerToken } from './auth';
 import { tokenLimitProblem } from './anthropicRequest';
 import { forwardFor } from './exchange';
-import { isRecord } from './json';
+import { isRecord } from '../json';
 import { MODEL_LIST_REQUEST, MODEL_ROUTE } from './models';
 import type { EndpointProtocol, Exchange } from './protocol';
 import { EndpointError, parseJson, readRequestBody, write } from './respond';

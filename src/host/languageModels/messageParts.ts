@@ -1,12 +1,9 @@
 import vscode = require('vscode');
+import { isRecord } from '../../core/json';
 import type { NeutralMessage, NeutralPart } from '../../core/languageModels/messages';
 
 /** LanguageModelChatMessageRole.System exists at run time in newer VS Code (a proposed API in 1.104). */
 const SYSTEM_ROLE = 3;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 /** The text of a tool result's content: text parts as they are, prompt-tsx and other data as JSON. */
 function resultText(content: readonly unknown[]): string {

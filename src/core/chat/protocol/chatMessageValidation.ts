@@ -3,7 +3,8 @@ import {
   type AppendMessage, type ChatWebviewState,
 } from './chatProtocol';
 import { CHAT_REQUESTS, type ChatMethod, type ChatRequestMessage, type WebviewToHost } from './chatRequests';
-import { isRecord, isString } from '../paramChecks';
+import { isRecord } from '../../json';
+import { isString } from '../paramChecks';
 
 /**
  * The host's gate for everything the webview posts. The webview runs model output, so its messages

@@ -5,7 +5,8 @@ import {
   type ChatParams, type ChatWebviewState, type ErrorActionId, type Versioned,
 } from './chatProtocol';
 import { NUMBER_PARAMS } from '../../numberParams';
-import { isFiniteNumber, isRecord, isString, noParams, oneOf, optional, type Json } from '../paramChecks';
+import { isRecord, type Json } from '../../json';
+import { isFiniteNumber, isString, noParams, oneOf, optional } from '../paramChecks';
 
 /**
  * What the chat webview asks of its host (the other half of the protocol, chatProtocol.ts): one
