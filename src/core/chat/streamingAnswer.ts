@@ -107,7 +107,7 @@ export class StreamingAnswer {
     try {
       await this.answer(async () => (call = await BilledCall.open(this.backend, 'Chat', this.env.name, { now: this.now })));
     } finally {
-      // An answer that failed before its call ended: nothing more is billed (harmless once ended).
+      // An answer that failed before its call ended: nothing was billed (nothing once ended).
       call?.notBilled();
     }
   }

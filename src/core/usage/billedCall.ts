@@ -72,8 +72,9 @@ export class BilledCall {
     return this.window.overlapped;
   }
 
-  /** The service did not take it (refused, failed or cancelled before a response): nothing was billed. Harmless once ended. */
+  /** The service did not take it (refused, failed or cancelled before a response): nothing was billed. Nothing once ended. */
   notBilled(): void {
+    if (this.#ended) return;
     this.#ended = true;
     this.window.close();
   }

@@ -87,7 +87,7 @@ export async function generateImage(services: Services, inputs: ImageInputs, opt
         return apiError.kind === 'cancelled' || abort.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: apiError };
       } finally {
         for (const subscription of subscriptions) subscription?.dispose();
-        // Refused, failed or cancelled before the response: nothing was billed (harmless after billed()).
+        // Refused, failed or cancelled before the response: nothing was billed (nothing after billed()).
         call?.notBilled();
       }
     },

@@ -72,12 +72,12 @@ describe('billed call: one meter for every path', () => {
   let clock = 1000;
   const now = () => clock;
 
-  it('ends a call the service did not take without a ledger entry (a second end is harmless)', async () => {
+  it('ends a call the service did not take without a ledger entry (a second end does nothing)', async () => {
     const { ports, events, ledger } = meter({ balance: 10 });
     const call = await BilledCall.open(ports, 'Chat', 'production', { now });
     call.notBilled();
     call.notBilled();
-    assert.deepEqual(events, ['open production', 'close', 'close']);
+    assert.deepEqual(events, ['open production', 'close'], 'its window closed once');
     assert.deepEqual(ledger.entries, []);
   });
 
@@ -85,6 +85,8 @@ describe('billed call: one meter for every path', () => {
     const { ports, ledger } = meter({ balance: 10 });
     const call = await BilledCall.open(ports, 'Image generation', 'production', { now });
     assert.deepEqual(call.billed({ ...ENTRY, kind: 'image' }, { credits: 9.5, at: clock + 5 }), { credits: 0.5 });
+    call.notBilled();
+    assert.equal(ledger.entries.length, 1, 'a path\'s safety net after billed() changes nothing');
     const stale = await BilledCall.open(ports, 'Local endpoint', 'production', { now });
     assert.deepEqual(stale.billed(ENTRY, { credits: 9, at: clock - 1 }), { notMeasured: 'noReading' }, 'a balance from before the call');
     const none = await BilledCall.open(ports, 'Local endpoint', 'production', { now });
