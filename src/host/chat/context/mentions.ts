@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import { newId, type Attachment } from '../../../core/chat/conversation';
-import type { MentionItemView, MentionRefusal, MentionTarget } from '../../../core/chat/protocol/chatProtocol';
+import type { MentionItemView, MentionKind, MentionRefusal, MentionTarget } from '../../../core/chat/protocol/chatProtocol';
 import { mentionItems } from '../../../core/chat/mentions/mentionItems';
 import {
   capRefusal, changesText, problemCount, problemsText, terminalCommandText, terminalPlainText,
@@ -15,6 +15,12 @@ import { readMentionedFile, WorkspaceFiles, workspacePath } from './mentionFiles
 import { terminalSelection, TerminalOutputs } from './terminalOutput';
 
 type Content = Omit<Attachment, 'id'>;
+
+/** One `#` source besides files (Mentions.sources). */
+interface MentionSource {
+  row(activeFile: string | undefined): Omit<MentionItemView, 'kind'>;
+  attach(label: string): Promise<Content | MentionRefusal>;
+}
 
 /**
  * A diagnostic's severity by name. A function, not a table keyed by the enum: nothing of the vscode
@@ -52,43 +58,55 @@ export class Mentions extends Disposable {
     return mentionItems(query, { others: this.otherSources(), openFiles: [...new Set(openFiles)], files: [...files.keys()] });
   }
 
+  /**
+   * The `#` sources besides files, one row each: what the picker shows (`row`, given the active
+   * file's workspace path) and what a pick attaches (`attach`, given the row's label for a refusal).
+   * A new kind of mention is a row here, its kind in core/chat/attachmentViews.ts and its icon in the
+   * webview (both checked by the compiler); the picker lists them in this order.
+   */
+  private readonly sources: { readonly [K in Exclude<MentionKind, 'file'>]: MentionSource } = {
+    selection: {
+      row: (name) => ({ label: vscode.l10n.t('Selection'), detail: name ?? vscode.l10n.t('the editor\'s selected text') }),
+      attach: async () => captureContext(this.editors.editor(), 'selection'),
+    },
+    problemsFile: {
+      row: (name) => ({ label: vscode.l10n.t('Problems in the active file'), ...(name !== undefined && { detail: name }) }),
+      attach: async (label) => {
+        const editor = this.editors.editor();
+        if (!editor) return { label, message: vscode.l10n.t('Open a file in an editor first: there is no active file.') };
+        return problems([[editor.document.uri, vscode.languages.getDiagnostics(editor.document.uri)]], workspacePath(editor.document.uri), label);
+      },
+    },
+    problemsWorkspace: {
+      row: () => ({ label: vscode.l10n.t('Problems in the workspace'), detail: vscode.l10n.t('every file\'s diagnostics') }),
+      attach: async (label) => problems(vscode.languages.getDiagnostics(), vscode.l10n.t('the workspace'), label),
+    },
+    terminal: {
+      row: () => ({ label: vscode.l10n.t('Terminal'), detail: vscode.l10n.t('its selection, or the last command and its output') }),
+      attach: (label) => this.terminal(label),
+    },
+    changes: {
+      row: () => ({ label: vscode.l10n.t('Changes'), detail: vscode.l10n.t('the working tree\'s diff (Git)') }),
+      attach: (label) => changes(label),
+    },
+  };
+
   private otherSources(): MentionItemView[] {
     const editor = this.editors.editor();
     const name = editor ? workspacePath(editor.document.uri) : undefined;
-    return [
-      { kind: 'selection', label: vscode.l10n.t('Selection'), detail: name ?? vscode.l10n.t('the editor\'s selected text') },
-      { kind: 'problemsFile', label: vscode.l10n.t('Problems in the active file'), ...(name !== undefined && { detail: name }) },
-      { kind: 'problemsWorkspace', label: vscode.l10n.t('Problems in the workspace'), detail: vscode.l10n.t('every file\'s diagnostics') },
-      { kind: 'terminal', label: vscode.l10n.t('Terminal'), detail: vscode.l10n.t('its selection, or the last command and its output') },
-      { kind: 'changes', label: vscode.l10n.t('Changes'), detail: vscode.l10n.t('the working tree\'s diff (Git)') },
-    ];
+    return (Object.entries(this.sources) as [Exclude<MentionKind, 'file'>, MentionSource][]).map(([kind, source]) => ({ kind, ...source.row(name) }));
   }
 
   /** The attachment for a picked row, or the refusal its chip shows. */
   async resolve(target: MentionTarget): Promise<Attachment | MentionRefusal> {
-    const label = target.kind === 'file' ? target.path ?? '' : this.otherSources().find((s) => s.kind === target.kind)?.label ?? target.kind;
+    const label = target.kind === 'file' ? target.path ?? '' : this.sources[target.kind].row(undefined).label;
     try {
-      const content = await this.content(target, label);
+      const content = target.kind === 'file' ? await this.file(target.path ?? '') : await this.sources[target.kind].attach(label);
       if ('message' in content) return content;
       const tooLarge = capRefusal(content.label, content.content.length, contextCapChars());
       return tooLarge ? { label: content.label, message: tooLarge } : { id: newId(), ...content };
     } catch (error) {
       return { label, message: error instanceof Error ? error.message : String(error) };
-    }
-  }
-
-  private async content(target: MentionTarget, label: string): Promise<Content | MentionRefusal> {
-    switch (target.kind) {
-      case 'file': return this.file(target.path ?? '');
-      case 'selection': return captureContext(this.editors.editor(), 'selection');
-      case 'problemsFile': {
-        const editor = this.editors.editor();
-        if (!editor) return { label, message: vscode.l10n.t('Open a file in an editor first: there is no active file.') };
-        return problems([[editor.document.uri, vscode.languages.getDiagnostics(editor.document.uri)]], workspacePath(editor.document.uri), label);
-      }
-      case 'problemsWorkspace': return problems(vscode.languages.getDiagnostics(), vscode.l10n.t('the workspace'), label);
-      case 'terminal': return this.terminal(label);
-      case 'changes': return changes(label);
     }
   }
 
