@@ -38,7 +38,7 @@ export function metaParts(meta: AnswerMeta | undefined, createdAt: number): Node
   if (meta?.spendNotMeasured !== undefined) {
     const why = meta.spendNotMeasured === 'overlapped'
       ? l10n.t('Another request to this environment ran at the same time: the balance difference holds both, so neither is counted. The status bar shows the balance.')
-      : l10n.t('No balance could be read before and after this answer (see the setting inference.chat.refreshBalanceAfterAnswer), so its cost is not known.');
+      : l10n.t('No balance could be read before and after this answer (see the setting inference.readBalanceAfterAnswer), so its cost is not known.');
     parts.push(el('span', { className: 'meta-credits-unknown', text: l10n.t('credits not measured'), attrs: { title: why } }));
   }
   for (const detail of answerDetails(meta)) {

@@ -188,6 +188,7 @@ export function checkSettings(values: Readonly<Record<string, unknown>>): Settin
     checkChoice('inference.images.responseFormat', values['inference.images.responseFormat'], ['b64_json', 'url'], 'image'),
     checkType('inference.images.folder', values['inference.images.folder'], 'string', 'image'),
     checkType('inference.chat.systemPrompt', values['inference.chat.systemPrompt'], 'string', 'chat'),
+    checkType('inference.readBalanceAfterAnswer', values['inference.readBalanceAfterAnswer'], 'boolean', 'nothing'),
     checkType('inference.chat.refreshBalanceAfterAnswer', values['inference.chat.refreshBalanceAfterAnswer'], 'boolean', 'nothing'),
   ].filter((problem): problem is SettingProblem => problem !== undefined);
 }

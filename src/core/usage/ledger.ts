@@ -59,7 +59,7 @@ export interface UsageRecorder {
 /**
  * Why a billed call has no measured spend: `overlapped`, another call of the wallet was billed in
  * between (billingWindows.ts); `noReading`, no balance before it or no usable reading after it
- * (`inference.chat.refreshBalanceAfterAnswer` off, the reading failed).
+ * (`inference.readBalanceAfterAnswer` off, the reading failed).
  */
 export const SPEND_NOT_MEASURED = ['overlapped', 'noReading'] as const;
 export type SpendNotMeasured = (typeof SPEND_NOT_MEASURED)[number];

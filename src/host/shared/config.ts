@@ -35,6 +35,8 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   'inference.images.sizePresets': string[];
   'inference.images.responseFormat': string;
   'inference.chat.systemPrompt': string;
+  'inference.readBalanceAfterAnswer': boolean;
+  /** Deprecated for inference.readBalanceAfterAnswer (readBalanceAfterAnswer() reads both). */
   'inference.chat.refreshBalanceAfterAnswer': boolean;
   /** One attachment's size cap in characters (a file, a selection, a mention); larger ones are refused, never cut. */
   'inference.chat.maxContextCharacters': number;
@@ -72,6 +74,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.images.responseFormat': 'b64_json',
   'inference.chat.systemPrompt': '',
   ...Object.fromEntries(NUMBER_PARAMS.map((param) => [param.setting, null])) as Record<NumberParamSetting, null>,
+  'inference.readBalanceAfterAnswer': true,
   'inference.chat.refreshBalanceAfterAnswer': true,
   'inference.chat.maxContextCharacters': DEFAULT_CONTEXT_CAP_CHARS,
   'inference.chat.maxImageMB': DEFAULT_MAX_IMAGE_MB,

@@ -1,16 +1,16 @@
 import type { BalanceReading } from '../../core/usage/answerSpend';
-import { readSetting } from './config';
+import { readRawSetting } from './config';
 import type { Services } from './services';
 
 /**
  * The balance after an answer was billed, read with one model-list request (a streamed answer
- * reports the balance before it is billed), when `inference.chat.refreshBalanceAfterAnswer` is on.
+ * reports the balance before it is billed), when readBalanceAfterAnswer() says so.
  * The contract promises the balance header on chat and image calls only: the model list may carry
  * none, and then the reading is the older one (which `answerSpend` refuses). `quiet`: a 429 fails at
  * once instead of showing a retry countdown, for readings nobody is watching.
  */
 export async function readSettledBalance(services: Services, env: string, who: string, quiet = false): Promise<BalanceReading | undefined> {
-  if (!readSetting('inference.chat.refreshBalanceAfterAnswer')) return undefined;
+  if (!readBalanceAfterAnswer()) return undefined;
   try {
     await services.models.list('chat', env, { refresh: true, quiet });
   } catch (error) {
@@ -19,4 +19,13 @@ export async function readSettledBalance(services: Services, env: string, who: s
   }
   const { balanceCredits, balanceAt } = services.account.get(env);
   return balanceCredits !== undefined && balanceAt !== undefined ? { credits: balanceCredits, at: balanceAt } : undefined;
+}
+
+/** `inference.readBalanceAfterAnswer`, or while it is not set, the deprecated `inference.chat.refreshBalanceAfterAnswer` it replaced; on by default. */
+export function readBalanceAfterAnswer(): boolean {
+  for (const id of ['inference.readBalanceAfterAnswer', 'inference.chat.refreshBalanceAfterAnswer'] as const) {
+    const value = readRawSetting(id);
+    if (typeof value === 'boolean') return value;
+  }
+  return true;
 }

@@ -20,7 +20,7 @@ describe('Failover between two host names of one environment', () => {
   const presented: PresentedError[] = [];
   let subscription: vscode.Disposable | undefined;
   let second: ExtraListener;
-  const SETTINGS: Record<string, unknown> = { 'inference.rateLimit.maxRetries': 0, 'inference.chat.refreshBalanceAfterAnswer': false };
+  const SETTINGS: Record<string, unknown> = { 'inference.rateLimit.maxRetries': 0, 'inference.readBalanceAfterAnswer': false };
 
   /** A fresh first listener (a new host: its health starts clean), in front of `second`, as the active environment. */
   async function environmentWith(first: ExtraListener): Promise<void> {

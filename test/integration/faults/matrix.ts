@@ -20,7 +20,7 @@ const SETTINGS: Record<string, unknown> = {
   // would take the next cell's fault queued for /models (the picker's or the balance's) and make
   // that cell succeed (seen: http-500 on the picker). The usage UI test and the provider's suite cover
   // that reading.
-  'inference.chat.refreshBalanceAfterAnswer': false,
+  'inference.readBalanceAfterAnswer': false,
   'inference.timeouts.connectSeconds': MATRIX_TIMEOUTS.connectSeconds,
   'inference.timeouts.responseSeconds': MATRIX_TIMEOUTS.responseSeconds,
   'inference.timeouts.idleSeconds': MATRIX_TIMEOUTS.idleSeconds,
