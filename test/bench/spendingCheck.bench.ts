@@ -5,8 +5,8 @@ import { serializeEntry, toUsageEntry, type UsageEntry } from '../../src/core/us
 import { readLedgerSince } from '../../src/core/usage/ledgerFile';
 import { environmentSpend, tokenSpend } from '../../src/core/usage/limitCheck';
 import { readPeriodSums, type PeriodSumsFiles } from '../../src/core/usage/periodSumsFile';
-import { dayPeriod, monthPeriod } from '../../src/core/usage/spendPeriods';
-import { spendAgainstLimits } from '../../src/core/usage/spendingLimits';
+import { monthPeriod } from '../../src/core/usage/spendPeriods';
+import { currentPeriods, spendAgainstLimits } from '../../src/core/usage/spendingLimits';
 import { alternate, arg, fmtMs, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 
 /**
@@ -62,7 +62,7 @@ async function checks(ledger: Ledger, check: (ledger: Ledger, now: number) => Pr
 
 /** The check as the guard makes it: the sums, then the environment's limits and the token's. */
 async function sumsCheck(ledger: Ledger, now: number): Promise<number> {
-  const sums = await readPeriodSums(ledger.files, dayPeriod(now, undefined), monthPeriod(now, undefined));
+  const sums = await readPeriodSums(ledger.files, currentPeriods(now));
   const [day, month] = environmentSpend(sums, 'production', LIMIT, 1, 0);
   return day.counted + month.counted + tokenSpend(sums, TOKEN.id, 1e9, 1, 0).counted;
 }

@@ -1,5 +1,5 @@
 import { formatCredits, SPEND_DIGITS } from '../credits';
-import type { PeriodSpend } from '../usage/spendingLimits';
+import { LIMIT_PERIODS, type PeriodSpend } from '../usage/spendingLimits';
 import { EndpointError } from './respond';
 
 /**
@@ -15,6 +15,6 @@ export const SPENDING_LIMIT_REACHED = 'spending_limit_reached';
  */
 export function spendingLimitRefusal(spend: PeriodSpend, environment: string, token?: string): EndpointError {
   const whose = token === undefined ? `"${environment}"` : `the endpoint token "${token}"`;
-  const message = `The ${spend.period === 'day' ? 'daily' : 'monthly'} spending limit of ${whose} set in VS Code is reached: ${formatCredits(spend.counted, SPEND_DIGITS)} of ${formatCredits(spend.limit, SPEND_DIGITS)} credits spent. Nothing was sent. It resets at ${new Date(spend.resetsAt).toISOString()}.`;
+  const message = `The ${LIMIT_PERIODS[spend.period].adjective} spending limit of ${whose} set in VS Code is reached: ${formatCredits(spend.counted, SPEND_DIGITS)} of ${formatCredits(spend.limit, SPEND_DIGITS)} credits spent. Nothing was sent. It resets at ${new Date(spend.resetsAt).toISOString()}.`;
   return new EndpointError(403, SPENDING_LIMIT_REACHED, message, {}, SPENDING_LIMIT_REACHED);
 }

@@ -29,14 +29,14 @@ export interface LimitCheck {
   reservedByToken: number;
 }
 
-/** The environment's spend against its limits (the day first, then the month). */
+/** The environment's spend against its limits (in the periods' order: the day first, then the month). */
 export function environmentSpend(sums: SpendSums, environment: string, limit: SpendingLimit, allowance: number, reserved: number): PeriodSpend[] {
-  return spendFromSums({ ...sumsFor(sums.environments, environment), periods: sums, limit, allowance, reserved });
+  return spendFromSums({ sums: sumsFor(sums.environments, environment), periods: sums.periods, limit, allowance, reserved });
 }
 
 /** An endpoint token's spend today (every environment's requests through it) against its daily limit. */
 export function tokenSpend(sums: SpendSums, tokenId: string, dailyLimit: number, allowance: number, reserved: number): PeriodSpend {
-  return spendFromSums({ ...sumsFor(sums.tokens, tokenId), periods: sums, limit: { day: dailyLimit, warningFraction: 1 }, allowance, reserved })[0];
+  return spendFromSums({ sums: sumsFor(sums.tokens, tokenId), periods: sums.periods, limit: { day: dailyLimit, warningFraction: 1 }, allowance, reserved })[0];
 }
 
 /**

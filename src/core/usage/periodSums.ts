@@ -1,29 +1,24 @@
 import type { UsageEntry } from './ledger';
 import type { Period } from './spendPeriods';
-import { EMPTY_SUM, type PeriodSum } from './spendingLimits';
+import { EMPTY_SUM, LIMIT_PERIOD_NAMES, type LimitPeriods, type PeriodSum, type PeriodSums } from './spendingLimits';
 
 /**
- * The ledger's spend in the current day and month, per environment and per endpoint token: what a
- * spending-limit check needs, kept as sums so that the check costs the same whatever the ledger's
- * size. Built from ledger entries only (periodSumsFile.ts keeps it beside the ledger and up to date).
+ * The ledger's spend in each current period of a spending limit (spendingLimits.ts's LIMIT_PERIODS),
+ * per environment and per endpoint token: what a limit check needs, kept as sums so that the check
+ * costs the same whatever the ledger's size. Built from ledger entries only (periodSumsFile.ts keeps
+ * it beside the ledger and up to date).
  */
 
-export interface DayAndMonth {
-  day: PeriodSum;
-  month: PeriodSum;
-}
-
 export interface SpendSums {
-  day: Period;
-  month: Period;
+  periods: LimitPeriods;
   /** Environment name → its sums. */
-  environments: Map<string, DayAndMonth>;
+  environments: Map<string, PeriodSums>;
   /** Endpoint token id → its sums (every environment's requests through it). */
-  tokens: Map<string, DayAndMonth>;
+  tokens: Map<string, PeriodSums>;
 }
 
-export function emptySums(day: Period, month: Period): SpendSums {
-  return { day, month, environments: new Map(), tokens: new Map() };
+export function emptySums(periods: LimitPeriods): SpendSums {
+  return { periods, environments: new Map(), tokens: new Map() };
 }
 
 function within(at: number, period: Period): boolean {
@@ -34,29 +29,35 @@ function added(sum: PeriodSum, entry: UsageEntry): PeriodSum {
   return entry.credits === null ? { measured: sum.measured, unmeasured: sum.unmeasured + 1 } : { measured: sum.measured + entry.credits, unmeasured: sum.unmeasured };
 }
 
-function addTo(map: Map<string, DayAndMonth>, key: string, entry: UsageEntry, inDay: boolean): void {
-  const sums = map.get(key) ?? { day: EMPTY_SUM, month: EMPTY_SUM };
-  map.set(key, { day: inDay ? added(sums.day, entry) : sums.day, month: added(sums.month, entry) });
+const EMPTY_SUMS = Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, EMPTY_SUM])) as PeriodSums;
+
+function addTo(map: Map<string, PeriodSums>, key: string, entry: UsageEntry, periods: LimitPeriods): void {
+  const sums = map.get(key) ?? EMPTY_SUMS;
+  map.set(key, Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, within(entry.at, periods[period]) ? added(sums[period], entry) : sums[period]])) as PeriodSums);
 }
 
-/** Counts one entry in the periods it falls in (an entry outside the month changes nothing). */
+/** Counts one entry in the periods it falls in (an entry outside all of them changes nothing). */
 export function addToSums(sums: SpendSums, entry: UsageEntry): void {
-  if (!within(entry.at, sums.month)) return;
-  const inDay = within(entry.at, sums.day);
-  addTo(sums.environments, entry.environment, entry, inDay);
-  if (entry.token) addTo(sums.tokens, entry.token.id, entry, inDay);
+  if (!LIMIT_PERIOD_NAMES.some((period) => within(entry.at, sums.periods[period]))) return;
+  addTo(sums.environments, entry.environment, entry, sums.periods);
+  if (entry.token) addTo(sums.tokens, entry.token.id, entry, sums.periods);
 }
 
-export function sumsOf(entries: Iterable<UsageEntry>, day: Period, month: Period): SpendSums {
-  const sums = emptySums(day, month);
+export function sumsOf(entries: Iterable<UsageEntry>, periods: LimitPeriods): SpendSums {
+  const sums = emptySums(periods);
   for (const entry of entries) addToSums(sums, entry);
   return sums;
 }
 
 export function copySums(sums: SpendSums): SpendSums {
-  return { day: sums.day, month: sums.month, environments: new Map(sums.environments), tokens: new Map(sums.tokens) };
+  return { periods: sums.periods, environments: new Map(sums.environments), tokens: new Map(sums.tokens) };
 }
 
-export function sumsFor(map: Map<string, DayAndMonth>, key: string): DayAndMonth {
-  return map.get(key) ?? { day: EMPTY_SUM, month: EMPTY_SUM };
+export function sumsFor(map: Map<string, PeriodSums>, key: string): PeriodSums {
+  return map.get(key) ?? EMPTY_SUMS;
+}
+
+/** Where the earliest current period starts: the ledger is read from there to build the sums. */
+export function earliestStart(periods: LimitPeriods): number {
+  return Math.min(...LIMIT_PERIOD_NAMES.map((period) => periods[period].start));
 }

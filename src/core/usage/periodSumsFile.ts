@@ -1,13 +1,14 @@
 import * as fs from 'node:fs/promises';
 import { parseLedger } from './ledger';
 import { lastLineEnd, readEntriesBefore } from './ledgerFile';
-import { addToSums, emptySums, sumsOf, type DayAndMonth, type SpendSums } from './periodSums';
+import { addToSums, earliestStart, emptySums, sumsOf, type SpendSums } from './periodSums';
 import type { Period } from './spendPeriods';
+import { LIMIT_PERIOD_NAMES, type LimitPeriods, type PeriodSums } from './spendingLimits';
 
 /**
  * The sums of periodSums.ts kept in a file beside the ledger (`period-sums.json`), shared by every
  * window, so that a spending-limit check reads a small file and the ledger's new lines only, never the
- * month. The file is never trusted over the ledger: it names the ledger bytes it covers (file identity,
+ * longest period. The file is never trusted over the ledger: it names the ledger bytes it covers (file identity,
  * length, and the bytes just before that length), and is rebuilt from the ledger when it is missing,
  * unreadable, of other periods, or covers bytes the ledger no longer holds (compacted, replaced, cut);
  * it is brought forward once the lines past it add up to REWRITE_AFTER_BYTES.
@@ -15,7 +16,8 @@ import type { Period } from './spendPeriods';
  * windows writing at once each write sums that are true of the bytes they name.
  */
 
-const VERSION = 1;
+/** 2: the periods by name (spendingLimits.ts's table); a file of version 1 is rebuilt. */
+const VERSION = 2;
 /** The covered bytes' last few, compared with the ledger's: a ledger rewritten to the same length differs here. */
 const FINGERPRINT_BYTES = 64;
 /**
@@ -36,10 +38,9 @@ interface Coverage {
 interface StoredSums {
   v: typeof VERSION;
   ledger: Coverage;
-  day: Period;
-  month: Period;
-  environments: Array<[string, DayAndMonth]>;
-  tokens: Array<[string, DayAndMonth]>;
+  periods: LimitPeriods;
+  environments: Array<[string, PeriodSums]>;
+  tokens: Array<[string, PeriodSums]>;
 }
 
 function samePeriod(a: unknown, b: Period): boolean {
@@ -52,13 +53,17 @@ function isSum(value: unknown): boolean {
   return typeof measured === 'number' && Number.isFinite(measured) && typeof unmeasured === 'number' && Number.isInteger(unmeasured) && unmeasured >= 0;
 }
 
-function isEntries(value: unknown): value is Array<[string, DayAndMonth]> {
+function isEntries(value: unknown): value is Array<[string, PeriodSums]> {
   return Array.isArray(value) && value.every((item) => Array.isArray(item) && typeof item[0] === 'string'
-    && typeof item[1] === 'object' && item[1] !== null && isSum((item[1] as DayAndMonth).day) && isSum((item[1] as DayAndMonth).month));
+    && typeof item[1] === 'object' && item[1] !== null && LIMIT_PERIOD_NAMES.every((period) => isSum((item[1] as PeriodSums)[period])));
+}
+
+function samePeriods(a: unknown, b: LimitPeriods): boolean {
+  return typeof a === 'object' && a !== null && LIMIT_PERIOD_NAMES.every((period) => samePeriod((a as Partial<LimitPeriods>)[period], b[period]));
 }
 
 /** The stored sums, if they are of these periods and well formed (whether they match the ledger is checked after). */
-function parseStored(text: string | undefined, day: Period, month: Period): StoredSums | undefined {
+function parseStored(text: string | undefined, periods: LimitPeriods): StoredSums | undefined {
   if (text === undefined) return undefined;
   let raw: unknown;
   try {
@@ -69,7 +74,7 @@ function parseStored(text: string | undefined, day: Period, month: Period): Stor
   if (typeof raw !== 'object' || raw === null) return undefined;
   const stored = raw as Partial<StoredSums>;
   const ledger = stored.ledger as Partial<Coverage> | undefined;
-  if (stored.v !== VERSION || !samePeriod(stored.day, day) || !samePeriod(stored.month, month)) return undefined;
+  if (stored.v !== VERSION || !samePeriods(stored.periods, periods)) return undefined;
   if (!ledger || typeof ledger.dev !== 'number' || typeof ledger.ino !== 'number' || typeof ledger.size !== 'number' || typeof ledger.tail !== 'string') return undefined;
   if (!isEntries(stored.environments) || !isEntries(stored.tokens)) return undefined;
   return stored as StoredSums;
@@ -93,33 +98,33 @@ export interface PeriodSumsFiles {
 }
 
 /**
- * The ledger's sums for `day` and `month`: the stored file's, plus the lines appended since it was
- * written (other windows' records), or rebuilt from the ledger when the file cannot be trusted. The
- * file is rewritten when rebuilt or far behind. A missing ledger is empty.
+ * The ledger's sums for `periods`: the stored file's, plus the lines appended since it was written
+ * (other windows' records), or rebuilt from the ledger when the file cannot be trusted. The file is
+ * rewritten when rebuilt or far behind. A missing ledger is empty.
  */
-export async function readPeriodSums(files: PeriodSumsFiles, day: Period, month: Period): Promise<SpendSums> {
+export async function readPeriodSums(files: PeriodSumsFiles, periods: LimitPeriods): Promise<SpendSums> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(files.ledger, 'r');
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return emptySums(day, month);
+    if ((error as { code?: unknown }).code === 'ENOENT') return emptySums(periods);
     throw error;
   }
   try {
     const { dev, ino, size } = await handle.stat();
-    const stored = parseStored(await fs.readFile(files.sums, 'utf8').catch(() => undefined), day, month);
+    const stored = parseStored(await fs.readFile(files.sums, 'utf8').catch(() => undefined), periods);
     const trusted = stored !== undefined && stored.ledger.dev === dev && stored.ledger.ino === ino && stored.ledger.size <= size
       && (await fingerprint(handle, stored.ledger.size)) === stored.ledger.tail;
-    if (trusted && stored.ledger.size === size) return { day, month, environments: new Map(stored.environments), tokens: new Map(stored.tokens) };
+    if (trusted && stored.ledger.size === size) return { periods, environments: new Map(stored.environments), tokens: new Map(stored.tokens) };
     const end = await lastLineEnd(handle, size);
     let sums: SpendSums;
     if (trusted && end >= stored.ledger.size) {
-      sums = { day, month, environments: new Map(stored.environments), tokens: new Map(stored.tokens) };
+      sums = { periods, environments: new Map(stored.environments), tokens: new Map(stored.tokens) };
       for (const entry of parseLedger((await readBytes(handle, stored.ledger.size, end)).toString('utf8'))) addToSums(sums, entry);
     } else {
-      sums = sumsOf(await readEntriesBefore(handle, end, month.start), day, month);
+      sums = sumsOf(await readEntriesBefore(handle, end, earliestStart(periods)), periods);
     }
-    if (!trusted || end - stored.ledger.size >= REWRITE_AFTER_BYTES) await writeSums(files, { v: VERSION, ledger: { dev, ino, size: end, tail: await fingerprint(handle, end) }, day, month, environments: [...sums.environments], tokens: [...sums.tokens] });
+    if (!trusted || end - stored.ledger.size >= REWRITE_AFTER_BYTES) await writeSums(files, { v: VERSION, ledger: { dev, ino, size: end, tail: await fingerprint(handle, end) }, periods, environments: [...sums.environments], tokens: [...sums.tokens] });
     return sums;
   } finally {
     await handle.close();

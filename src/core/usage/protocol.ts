@@ -11,6 +11,8 @@ export interface LimitRow {
   /** The endpoint token's name when the limit is that token's own (`environment` is then empty). */
   token?: string;
   period: LimitPeriod;
+  /** The period's name as the view shows it ("Today"): the host has it from the periods' table. */
+  periodLabel: string;
   limit: number;
   /** What counts against the limit: measured, plus the allowance for each unmeasured request. */
   counted: number;

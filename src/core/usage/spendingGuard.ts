@@ -7,7 +7,7 @@ import type { Clock } from './ledger';
 import { environmentSpend, limitReached, tokenSpend, type ReachedLimit } from './limitCheck';
 import type { SpendSums } from './periodSums';
 import { ReservationStore } from './reservations';
-import { limitReachedMessage, parseSpendingLimits, type PeriodSpend, type SpendingLimit } from './spendingLimits';
+import { LIMIT_PERIODS, limitReachedMessage, parseSpendingLimits, type PeriodSpend, type SpendingLimit } from './spendingLimits';
 
 /** A request refused by a spending limit (the environment's, or its endpoint token's when `token` names one): nothing was sent. */
 export class SpendingLimitError extends ApiError {
@@ -99,7 +99,7 @@ export class SpendingGuard {
     if (id === undefined || reached) {
       const { spend, token: tokenName } = reached as ReachedLimit;
       const resets = new Date(spend.resetsAt);
-      const message = limitReachedMessage(spend, tokenName === undefined ? environment : l10n.t('endpoint token {0}', tokenName), spend.period === 'day' ? resets.toLocaleTimeString() : resets.toLocaleString());
+      const message = limitReachedMessage(spend, tokenName === undefined ? environment : l10n.t('endpoint token {0}', tokenName), LIMIT_PERIODS[spend.period].resetText(spend.resetsAt));
       const whose = tokenName === undefined ? '' : ` through endpoint token "${tokenName}" (its own limit)`;
       this.log.warn(`Spending limit: a request of ${environment}${whose} was refused before sending (${spend.period}: ${spend.counted} of ${spend.limit} credits counted, resets ${resets.toISOString()})`);
       throw new SpendingLimitError(message, environment, spend, tokenName);

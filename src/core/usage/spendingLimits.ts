@@ -11,15 +11,68 @@ import { dayPeriod, monthPeriod, type Period, type TimeZone } from './spendPerio
  * one) has been let through and not yet recorded (reservations.ts).
  */
 
-export type LimitPeriod = 'day' | 'month';
+/** What the extension says and does for one kind of period a spending limit can have. */
+interface LimitPeriodRow {
+  /** The key that sets it in an environment's entry of `inference.spendingLimits` (package.json's schema names it too). */
+  setting: string;
+  /** The period containing `now`, in the user's time zone (spendPeriods.ts). */
+  bounds(now: number, timeZone?: TimeZone): Period;
+  /** What refused a request, where the user acted (the chat's card, a notification). */
+  refusal(environment: string, spent: string, limit: string, resetsAt: string): string;
+  /** The status bar's and the notification's line: at the warning fraction, or reached. */
+  summary(reached: boolean, environment: string, spent: string, limit: string, resetsAt: string): string;
+  /** The usage view's name for the period now ("Today"). */
+  label(): string;
+  /** When it resets, as a refusal says it: a time for a day, a date and time for longer. */
+  resetText(resetsAt: number): string;
+  /** For the local endpoint's error body, which stays in English ("daily"). */
+  adjective: string;
+}
 
-export interface SpendingLimit {
-  /** Credits per day / month; undefined: no limit for that period. */
-  day?: number;
-  month?: number;
+/**
+ * The periods a spending limit can have, in the order they are checked and shown: a new period is a
+ * row here, plus its key in the setting's schema and its strings (package.nls.json, the l10n bundle).
+ * A period's sums are kept beside the ledger (periodSums.ts); the longest period bounds what is read.
+ */
+export const LIMIT_PERIODS = {
+  day: {
+    setting: 'daily',
+    bounds: dayPeriod,
+    refusal: (environment, spent, limit, resetsAt) => l10n.t('The daily spending limit of "{0}" is reached: {1} of {2} credits spent today. Nothing was sent. The limit resets at {3}.', environment, spent, limit, resetsAt),
+    summary: (reached, environment, spent, limit, resetsAt) => (reached
+      ? l10n.t('Daily spending limit of {0} reached: {1} of {2} credits. Requests are refused until {3}.', environment, spent, limit, resetsAt)
+      : l10n.t('Daily spending limit of {0}: {1} of {2} credits spent (resets {3}).', environment, spent, limit, resetsAt)),
+    label: () => l10n.t('Today'),
+    resetText: (resetsAt) => new Date(resetsAt).toLocaleTimeString(),
+    adjective: 'daily',
+  },
+  month: {
+    setting: 'monthly',
+    bounds: monthPeriod,
+    refusal: (environment, spent, limit, resetsAt) => l10n.t('The monthly spending limit of "{0}" is reached: {1} of {2} credits spent this month. Nothing was sent. The limit resets on {3}.', environment, spent, limit, resetsAt),
+    summary: (reached, environment, spent, limit, resetsAt) => (reached
+      ? l10n.t('Monthly spending limit of {0} reached: {1} of {2} credits. Requests are refused until {3}.', environment, spent, limit, resetsAt)
+      : l10n.t('Monthly spending limit of {0}: {1} of {2} credits spent (resets {3}).', environment, spent, limit, resetsAt)),
+    label: () => l10n.t('This month'),
+    resetText: (resetsAt) => new Date(resetsAt).toLocaleString(),
+    adjective: 'monthly',
+  },
+} as const satisfies Record<string, LimitPeriodRow>;
+
+export type LimitPeriod = keyof typeof LIMIT_PERIODS;
+/** Every period, in the table's order. */
+export const LIMIT_PERIOD_NAMES = Object.keys(LIMIT_PERIODS) as LimitPeriod[];
+/** The current period of each kind. */
+export type LimitPeriods = Record<LimitPeriod, Period>;
+
+export function currentPeriods(now: number, timeZone?: TimeZone): LimitPeriods {
+  return Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, LIMIT_PERIODS[period].bounds(now, timeZone)])) as LimitPeriods;
+}
+
+export type SpendingLimit = { [P in LimitPeriod]?: number } & {
   /** The share of a limit at which the user is warned (0–1). */
   warningFraction: number;
-}
+};
 
 export const DEFAULT_WARNING_FRACTION = 0.8;
 /** Credits a request counts for when its spend is unknown (README, "Spending limits"). */
@@ -30,22 +83,23 @@ function credits(value: unknown): number | undefined {
 }
 
 /**
- * The setting's value: environment name → `{ daily, monthly, warningFraction }`. Anything malformed
- * in an entry is ignored (the settings schema states the shape); an entry with no limit is dropped.
+ * The setting's value: environment name → `{ daily, monthly, warningFraction }` (each period's
+ * `setting` key). Anything malformed in an entry is ignored (the settings schema states the shape);
+ * an entry with no limit is dropped.
  */
 export function parseSpendingLimits(raw: unknown): Map<string, SpendingLimit> {
   const limits = new Map<string, SpendingLimit>();
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return limits;
   for (const [environment, value] of Object.entries(raw as Record<string, unknown>)) {
     if (typeof value !== 'object' || value === null) continue;
-    const { daily, monthly, warningFraction } = value as Record<string, unknown>;
-    const fraction = credits(warningFraction);
+    const entry = value as Record<string, unknown>;
+    const fraction = credits(entry.warningFraction);
     const limit: SpendingLimit = { warningFraction: fraction !== undefined && fraction <= 1 ? fraction : DEFAULT_WARNING_FRACTION };
-    const day = credits(daily);
-    const month = credits(monthly);
-    if (day !== undefined) limit.day = day;
-    if (month !== undefined) limit.month = month;
-    if (day !== undefined || month !== undefined) limits.set(environment, limit);
+    for (const period of LIMIT_PERIOD_NAMES) {
+      const amount = credits(entry[LIMIT_PERIODS[period].setting]);
+      if (amount !== undefined) limit[period] = amount;
+    }
+    if (LIMIT_PERIOD_NAMES.some((period) => limit[period] !== undefined)) limits.set(environment, limit);
   }
   return limits;
 }
@@ -105,11 +159,13 @@ export function sumWithin(entries: readonly UsageEntry[], bounds: Period): Perio
   return { measured, unmeasured };
 }
 
+/** What the ledger holds for each current period. */
+export type PeriodSums = Record<LimitPeriod, PeriodSum>;
+
 export interface SumsInput {
-  /** The ledger's sums for the current day and month, and those periods. */
-  day: PeriodSum;
-  month: PeriodSum;
-  periods: { day: Period; month: Period };
+  /** The ledger's sums for the current periods, and those periods. */
+  sums: PeriodSums;
+  periods: LimitPeriods;
   limit: SpendingLimit;
   allowance: number;
   reserved: number;
@@ -121,19 +177,20 @@ function periodSpend(period: LimitPeriod, bounds: Period, limitCredits: number, 
   return { period, limit: limitCredits, measured, unmeasured: sum.unmeasured, reserved: input.reserved, counted, warningAt: limitCredits * input.limit.warningFraction, resetsAt: bounds.end };
 }
 
-/** The spend in each period the limit has: the day first, then the month. */
+/** The spend in each period the limit has, in the table's order (the day first, then the month). */
 export function spendFromSums(input: SumsInput): PeriodSpend[] {
-  const spends: PeriodSpend[] = [];
-  const { limit, periods } = input;
-  if (limit.day !== undefined) spends.push(periodSpend('day', periods.day, limit.day, input.day, input));
-  if (limit.month !== undefined) spends.push(periodSpend('month', periods.month, limit.month, input.month, input));
-  return spends;
+  const { limit, periods, sums } = input;
+  return LIMIT_PERIOD_NAMES.flatMap((period) => {
+    const amount = limit[period];
+    return amount === undefined ? [] : [periodSpend(period, periods[period], amount, sums[period], input)];
+  });
 }
 
-/** The environment's spend in each period it has a limit for: the day first, then the month. */
+/** The environment's spend in each period it has a limit for, in the table's order. */
 export function spendAgainstLimits(input: SpendInput): PeriodSpend[] {
-  const periods = { day: dayPeriod(input.now, input.timeZone), month: monthPeriod(input.now, input.timeZone) };
-  return spendFromSums({ ...input, periods, day: sumWithin(input.entries, periods.day), month: sumWithin(input.entries, periods.month) });
+  const periods = currentPeriods(input.now, input.timeZone);
+  const sums = Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, sumWithin(input.entries, periods[period])])) as PeriodSums;
+  return spendFromSums({ ...input, periods, sums });
 }
 
 /** The limit that stops a request now (the first reached), if any. */
@@ -148,10 +205,10 @@ export function warnedLimit(spends: readonly PeriodSpend[]): PeriodSpend | undef
 
 /** Which limit refused a request, what was counted and when it resets (`resetsAt` as the caller formats it). */
 export function limitReachedMessage(spend: PeriodSpend, environment: string, resetsAt: string): string {
-  const spent = formatCredits(spend.counted, SPEND_DIGITS);
-  const limit = formatCredits(spend.limit, SPEND_DIGITS);
-  return spend.period === 'day'
-    ? l10n.t('The daily spending limit of "{0}" is reached: {1} of {2} credits spent today. Nothing was sent. The limit resets at {3}.', environment, spent, limit, resetsAt)
-    : l10n.t('The monthly spending limit of "{0}" is reached: {1} of {2} credits spent this month. Nothing was sent. The limit resets on {3}.', environment, spent, limit, resetsAt);
+  return LIMIT_PERIODS[spend.period].refusal(environment, formatCredits(spend.counted, SPEND_DIGITS), formatCredits(spend.limit, SPEND_DIGITS), resetsAt);
 }
 
+/** One line about a limit at its warning fraction or reached: for the notification and the status bar's tooltip. */
+export function limitSummary(spend: PeriodSpend, environment: string): string {
+  return LIMIT_PERIODS[spend.period].summary(stateOf(spend) === 'reached', environment, formatCredits(spend.counted, SPEND_DIGITS), formatCredits(spend.limit, SPEND_DIGITS), new Date(spend.resetsAt).toLocaleString());
+}

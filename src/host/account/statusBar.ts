@@ -5,7 +5,7 @@ import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { markdownLiteral } from '../../core/markdownText';
 import { Disposable } from '../shared/disposable';
 import { describeAge } from '../shared/format';
-import { limitSummary } from '../shared/spendingWatch';
+import { limitSummary } from '../../core/usage/spendingLimits';
 
 
 /**

@@ -1,6 +1,5 @@
 import vscode = require('vscode');
-import { formatCredits, SPEND_DIGITS } from '../../core/credits';
-import { stateOf, warnedLimit, type PeriodSpend } from '../../core/usage/spendingLimits';
+import { limitSummary, warnedLimit, type PeriodSpend } from '../../core/usage/spendingLimits';
 import { affectsSetting } from './config';
 import { Disposable } from './disposable';
 import type { Environments } from './environments';
@@ -61,20 +60,4 @@ export class SpendingWatch extends Disposable {
     const choice = await vscode.window.showWarningMessage(limitSummary(spend, environment), raise);
     if (choice === raise) await vscode.commands.executeCommand('workbench.action.openSettings', 'inference.spendingLimits');
   }
-}
-
-/** One line about a limit at its warning fraction or reached: for the notification and the status bar's tooltip. */
-export function limitSummary(spend: PeriodSpend, environment: string): string {
-  const spent = formatCredits(spend.counted, SPEND_DIGITS);
-  const limit = formatCredits(spend.limit, SPEND_DIGITS);
-  const resets = new Date(spend.resetsAt).toLocaleString();
-  const reached = stateOf(spend) === 'reached';
-  if (spend.period === 'day') {
-    return reached
-      ? vscode.l10n.t('Daily spending limit of {0} reached: {1} of {2} credits. Requests are refused until {3}.', environment, spent, limit, resets)
-      : vscode.l10n.t('Daily spending limit of {0}: {1} of {2} credits spent (resets {3}).', environment, spent, limit, resets);
-  }
-  return reached
-    ? vscode.l10n.t('Monthly spending limit of {0} reached: {1} of {2} credits. Requests are refused until {3}.', environment, spent, limit, resets)
-    : vscode.l10n.t('Monthly spending limit of {0}: {1} of {2} credits spent (resets {3}).', environment, spent, limit, resets);
 }

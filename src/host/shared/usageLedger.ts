@@ -6,7 +6,7 @@ import { serializeEntry, toUsageEntry, type Clock, type SpendNotMeasured, type U
 import { compactLedger, oldestLedgerEntry, readLedgerSince, streamLedger } from '../../core/usage/ledgerFile';
 import { addToSums, emptySums, type SpendSums } from '../../core/usage/periodSums';
 import { readPeriodSums } from '../../core/usage/periodSumsFile';
-import { dayPeriod, monthPeriod } from '../../core/usage/spendPeriods';
+import { currentPeriods } from '../../core/usage/spendingLimits';
 import { spendToday, windowStart } from '../../core/usage/report';
 import { Disposable } from './disposable';
 
@@ -124,17 +124,15 @@ export class UsageLedger extends Disposable implements UsageRecorder {
   }
 
   /**
-   * Every window's spend in the current day and month (the user's time zone), per environment and per
-   * endpoint token: what spending limits check. Reads the sums kept beside the ledger and the lines
-   * appended since, not the month, so that its cost does not grow with the ledger.
+   * Every window's spend in the current periods of spending limits (the user's time zone), per
+   * environment and per endpoint token: what spending limits check. Reads the sums kept beside the
+   * ledger and the lines appended since, not the month, so that its cost does not grow with the ledger.
    */
   async periodSums(): Promise<SpendSums> {
-    const now = this.clock();
-    const day = dayPeriod(now, undefined);
-    const month = monthPeriod(now, undefined);
-    let sums = emptySums(day, month);
+    const periods = currentPeriods(this.clock());
+    let sums = emptySums(periods);
     await this.#enqueue('read', async () => {
-      sums = await readPeriodSums({ ledger: this.#file, sums: this.#sumsFile, pid: process.pid }, day, month);
+      sums = await readPeriodSums({ ledger: this.#file, sums: this.#sumsFile, pid: process.pid }, periods);
     });
     for (const entry of this.#unwritten) addToSums(sums, entry);
     return sums;

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { webviewHtml } from '../../core/webviewHtml';
 import { buildUsageReport, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
 import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
-import { stateOf, type PeriodSpend } from '../../core/usage/spendingLimits';
+import { LIMIT_PERIODS, stateOf, type PeriodSpend } from '../../core/usage/spendingLimits';
 import { Disposable, type Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
 
@@ -71,7 +71,7 @@ export class UsagePanel extends Disposable {
   async #limits(): Promise<LimitRow[]> {
     const rows: LimitRow[] = [];
     const row = (spend: PeriodSpend, environment: string, token?: string): LimitRow => ({
-      environment, ...(token !== undefined && { token }), period: spend.period, limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt,
+      environment, ...(token !== undefined && { token }), period: spend.period, periodLabel: LIMIT_PERIODS[spend.period].label(), limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt,
     });
     for (const environment of this.services.environments.all()) {
       const limit = this.services.billing.limitOf(environment.name);

@@ -147,7 +147,7 @@ class UsageView {
         el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Limit of')), headerCell(l10n.t('Period')), headerCell(l10n.t('Spent'), 'number'), headerCell(l10n.t('Limit'), 'number'), headerCell(l10n.t('State')), headerCell(l10n.t('Resets'))])]),
         el('tbody', {}, rows.map((row) => el('tr', { className: `limit-${row.state}` }, [
           el('td', { text: row.token === undefined ? row.environment : l10n.t('Endpoint token "{0}"', row.token) }),
-          el('td', { text: row.period === 'day' ? l10n.t('Today') : l10n.t('This month') }),
+          el('td', { text: row.periodLabel }),
           el('td', { className: 'number', text: formatSpend(row.counted), attrs: row.unmeasured ? { title: l10n.t('Includes {0} requests whose spend could not be measured, each counted at the allowance set in inference.unmeasuredRequestCredits.', row.unmeasured) } : {} }),
           el('td', { className: 'number', text: formatSpend(row.limit) }),
           el('td', { text: stateText(row) }),

@@ -13,6 +13,7 @@ const ZONE = 'UTC';
 const NOW = Date.parse('2026-03-15T12:00:00Z');
 const DAY = dayPeriod(NOW, ZONE);
 const MONTH = monthPeriod(NOW, ZONE);
+const PERIODS = { day: DAY, month: MONTH };
 const TOKEN = { id: 'tok-1', name: 'aider' };
 
 function entry(at: string, credits: number | null, extra: Partial<UsageRecord> = {}): UsageEntry {
@@ -36,7 +37,7 @@ describe('period sums: the day\'s and month\'s spend per environment and endpoin
   ];
 
   it('equals the sum over the entries of each period, per environment and per token', () => {
-    const sums = sumsOf(entries, DAY, MONTH);
+    const sums = sumsOf(entries, PERIODS);
     const production = entries.filter((e) => e.environment === 'production');
     assert.deepEqual(sumsFor(sums.environments, 'production'), { day: sumWithin(production, DAY), month: sumWithin(production, MONTH) });
     assert.deepEqual(sumsFor(sums.tokens, TOKEN.id), { day: { measured: 0.5, unmeasured: 1 }, month: { measured: 2.5, unmeasured: 1 } });
@@ -45,7 +46,7 @@ describe('period sums: the day\'s and month\'s spend per environment and endpoin
   });
 
   it('refuses past a token\'s own daily limit whatever Send Anyway says, and past the environment\'s only without consent', () => {
-    const sums = sumsOf(entries, DAY, MONTH);
+    const sums = sumsOf(entries, PERIODS);
     const check = (overrides: Partial<LimitCheck>): LimitCheck => ({ sums, environment: 'production', consented: false, allowance: 1, reserved: 0, reservedByToken: 0, ...overrides });
     // The token today: 0.5 measured + 1 unmeasured at the allowance of 1 = 1.5.
     assert.equal(limitReached(check({ token: { ...TOKEN, dailyLimit: 1.6 } })), undefined);
@@ -72,8 +73,8 @@ describe('period sums file beside the ledger', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   const append = (...list: UsageEntry[]) => fs.appendFileSync(files.ledger, list.map(serializeEntry).join(''));
-  const read = () => readPeriodSums(files, DAY, MONTH);
-  const truth = () => plain(sumsOf(fs.readFileSync(files.ledger, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as UsageEntry), DAY, MONTH));
+  const read = () => readPeriodSums(files, PERIODS);
+  const truth = () => plain(sumsOf(fs.readFileSync(files.ledger, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as UsageEntry), PERIODS));
   const stored = () => JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { ledger: { size: number } };
 
   it('is empty without a ledger, and is built from the ledger when missing', async () => {
@@ -90,14 +91,14 @@ describe('period sums file beside the ledger', () => {
     const whole = fs.statSync(files.ledger).size;
     const half = serializeEntry(entry('2026-03-15T04:00:00Z', 7));
     fs.appendFileSync(files.ledger, half.slice(0, 20));
-    assert.deepEqual(plain(await read()), plain(sumsOf([entry('2026-03-15T01:00:00Z', 1), entry('2026-03-15T02:00:00Z', 0.25, { token: TOKEN }), entry('2026-03-15T03:00:00Z', null)], DAY, MONTH)));
+    assert.deepEqual(plain(await read()), plain(sumsOf([entry('2026-03-15T01:00:00Z', 1), entry('2026-03-15T02:00:00Z', 0.25, { token: TOKEN }), entry('2026-03-15T03:00:00Z', null)], PERIODS)));
     fs.appendFileSync(files.ledger, half.slice(20));
     assert.deepEqual(plain(await read()), truth());
     assert.ok(stored().ledger.size < whole, 'a few lines past the file are read again, not written after each record');
     // Once the lines past it add up, the file is brought forward (whole lines only).
     for (let i = 0; i < 200; i++) append(entry('2026-03-15T05:00:00Z', 0.01));
     fs.appendFileSync(files.ledger, half.slice(0, 20));
-    assert.deepEqual(plain(await read()), plain(sumsOf(fs.readFileSync(files.ledger, 'utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line) as UsageEntry), DAY, MONTH)));
+    assert.deepEqual(plain(await read()), plain(sumsOf(fs.readFileSync(files.ledger, 'utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line) as UsageEntry), PERIODS)));
     assert.equal(stored().ledger.size, fs.statSync(files.ledger).size - 20, 'the cut line is not covered');
     fs.appendFileSync(files.ledger, half.slice(20));
     // Incremental: a sums file that says something false about covered bytes is believed (its cost is the
@@ -141,7 +142,7 @@ describe('period sums file beside the ledger', () => {
     // Another day: the next day's sums start from the ledger.
     poison();
     const tomorrow = dayPeriod(DAY.end, ZONE);
-    const next = await readPeriodSums(files, tomorrow, MONTH);
+    const next = await readPeriodSums(files, { day: tomorrow, month: MONTH });
     assert.deepEqual(sumsFor(next.environments, 'production').day, { measured: 0, unmeasured: 0 });
     assert.equal(sumsFor(next.environments, 'production').month.measured, 4);
   });
@@ -153,9 +154,9 @@ describe('period sums file beside the ledger', () => {
       const e = entry(`2026-03-15T0${i % 10}:00:${String(i).padStart(2, '0')}Z`, i % 5 ? 0.125 * i : null, i % 2 ? { token: TOKEN } : {});
       all.push(e);
       append(e);
-      await Promise.all([read(), readPeriodSums(other, DAY, MONTH)]);
+      await Promise.all([read(), readPeriodSums(other, PERIODS)]);
     }
-    assert.deepEqual(plain(await read()), plain(sumsOf(all, DAY, MONTH)));
+    assert.deepEqual(plain(await read()), plain(sumsOf(all, PERIODS)));
     assert.deepEqual(fs.readdirSync(dir).sort(), ['ledger.jsonl', 'period-sums.json'], 'no temporary file left');
   });
 });

@@ -19,7 +19,7 @@ function fakeLedger(): SpendLedger & { entries: UsageEntry[]; spend(environment:
     entries: [] as UsageEntry[],
     pending: Promise.resolve(),
     clock: () => NOW,
-    periodSums: async () => sumsOf(ledger.entries, DAY, MONTH),
+    periodSums: async () => sumsOf(ledger.entries, { day: DAY, month: MONTH }),
     written: () => ledger.pending,
     spend(environment: string, credits: number | null, token?: { id: string; name: string }) {
       ledger.entries.push({ v: 1, requestId: `r${ledger.entries.length}`, model: 'm', environment, kind: 'chat', credits, at: NOW, ...(token && { token }) } as UsageEntry);
