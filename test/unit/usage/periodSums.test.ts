@@ -6,14 +6,14 @@ import { serializeEntry, toUsageEntry, type UsageEntry, type UsageRecord } from 
 import { limitReached, type LimitCheck } from '../../../src/core/usage/limitCheck';
 import { sumsFor, sumsOf, type SpendSums } from '../../../src/core/usage/periodSums';
 import { readPeriodSums, type PeriodSumsFiles } from '../../../src/core/usage/periodSumsFile';
-import { dayPeriod, monthPeriod } from '../../../src/core/usage/spendPeriods';
-import { sumWithin } from '../../../src/core/usage/spendingLimits';
+import { currentPeriods, sumWithin } from '../../../src/core/usage/spendingLimits';
 
 const ZONE = 'UTC';
 const NOW = Date.parse('2026-03-15T12:00:00Z');
-const DAY = dayPeriod(NOW, ZONE);
-const MONTH = monthPeriod(NOW, ZONE);
-const PERIODS = { day: DAY, month: MONTH };
+// Every period of the table (a period added to it is summed here too); the tests look at the day and month.
+const PERIODS = currentPeriods(NOW, ZONE);
+const DAY = PERIODS.day;
+const MONTH = PERIODS.month;
 const TOKEN = { id: 'tok-1', name: 'aider' };
 
 function entry(at: string, credits: number | null, extra: Partial<UsageRecord> = {}): UsageEntry {
@@ -137,12 +137,16 @@ describe('period sums file beside the ledger', () => {
     // Damaged, or of another version.
     fs.writeFileSync(files.sums, '{"v":1,"ledger":');
     assert.deepEqual(plain(await read()), truth());
-    fs.writeFileSync(files.sums, JSON.stringify({ ...JSON.parse(fs.readFileSync(files.sums, 'utf8')) as object, v: 2 }));
+    fs.writeFileSync(files.sums, JSON.stringify({ ...JSON.parse(fs.readFileSync(files.sums, 'utf8')) as object, v: 99 }));
+    assert.deepEqual(plain(await read()), truth());
+    // Version 1 named the day and the month at the top: its sums are not read, they are rebuilt.
+    const current = JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { periods: { day: unknown; month: unknown } };
+    fs.writeFileSync(files.sums, JSON.stringify({ ...current, v: 1, day: current.periods.day, month: current.periods.month }));
+    poison();
     assert.deepEqual(plain(await read()), truth());
     // Another day: the next day's sums start from the ledger.
     poison();
-    const tomorrow = dayPeriod(DAY.end, ZONE);
-    const next = await readPeriodSums(files, { day: tomorrow, month: MONTH });
+    const next = await readPeriodSums(files, currentPeriods(DAY.end, ZONE));
     assert.deepEqual(sumsFor(next.environments, 'production').day, { measured: 0, unmeasured: 0 });
     assert.equal(sumsFor(next.environments, 'production').month.measured, 4);
   });

@@ -7,6 +7,7 @@ import type { UsageEntry } from '../../../src/core/usage/ledger';
 import { sumsOf } from '../../../src/core/usage/periodSums';
 import { ReservationStore } from '../../../src/core/usage/reservations';
 import { SpendingGuard, SpendingLimitError, type LimitSettings, type SpendLedger } from '../../../src/core/usage/spendingGuard';
+import { currentPeriods } from '../../../src/core/usage/spendingLimits';
 import { waitFor } from '../../harness/wait';
 
 const NOW = 1_800_000_000_000;
@@ -19,7 +20,7 @@ function fakeLedger(): SpendLedger & { entries: UsageEntry[]; spend(environment:
     entries: [] as UsageEntry[],
     pending: Promise.resolve(),
     clock: () => NOW,
-    periodSums: async () => sumsOf(ledger.entries, { day: DAY, month: MONTH }),
+    periodSums: async () => sumsOf(ledger.entries, { ...currentPeriods(NOW), day: DAY, month: MONTH }),
     written: () => ledger.pending,
     spend(environment: string, credits: number | null, token?: { id: string; name: string }) {
       ledger.entries.push({ v: 1, requestId: `r${ledger.entries.length}`, model: 'm', environment, kind: 'chat', credits, at: NOW, ...(token && { token }) } as UsageEntry);
