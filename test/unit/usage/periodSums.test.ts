@@ -13,7 +13,6 @@ const NOW = Date.parse('2026-03-15T12:00:00Z');
 // Every period of the table (a period added to it is summed here too); the tests look at the day and month.
 const PERIODS = currentPeriods(NOW, ZONE);
 const DAY = PERIODS.day;
-const MONTH = PERIODS.month;
 const TOKEN = { id: 'tok-1', name: 'aider' };
 
 function entry(at: string, credits: number | null, extra: Partial<UsageRecord> = {}): UsageEntry {
@@ -39,10 +38,13 @@ describe('period sums: the day\'s and month\'s spend per environment and endpoin
   it('equals the sum over the entries of each period, per environment and per token', () => {
     const sums = sumsOf(entries, PERIODS);
     const production = entries.filter((e) => e.environment === 'production');
-    assert.deepEqual(sumsFor(sums.environments, 'production'), { day: sumWithin(production, DAY), month: sumWithin(production, MONTH) });
-    assert.deepEqual(sumsFor(sums.tokens, TOKEN.id), { day: { measured: 0.5, unmeasured: 1 }, month: { measured: 2.5, unmeasured: 1 } });
+    // Every period of the table is the sum over its own bounds.
+    const over = (picked: UsageEntry[]) => Object.fromEntries(Object.entries(PERIODS).map(([period, bounds]) => [period, sumWithin(picked, bounds)]));
+    assert.deepEqual(sumsFor(sums.environments, 'production'), over(production));
+    assert.deepEqual(sumsFor(sums.tokens, TOKEN.id), over(entries.filter((e) => e.token?.id === TOKEN.id)));
+    assert.deepEqual([sumsFor(sums.tokens, TOKEN.id).day, sumsFor(sums.tokens, TOKEN.id).month], [{ measured: 0.5, unmeasured: 1 }, { measured: 2.5, unmeasured: 1 }]);
     assert.deepEqual(sumsFor(sums.environments, 'preview').day, { measured: 3, unmeasured: 0 });
-    assert.deepEqual(sumsFor(sums.tokens, 'unknown'), { day: { measured: 0, unmeasured: 0 }, month: { measured: 0, unmeasured: 0 } });
+    assert.deepEqual(sumsFor(sums.tokens, 'unknown'), over([]));
   });
 
   it('refuses past a token\'s own daily limit whatever Send Anyway says, and past the environment\'s only without consent', () => {
