@@ -25,7 +25,8 @@ const UNDICI_ADAPTER = 'src/core/api/undiciTransport.ts';
  * validation and the pure helpers that read them), and root helpers with no Node or VS Code in them.
  */
 const WEBVIEW_CORE = ['chat/protocol/[A-Za-z]+', 'credits', 'numberParams', 'byteSize', 'chat/mentions/sizes'];
-const WEBVIEW_OUTSIDE = `^\\.\\./(?!(core/(${WEBVIEW_CORE.join('|')}))$)`;
+/** From a folder of src/webview (chat/, shared/): the shared folder, and those core modules. */
+const WEBVIEW_OUTSIDE = `^\\.\\./(?!(shared/[A-Za-z]+|\\.\\./core/(${WEBVIEW_CORE.join('|')}))$)`;
 
 const NEVER_TEST = {
   regex: '^(\\.\\./)+test/',
@@ -92,13 +93,13 @@ export default tseslint.config(
   {
     // The webview runs in the browser: it imports its own files, browser packages, and from the
     // core only the protocol and the pure validation helpers, never vscode, the host or test code.
-    files: ['src/webview/*.ts'],
+    files: ['src/webview/chat/*.ts', 'src/webview/shared/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [{ ...VSCODE, message: 'The webview runs in the browser and talks to the host only through the chat protocol.' }],
         patterns: [{
           regex: WEBVIEW_OUTSIDE,
-          message: 'src/webview imports from outside itself only core/chat/protocol/*, core/credits, core/numberParams, core/byteSize and core/chat/mentions/sizes (the protocol, and pure helpers such as how a long conversation is sent and shown).',
+          message: 'src/webview/chat and src/webview/shared import from outside their folder only src/webview/shared, core/chat/protocol/*, core/credits, core/numberParams, core/byteSize and core/chat/mentions/sizes (the protocol, and pure helpers such as how a long conversation is sent and shown).',
         }],
       }],
     },
@@ -106,13 +107,13 @@ export default tseslint.config(
   {
     // The markdown renderer: browser code that knows nothing of the chat, its protocol or the core;
     // from the panel's chrome it uses only the DOM builders, the frame scheduler and the code-block toolbar.
-    files: ['src/webview/markdown/*.ts'],
+    files: ['src/webview/chat/markdown/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [{ ...VSCODE, message: 'The renderer runs in the browser and knows nothing of VS Code.' }],
         patterns: [{
-          regex: '^\\.\\./(?!(dom|frames|codeBlocks)$)',
-          message: 'src/webview/markdown imports only its own folder and, from the chrome, ../dom, ../frames and ../codeBlocks.',
+          regex: '^\\.\\./(?!(frames|codeBlocks|\\.\\./shared/dom)$)',
+          message: 'src/webview/chat/markdown imports only its own folder and, from the chat\'s chrome, ../frames and ../codeBlocks, and the shared ../../shared/dom.',
         }],
       }],
     },
@@ -125,8 +126,8 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: [{ ...VSCODE, message: 'The webview runs in the browser and talks to the host only through its protocol.' }],
         patterns: [{
-          regex: '^\\.\\./\\.\\./(?!core/(usage/(protocol|report)|credits)$)',
-          message: 'src/webview/usage imports from outside the webview only core/usage/protocol, core/usage/report and core/credits.',
+          regex: '^\\.\\./(?!(shared/[A-Za-z]+|\\.\\./core/(usage/(protocol|report)|credits))$)',
+          message: 'src/webview/usage imports from outside its folder only src/webview/shared, core/usage/protocol, core/usage/report and core/credits.',
         }],
       }],
     },

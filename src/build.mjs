@@ -19,7 +19,7 @@ const targets = {
     { ...node, entryPoints: ['node_modules/undici/index.js'], outfile: 'dist/undici.js', target: 'node20' },
   ],
   webview: [
-    { bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', minify: true, logLevel: 'warning', entryPoints: ['src/webview/main.ts', 'src/webview/usage/usage.ts'], outdir: 'dist/webview', entryNames: '[name]' },
+    { bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', minify: true, logLevel: 'warning', entryPoints: ['src/webview/chat/main.ts', 'src/webview/usage/usage.ts'], outdir: 'dist/webview', entryNames: '[name]' },
   ],
   tests: [
     { entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outdir: 'out', outbase: '.', platform: 'node', format: 'cjs', target: 'node22', sourcemap: true, logLevel: 'warning' },

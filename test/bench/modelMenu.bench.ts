@@ -5,7 +5,7 @@ import { keystrokesInPage, type Keystroke } from './keystrokes';
 import { answerRequest, emptyConversationSnapshot, openWebviewPage, type PageWindow } from './webviewPage';
 
 /**
- * Benchmark: the chat panel's model menu (webview/modelMenu.ts) with an environment listing 2,000
+ * Benchmark: the chat panel's model menu (webview/chat/modelMenu.ts) with an environment listing 2,000
  * chat models (the emulator's list), in the real webview bundle in Chromium: the menu opened from
  * the composer's model button, then a filter typed and erased a keystroke a frame, each timed in the
  * page (keystrokes.ts: the input event's handlers, where the menu filters and builds the rows in view,

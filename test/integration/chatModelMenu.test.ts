@@ -6,7 +6,7 @@ import { openNewChatPanel } from './support/chatPanels';
 import { useConfiguredEmulator } from './support/emulatorSetup';
 
 /**
- * The panel's model menu as the host answers it (webview/modelMenu.ts draws it; test/ui/chatModelMenu
+ * The panel's model menu as the host answers it (webview/chat/modelMenu.ts draws it; test/ui/chatModelMenu
  * drives the page): what it lists, and a pick that the environment does not list is refused,
  * because whatever a webview sends is untrusted.
  */

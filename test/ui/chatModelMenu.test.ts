@@ -9,7 +9,7 @@ const MODELS = Array.from({ length: 2000 }, (_, i) => `vendor-${i % 40}/model-${
 const LISTED: ChatModelsView = { environment: 'Production', models: MODELS, current: MODELS[42], environmentModel: MODELS[1] };
 
 /**
- * The composer's model menu (webview/modelMenu.ts) in the real bundle: the host's list answered by
+ * The composer's model menu (webview/chat/modelMenu.ts) in the real bundle: the host's list answered by
  * hand, the filter typed, keys pressed; what it asks of the host read from the posted requests.
  */
 describe('chat webview: the model menu with 2,000 models (real bundle, Chromium)', function () {

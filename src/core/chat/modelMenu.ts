@@ -3,7 +3,7 @@ import type { ChatEngine } from './chatEngine';
 import type { ChatModelsView } from './protocol/chatRequests';
 
 /**
- * What the panel's model menu (webview/modelMenu.ts) needs of the account: the active environment,
+ * What the panel's model menu (webview/chat/modelMenu.ts) needs of the account: the active environment,
  * its chat models and their picker. The host answers from its environments and model service.
  */
 export interface ModelMenuAccount {

@@ -2,9 +2,9 @@ import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
 import { USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
 import type { RequestRow, StackedDays, TokenTotal, UsageReport } from '../../core/usage/report';
-import { codicon, el } from '../dom';
+import { codicon, el } from '../shared/dom';
 import { formatSpend, SERIES_CLASSES, stackedBarChart } from './chart';
-import { configureLocalization } from '../localize';
+import { configureLocalization } from '../shared/localize';
 
 type StackBy = 'model' | 'kind';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fenceInfoOf } from '../../../src/webview/fenceInfo';
+import { fenceInfoOf } from '../../../src/webview/chat/fenceInfo';
 
 describe('apply: the fence info string of a rendered code block', () => {
   const answer = [

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { IncrementalMarkdown } from '../../../src/webview/markdown/incremental';
-import type { RenderOp } from '../../../src/webview/markdown/renderOp';
+import { IncrementalMarkdown } from '../../../src/webview/chat/markdown/incremental';
+import type { RenderOp } from '../../../src/webview/chat/markdown/renderOp';
 import type { Token } from 'markdown-it';
-import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/markdown/markdown';
+import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/chat/markdown/markdown';
 import { batchedAppends, longAnswer, longFence, longList, longTable, streamDeltas } from '../../shared/answerCorpus';
 import { seededRandom } from '../../shared/seededRandom';
 import { countingParsedChars, TRICKY_MARKDOWN } from './trickyMarkdown';
@@ -60,7 +60,7 @@ function asHtml(op: RenderOp | undefined): unknown {
 }
 
 
-describe('IncrementalMarkdown, webview/markdown/incremental.ts (lists, tables and fences grow in place)', () => {
+describe('IncrementalMarkdown, webview/chat/markdown/incremental.ts (lists, tables and fences grow in place)', () => {
   it('produces exactly the one-shot HTML for every random split of tricky constructs', () => {
     const rand = seededRandom(99);
     for (const text of TRICKY_MARKDOWN) {

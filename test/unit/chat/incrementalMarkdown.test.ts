@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { openTokensAlone, splitTail } from '../../../src/webview/markdown/blocks';
-import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/markdown/markdown';
+import { openTokensAlone, splitTail } from '../../../src/webview/chat/markdown/blocks';
+import { createMarkdown, renderMarkdown, renderTokens } from '../../../src/webview/chat/markdown/markdown';
 import { longAnswer, streamDeltas } from '../../shared/answerCorpus';
 import { seededRandom } from '../../shared/seededRandom';
 import { countingParsedChars, TRICKY_MARKDOWN } from './trickyMarkdown';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { createMarkdown, fenceLanguage, renderMarkdown } from '../../../src/webview/markdown/markdown';
+import { createMarkdown, fenceLanguage, renderMarkdown } from '../../../src/webview/chat/markdown/markdown';
 
 const md = createMarkdown();
 const render = (text: string) => renderMarkdown(md, text, { highlight: true });

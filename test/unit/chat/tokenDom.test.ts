@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { createMarkdown, escapeHtml, renderTokens } from '../../../src/webview/markdown/markdown';
-import { buildFromTokens, type NodeSink } from '../../../src/webview/markdown/tokenDom';
+import { createMarkdown, escapeHtml, renderTokens } from '../../../src/webview/chat/markdown/markdown';
+import { buildFromTokens, type NodeSink } from '../../../src/webview/chat/markdown/tokenDom';
 import { longAnswer, longFence, longList, longTable } from '../../shared/answerCorpus';
 import { TRICKY_MARKDOWN } from './trickyMarkdown';
 

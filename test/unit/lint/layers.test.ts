@@ -32,14 +32,21 @@ describe('lint: layer boundaries', function () {
     assert.deepEqual(await problems('src/host/chat/zz.ts', lines(named('../shared/services', 0))), [], 'the features build on it');
   });
 
-  it('lets the webview import only the protocol and pure core helpers', async () => {
-    const code = lines(named('../core/chat/protocol/chatProtocol', 0), named('../core/chat/protocol/chatMessageValidation', 1), named('../core/api/errors', 2), named('../host/config', 3), named('./dom', 4), named('vscode', 5), named('../core/chat/chatEngine', 6), named('../core/credits', 7));
-    assert.deepEqual(await problems('src/webview/zz.ts', code), [3, 4, 6, 7]);
+  it('lets the chat webview import only its folder, the shared one, the protocol and pure core helpers', async () => {
+    const code = lines(named('../../core/chat/protocol/chatProtocol', 0), named('../../core/chat/protocol/chatMessageValidation', 1), named('../../core/api/errors', 2), named('../../host/config', 3), named('./composer', 4), named('vscode', 5),
+      named('../../core/chat/chatEngine', 6), named('../../core/credits', 7), named('../shared/dom', 8), named('../usage/chart', 9));
+    assert.deepEqual(await problems('src/webview/chat/zz.ts', code), [3, 4, 6, 7, 10]);
+    assert.deepEqual(await problems('src/webview/shared/zz.ts', lines(named('../chat/app', 0), named('../../core/chat/protocol/chatProtocol', 1))), [1], 'the shared folder serves both views, and uses neither');
+  });
+
+  it('lets the usage webview import only its folder, the shared one and its protocol', async () => {
+    const code = lines(named('../shared/dom', 0), named('../chat/app', 1), named('../../core/usage/protocol', 2), named('../../core/usage/ledger', 3), named('./chart', 4));
+    assert.deepEqual(await problems('src/webview/usage/zz.ts', code), [2, 4]);
   });
 
   it('keeps the markdown renderer free of the chat, the core and VS Code', async () => {
-    const code = lines(named('../dom', 0), named('../frames', 1), named('./blocks', 2), named('../app', 3), named('../../core/chat/chatProtocol', 4), named('vscode', 5));
-    assert.deepEqual(await problems('src/webview/markdown/zz.ts', code), [4, 5, 6]);
+    const code = lines(named('../../shared/dom', 0), named('../frames', 1), named('./blocks', 2), named('../app', 3), named('../../../core/chat/protocol/chatProtocol', 4), named('vscode', 5));
+    assert.deepEqual(await problems('src/webview/chat/markdown/zz.ts', code), [4, 5, 6]);
   });
 
   it('lets only the undici adapter import undici, types included', async () => {

@@ -42,7 +42,7 @@ export const EAGER_CHARS = 32 * 1024;
 
 /**
  * Where the messages the webview renders at once start, of `texts` (a conversation's, oldest first):
- * the latest, up to EAGER_CHARS; the ones before wait until scrolled near (webview/lazyMessages.ts).
+ * the latest, up to EAGER_CHARS; the ones before wait until scrolled near (webview/chat/lazyMessages.ts).
  */
 export function eagerFrom(texts: readonly string[]): number {
   let chars = 0;

@@ -1,4 +1,4 @@
-import { el } from './dom';
+import { el } from '../shared/dom';
 
 const FLUSH_MS = 1200;
 const MAX_CHARS = 600;

@@ -1,9 +1,9 @@
 import * as l10n from '@vscode/l10n';
-import { answerDetails } from '../core/chat/protocol/answerDetails';
-import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../core/chat/protocol/chatProtocol';
-import { formatCredits, SPEND_DIGITS } from '../core/credits';
+import { answerDetails } from '../../core/chat/protocol/answerDetails';
+import type { AnswerMeta, AttachmentView, ErrorCardView, MessageView } from '../../core/chat/protocol/chatProtocol';
+import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { attachmentChip } from './attachmentChips';
-import { codicon, el } from './dom';
+import { codicon, el } from '../shared/dom';
 import type { ImageThumbnails } from './imageThumbnails';
 
 /** The parts of a message around its text: the status line, the meta line, attachment chips, the error card. */

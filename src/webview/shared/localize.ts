@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { WEBVIEW_L10N_ATTRIBUTE } from '../core/chat/protocol/chatProtocol';
+import { WEBVIEW_L10N_ATTRIBUTE } from '../../core/chat/protocol/chatProtocol';
 
 /**
  * Configures `l10n.t` with the bundle the host put on the root element, before any text is built.

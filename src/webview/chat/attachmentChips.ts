@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { AttachmentView, MentionRefusal } from '../core/chat/protocol/chatProtocol';
-import { describeBytes } from '../core/byteSize';
-import { formatChars } from '../core/chat/mentions/sizes';
-import { actionButton, codicon, el } from './dom';
+import type { AttachmentView, MentionRefusal } from '../../core/chat/protocol/chatProtocol';
+import { describeBytes } from '../../core/byteSize';
+import { formatChars } from '../../core/chat/mentions/sizes';
+import { actionButton, codicon, el } from '../shared/dom';
 import type { ImageThumbnails } from './imageThumbnails';
 
 const ICONS: Record<AttachmentView['kind'], string> = {

@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { MessageView } from '../core/chat/protocol/chatProtocol';
-import { eagerFrom } from '../core/chat/protocol/snapshotParts';
+import type { MessageView } from '../../core/chat/protocol/chatProtocol';
+import { eagerFrom } from '../../core/chat/protocol/snapshotParts';
 import { BottomFollower } from './bottomFollower';
-import { el } from './dom';
+import { el } from '../shared/dom';
 import { LazyMessages } from './lazyMessages';
 import { MessageChunks } from './messageChunks';
 import { MessageElement, type MessageContext } from './messageView';

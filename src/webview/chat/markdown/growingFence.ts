@@ -1,4 +1,4 @@
-import { el } from '../dom';
+import { el } from '../../shared/dom';
 
 /**
  * A fence grows by chunks of highlighted lines, each in its own block (`.growing` in chat.css), so

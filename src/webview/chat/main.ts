@@ -1,8 +1,8 @@
-import { parseChatWebviewState } from '../core/chat/protocol/chatMessageValidation';
-import type { ChatWebviewState, HostToWebview } from '../core/chat/protocol/chatProtocol';
+import { parseChatWebviewState } from '../../core/chat/protocol/chatMessageValidation';
+import type { ChatWebviewState, HostToWebview } from '../../core/chat/protocol/chatProtocol';
 import { ChatApp } from './app';
 import { HostConnection } from './hostConnection';
-import { configureLocalization } from './localize';
+import { configureLocalization } from '../shared/localize';
 
 /** Entry point of the chat webview bundle: wire the app to the host, then announce `ready`. */
 function start(): void {

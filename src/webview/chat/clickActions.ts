@@ -1,6 +1,6 @@
-import { describeLinkTarget } from '../core/chat/protocol/linkTarget';
-import type { ErrorActionId } from '../core/chat/protocol/chatProtocol';
-import type { ChatMethod, ChatRequests, ChatResponses } from '../core/chat/protocol/chatRequests';
+import { describeLinkTarget } from '../../core/chat/protocol/linkTarget';
+import type { ErrorActionId } from '../../core/chat/protocol/chatProtocol';
+import type { ChatMethod, ChatRequests, ChatResponses } from '../../core/chat/protocol/chatRequests';
 import { codeBlockOf } from './codeBlocks';
 import type { Composer } from './composer';
 import { blockIndexOf, fenceInfoOf } from './fenceInfo';

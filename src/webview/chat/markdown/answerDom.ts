@@ -1,5 +1,5 @@
 import { decorateCodeBlocks } from '../codeBlocks';
-import { el } from '../dom';
+import { el } from '../../shared/dom';
 import { whenIdle } from '../frames';
 import { appendCodeLines, closeFence, GROWING_FENCE } from './growingFence';
 import { PendingSanitiser, tokensToFragment } from './pendingSanitiser';

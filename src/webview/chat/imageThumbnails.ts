@@ -1,4 +1,4 @@
-import type { ChatResponses } from '../core/chat/protocol/chatRequests';
+import type { ChatResponses } from '../../core/chat/protocol/chatRequests';
 
 /** Asks the host for an attached image's bytes; undefined when it could not give them. */
 export type ImageLoader = (id: string) => Promise<ChatResponses['imageData'] | undefined>;

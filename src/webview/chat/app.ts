@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
-import { conversationSpend } from '../core/chat/protocol/conversationSpend';
-import { parseAppend } from '../core/chat/protocol/chatMessageValidation';
+import { conversationSpend } from '../../core/chat/protocol/conversationSpend';
+import { parseAppend } from '../../core/chat/protocol/chatMessageValidation';
 import {
   CHAT_PROTOCOL_VERSION,
   CHAT_STATE_VERSION,
@@ -16,8 +16,8 @@ import {
   type MentionTarget,
   type MessageView,
   type SnapshotMessage,
-} from '../core/chat/protocol/chatProtocol';
-import type { ChatMethod, ChatRequests, ChatResponses } from '../core/chat/protocol/chatRequests';
+} from '../../core/chat/protocol/chatProtocol';
+import type { ChatMethod, ChatRequests, ChatResponses } from '../../core/chat/protocol/chatRequests';
 import { routeClick, showLinkTarget, type AttachmentMethod, type ClickContext } from './clickActions';
 import { bytesBase64, ImageThumbnails } from './imageThumbnails';
 import { Composer } from './composer';

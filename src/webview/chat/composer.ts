@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { AttachmentView, ChatEnvironmentView, MentionRefusal } from '../core/chat/protocol/chatProtocol';
-import { formatCredits, SPEND_DIGITS } from '../core/credits';
+import type { AttachmentView, ChatEnvironmentView, MentionRefusal } from '../../core/chat/protocol/chatProtocol';
+import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { attachmentChip, refusalChip } from './attachmentChips';
-import { actionButton, codicon, el } from './dom';
+import { actionButton, codicon, el } from '../shared/dom';
 import type { ImageThumbnails } from './imageThumbnails';
 import { MentionPicker, type MentionPickerHandlers } from './mentionPicker';
 import { ModelMenu, type ModelMenuHandlers } from './modelMenu';

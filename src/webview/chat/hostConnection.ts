@@ -3,8 +3,8 @@ import {
   CHAT_PROTOCOL_VERSION,
   type ChatWebviewState,
   type HostMessage,
-} from '../core/chat/protocol/chatProtocol';
-import { CHAT_REQUESTS, type ChatMethod, type ChatRequests, type ChatResponses, type WebviewToHost } from '../core/chat/protocol/chatRequests';
+} from '../../core/chat/protocol/chatProtocol';
+import { CHAT_REQUESTS, type ChatMethod, type ChatRequests, type ChatResponses, type WebviewToHost } from '../../core/chat/protocol/chatRequests';
 
 /** Requests that wait for the user (a quick pick, an input box) get a long timeout; the rest a short one. */
 const REQUEST_TIMEOUT_MS = 30_000;

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { MessagePatch, MessageView } from '../core/chat/protocol/chatProtocol';
-import { actionButton, codicon, el } from './dom';
+import type { MessagePatch, MessageView } from '../../core/chat/protocol/chatProtocol';
+import { actionButton, codicon, el } from '../shared/dom';
 import type { FrameScheduler } from './frames';
 import type { MarkdownIt } from 'markdown-it';
 import { StreamingMarkdown } from './markdown/streamingMarkdown';

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { MentionItemView, MentionKind, MentionTarget } from '../core/chat/protocol/chatProtocol';
-import { codicon, el } from './dom';
+import type { MentionItemView, MentionKind, MentionTarget } from '../../core/chat/protocol/chatProtocol';
+import { codicon, el } from '../shared/dom';
 
 export interface MentionPickerHandlers {
   /** The rows for what follows `#`; undefined when the host refused. */

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { actionButton, el } from './dom';
+import { actionButton, el } from '../shared/dom';
 
 /**
  * Adds the Copy / Insert at Cursor / Open in New File / Apply toolbar to closed code blocks. Runs on

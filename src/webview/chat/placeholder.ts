@@ -1,4 +1,4 @@
-import { el } from './dom';
+import { el } from '../shared/dom';
 
 /**
  * The plain text an answer not rendered yet shows (lazyMessages.ts), so that find-in-page, a

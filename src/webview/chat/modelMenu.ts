@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatModelsView } from '../core/chat/protocol/chatRequests';
-import { codicon, el } from './dom';
+import type { ChatModelsView } from '../../core/chat/protocol/chatRequests';
+import { codicon, el } from '../shared/dom';
 
 export interface ModelMenuHandlers {
   /** The environment's chat models; undefined when the host could not list them (it says why). */

@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import { conversationSpendLabel, type ConversationSpend } from '../core/chat/protocol/conversationSpend';
-import { NUMBER_PARAMS, type NumberParamName } from '../core/numberParams';
-import type { ChatEnvironmentView, ChatParams, ConversationHeader } from '../core/chat/protocol/chatProtocol';
-import { actionButton, el } from './dom';
+import { conversationSpendLabel, type ConversationSpend } from '../../core/chat/protocol/conversationSpend';
+import { NUMBER_PARAMS, type NumberParamName } from '../../core/numberParams';
+import type { ChatEnvironmentView, ChatParams, ConversationHeader } from '../../core/chat/protocol/chatProtocol';
+import { actionButton, el } from '../shared/dom';
 
 /**
  * Conversation title, conversation-level actions, and the per-conversation parameter overrides.

@@ -1,4 +1,4 @@
-import { el } from './dom';
+import { el } from '../shared/dom';
 
 /**
  * Messages per chunk. 8, 16 and 32 scrolled the rendered 5 MB conversation (896 messages) at the
