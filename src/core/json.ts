@@ -5,3 +5,12 @@ export type Json = Record<string, unknown>;
 export function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The value of a JSON text, or undefined when it is not JSON (no JSON text parses to undefined). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -7,6 +7,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { PER_RUN_TOKEN, type EndpointTokenRef } from '../usage/ledger';
 import { createEndpointToken, tokenDigest } from './auth';
+import { parseJson } from '../json';
 
 export interface NamedToken {
   /** Random UUID: what the ledger attributes requests to, so that a renamed or revoked token's history stays its own. */
@@ -37,12 +38,7 @@ function isLimit(value: unknown): value is number {
 /** The stored list back; anything malformed (another version, a bad entry) is dropped, never trusted. */
 export function parseNamedTokens(stored: string | undefined): NamedToken[] {
   if (!stored) return [];
-  let raw: unknown;
-  try {
-    raw = JSON.parse(stored);
-  } catch {
-    return [];
-  }
+  const raw = parseJson(stored);
   if (typeof raw !== 'object' || raw === null || (raw as { v?: unknown }).v !== STORED_VERSION) return [];
   const list = (raw as { tokens?: unknown }).tokens;
   if (!Array.isArray(list)) return [];

@@ -1,3 +1,4 @@
+import { parseJson } from '../json';
 /**
  * The local usage ledger: one line per request whose spend the extension computed from the
  * service's own balance readings. It holds no key, no prompt and no answer: only what the usage view
@@ -79,12 +80,7 @@ function isCount(value: unknown): value is number {
 
 /** One stored line back to an entry; anything of another version or shape is skipped (undefined). */
 export function parseUsageEntry(line: string): UsageEntry | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+  const raw = parseJson(line);
   if (typeof raw !== 'object' || raw === null) return undefined;
   const value = raw as Record<string, unknown>;
   if (value.v !== USAGE_ENTRY_VERSION) return undefined;

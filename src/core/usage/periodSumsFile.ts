@@ -4,6 +4,7 @@ import { lastLineEnd, readEntriesBefore } from './ledgerFile';
 import { addToSums, earliestStart, emptySums, sumsOf, type SpendSums } from './periodSums';
 import type { Period } from './spendPeriods';
 import { LIMIT_PERIOD_NAMES, type LimitPeriods, type PeriodSums } from './spendingLimits';
+import { parseJson } from '../json';
 
 /**
  * The sums of periodSums.ts kept in a file beside the ledger (`period-sums.json`), shared by every
@@ -65,12 +66,7 @@ function samePeriods(a: unknown, b: LimitPeriods): boolean {
 /** The stored sums, if they are of these periods and well formed (whether they match the ledger is checked after). */
 function parseStored(text: string | undefined, periods: LimitPeriods): StoredSums | undefined {
   if (text === undefined) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const raw = parseJson(text);
   if (typeof raw !== 'object' || raw === null) return undefined;
   const stored = raw as Partial<StoredSums>;
   const ledger = stored.ledger as Partial<Coverage> | undefined;

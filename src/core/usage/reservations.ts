@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { processIsAlive } from '../processIsAlive';
+import { parseJson } from '../json';
 
 /**
  * Credits held for requests let through a spending limit and not yet in the ledger, shared by every
@@ -85,12 +86,8 @@ export class ReservationStore {
   }
 
   async #live(): Promise<StoredReservation[]> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await fs.readFile(this.#file, 'utf8'));
-    } catch {
-      return []; // None yet, or a file cut by a crash: nothing holds.
-    }
+    // None yet, or a file cut by a crash: nothing holds.
+    const raw = parseJson(await fs.readFile(this.#file, 'utf8').catch(() => ''));
     if (!Array.isArray(raw)) return [];
     const now = this.#clock();
     return raw.filter((r: unknown): r is StoredReservation => {

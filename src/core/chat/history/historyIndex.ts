@@ -1,4 +1,5 @@
 import type { ConversationSummary } from '../conversation';
+import { parseJson } from '../../json';
 
 /**
  * The history index: one summary per conversation, so that Chat History lists without opening any
@@ -80,20 +81,10 @@ export function parseIndex(text: string): ParsedIndex {
   const lines = text.split('\n');
   // The last piece is what follows the last newline: empty, or a write a crash cut short.
   lines.pop();
-  let header: unknown;
-  try {
-    header = JSON.parse(lines[0] ?? '');
-  } catch {
-    return { entries, lines: 0, valid: false };
-  }
+  const header = parseJson(lines[0] ?? '');
   if (typeof header !== 'object' || header === null || (header as Record<string, unknown>).v !== HISTORY_INDEX_VERSION) return { entries, lines: 0, valid: false };
   for (const line of lines.slice(1)) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      continue;
-    }
+    const raw = parseJson(line);
     if (typeof raw !== 'object' || raw === null) continue;
     const value = raw as Record<string, unknown>;
     if (typeof value.id !== 'string') continue;

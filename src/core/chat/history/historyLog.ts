@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Conversation, ConversationMessage } from '../conversation';
 import { conversationFromJson, serializeConversation, toStoredConversation, toStoredMessage, type StoredConversation, type StoredMessage } from './serialization';
+import { parseJson } from '../../json';
 
 /**
  * The on-disk form of one conversation, designed so that streaming never rewrites the file:
@@ -72,14 +73,6 @@ function lines(text: string): { line: string; final: boolean; terminated: boolea
   return parts.map((line, index) => ({ line, final: index === parts.length - 1, terminated: terminated || index < parts.length - 1 }));
 }
 
-function parseLine(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
 function applyRecord(raw: Json, record: Json): boolean {
   const messages = raw.messages as unknown[];
   switch (record.op) {
@@ -113,13 +106,13 @@ function applyRecord(raw: Json, record: Json): boolean {
 export function replayLog(text: string, journals: readonly string[] = []): ReplayedLog {
   const problems: LogProblem[] = [];
   const all = lines(text);
-  const first = all[0] ? parseLine(all[0].line) : undefined;
+  const first = all[0] ? parseJson(all[0].line) : undefined;
   if (!isObject(first) || !Array.isArray(first.messages)) {
     return { conversation: undefined, problems: [{ kind: all[0] && !all[0].terminated ? 'truncated' : 'corrupt', line: 1 }] };
   }
   const raw: Json = first;
   all.slice(1).forEach(({ line, final, terminated }, index) => {
-    const record = parseLine(line);
+    const record = parseJson(line);
     if (!isObject(record) || !applyRecord(raw, record)) {
       if (line.trim() === '' && terminated) return;
       problems.push({ kind: final && !terminated ? 'truncated' : 'corrupt', line: index + 2 });
@@ -176,7 +169,7 @@ function replayJournalEntry(text: string): { message: StoredMessage; after?: str
   let body = '';
   for (const { line, terminated } of lines(text)) {
     if (!terminated) break; // The write a crash interrupted: everything before it is kept.
-    const record = parseLine(line);
+    const record = parseJson(line);
     if (!isObject(record)) continue;
     if (record.op === 'begin' && isObject(record.message) && typeof record.message.text === 'string') {
       message = { ...record.message };

@@ -5,6 +5,7 @@ import type { Attachment, Conversation, ConversationMessage } from '../conversat
 import { readNumberParams, type NumberParamValues } from '../../numberParams';
 import { isChatImageMime, isImageFileName, type ChatImage } from '../chatImages';
 import { asServiceParameters } from '../params';
+import { parseJson } from '../../json';
 
 /**
  * The history file format: its own versioned type, converted explicitly to and from the engine's
@@ -215,13 +216,8 @@ function readMessage(raw: unknown): ConversationMessage | undefined {
 const READABLE_VERSIONS: ReadonlySet<unknown> = new Set([1, STORED_CONVERSATION_VERSION]);
 
 export function parseConversation(text: string): Conversation | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return conversationFromJson(raw);
+  const raw = parseJson(text);
+  return raw === undefined ? undefined : conversationFromJson(raw);
 }
 
 /** The conversation in an already parsed JSON value (a history log is replayed into one). */
