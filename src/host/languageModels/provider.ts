@@ -7,7 +7,8 @@ import { openChatStream } from '../chat/surfaces/chatBackend';
 import { affectsSetting } from '../shared/config';
 import type { Environment } from '../shared/environments';
 import type { Services } from '../shared/services';
-import { AnswerLedger } from './answerLedger';
+import { AnswerLedger } from '../../core/languageModels/answerLedger';
+import { servicesMeter } from '../shared/billingMeter';
 import { buildChatRequest, reportEvent } from './chatRequest';
 import { toLanguageModelError } from './lmErrors';
 import { toNeutralMessage } from './messageParts';
@@ -37,7 +38,8 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
   #lastListActivity = 0;
 
   constructor(private readonly services: Services) {
-    this.ledger = new AnswerLedger(services);
+    // Readings nobody watches: a 429 fails at once rather than showing a countdown.
+    this.ledger = new AnswerLedger(servicesMeter(services, 'Language models', true), (message) => services.log.warn(message));
     const changed = () => {
       this.#lastListActivity = Date.now();
       this.#onDidChange.fire();

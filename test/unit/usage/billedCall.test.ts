@@ -4,6 +4,8 @@ import { answerSpendShown } from '../../../src/core/chat/streamingAnswer';
 import type { BalanceReading } from '../../../src/core/usage/answerSpend';
 import { BilledCall, recordBilledCall, type BillingMeter } from '../../../src/core/usage/billedCall';
 import type { BillingWindow } from '../../../src/core/usage/billingWindows';
+import { SpendingLimitError } from '../../../src/core/usage/spendingGuard';
+import { guardedMeter, type GuardedMeter } from './guardedMeter';
 import type { SpendNotMeasured, UsageRecord, UsageRecorder } from '../../../src/core/usage/ledger';
 
 function recorder(): UsageRecorder & { entries: UsageRecord[]; unmeasured: [string, string, SpendNotMeasured][] } {
@@ -143,5 +145,33 @@ describe('the spend a continued answer shows', () => {
     assert.deepEqual(answerSpendShown({ credits: 0.5 }, { spendNotMeasured: 'overlapped' }), { spendNotMeasured: 'overlapped' });
     assert.deepEqual(answerSpendShown({ notMeasured: 'overlapped' }, { creditsSpent: 0.25 }), { spendNotMeasured: 'overlapped' });
     assert.deepEqual(answerSpendShown({ notMeasured: 'noReading' }, undefined), { spendNotMeasured: 'noReading' });
+  });
+});
+
+describe('billed call: an unmeasured call of any path counts against a spending limit', () => {
+  let guarded: GuardedMeter;
+  beforeEach(() => {
+    guarded = guardedMeter();
+    guarded.state.limits = { production: { daily: 0.5 } };
+  });
+  afterEach(() => guarded.dispose());
+
+  const refusedNext = async (who: string) => {
+    await guarded.released();
+    const refusal = await BilledCall.open(guarded.meter, who, 'production').then(() => undefined, (error: unknown) => error);
+    assert.ok(refusal instanceof SpendingLimitError, `${who}: ${String(refusal)}`);
+    assert.equal(refusal.spend.counted, 1, 'the allowance of the one unmeasured call');
+  };
+
+  it('a chat answer with the balance read after it turned off (no settled reading)', async () => {
+    const call = await BilledCall.open(guarded.meter, 'Chat', 'production');
+    assert.deepEqual(await call.billedStream(ENTRY), { notMeasured: 'noReading' });
+    await refusedNext('Chat');
+  });
+
+  it('an image whose response reported no balance', async () => {
+    const call = await BilledCall.open(guarded.meter, 'Image generation', 'production');
+    assert.deepEqual(call.billed({ ...ENTRY, kind: 'image' }, undefined), { notMeasured: 'noReading' });
+    await refusedNext('Image generation');
   });
 });

@@ -1,6 +1,4 @@
-import { BilledCall, type BillingMeter } from '../../core/usage/billedCall';
-import { servicesMeter } from '../shared/billingMeter';
-import type { Services } from '../shared/services';
+import { BilledCall, type BillingMeter } from '../usage/billedCall';
 
 const WHO = 'Language models';
 
@@ -20,15 +18,12 @@ export interface AnswerInFlight {
  */
 export class AnswerLedger {
   #readings: Promise<void> = Promise.resolve();
-  readonly #meter: BillingMeter;
 
-  constructor(private readonly services: Services) {
-    this.#meter = servicesMeter(services, WHO, true);
-  }
+  constructor(private readonly meter: BillingMeter, private readonly warn: (message: string) => void) {}
 
   /** Before sending: waits for the readings of calls that have ended and notes the balance this one starts from. */
   async start(env: string): Promise<AnswerInFlight> {
-    return { call: await BilledCall.open(this.#meter, WHO, env) };
+    return { call: await BilledCall.open(this.meter, WHO, env) };
   }
 
   /** After the answer (complete, failed or cancelled): once the service took it, reads the settled balance and records the spend. */
@@ -36,7 +31,7 @@ export class AnswerLedger {
     if (answer.requestId === undefined) return answer.call.notBilled();
     const entry = { requestId: answer.requestId, model: answer.model ?? '', environment: answer.call.env, kind: 'chat' as const };
     this.#readings = answer.call.billedStream(entry, this.#readings).then(() => undefined, (error: unknown) => {
-      this.services.log.warn(`${WHO}: spend of request ${answer.requestId ?? ''} not recorded: ${error instanceof Error ? error.message : String(error)}`);
+      this.warn(`${WHO}: spend of request ${answer.requestId ?? ''} not recorded: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
