@@ -1,5 +1,7 @@
 import * as fs from 'node:fs/promises';
 import type { ChatImage } from '../chatImages';
+import { imageAttachments } from '../conversation';
+import { replayLog } from './historyLog';
 import { imageFile, imageFolder } from './historyFileNames';
 
 /**
@@ -31,14 +33,36 @@ export class HistoryImages {
     return fs.readFile(imageFile(this.dir, conversationId, file));
   }
 
+  /**
+   * Deletes those of `files` on disk that no message of the saved log names: an image another
+   * window's message names stays (a window writes an image before the line that names it, in its
+   * own queue; the same image attached again is the same file). No log yet (the conversation's first
+   * question was taken back) names nothing; a log that cannot be read, or not whole, deletes nothing.
+   * A file not on disk costs a stat, not a log read.
+   */
+  async forget(conversationId: string, files: readonly string[], readLog: () => Promise<string>): Promise<void> {
+    const written = await this.existing(conversationId, files);
+    if (!written.length) return;
+    let text = '';
+    try {
+      text = await readLog();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    }
+    const { conversation, problems } = text ? replayLog(text) : { conversation: undefined, problems: [] };
+    if (text && (!conversation || problems.length)) return;
+    const named = new Set(imageAttachments(conversation?.messages ?? []).map((attachment) => attachment.image.file));
+    for (const file of written) if (!named.has(file)) await this.removeFile(conversationId, file);
+  }
+
   /** Those of `files` that are on disk. */
-  async existing(conversationId: string, files: readonly string[]): Promise<string[]> {
+  private async existing(conversationId: string, files: readonly string[]): Promise<string[]> {
     const found = await Promise.all(files.map((file) => exists(imageFile(this.dir, conversationId, file))));
     return files.filter((_, index) => found[index]);
   }
 
-  /** One image no message names any more (historyStore.ts decides that). */
-  removeFile(conversationId: string, file: string): Promise<void> {
+  /** One image no message names any more. */
+  private removeFile(conversationId: string, file: string): Promise<void> {
     return fs.rm(imageFile(this.dir, conversationId, file), { force: true });
   }
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { realTimer, type Timer } from '../appendBatcher';
-import { imageAttachments, summary, type Conversation, type ConversationSummary } from '../conversation';
+import { summary, type Conversation, type ConversationSummary } from '../conversation';
 import type { SavedElsewhere } from '../ports';
 import { logFile, parseJournalName } from './historyFileNames';
 import { processIsAlive } from '../../processIsAlive';
@@ -149,30 +149,10 @@ export class HistoryStore {
     return this.images.read(conversationId, file);
   }
 
-  /**
-   * Deletes images of the conversation that no message of its log names, after the writes queued
-   * before: the log is read as saved, so an image another window's message names stays (a window
-   * writes an image before the line that names it, in its own queue; the same image attached again
-   * is the same file). An unreadable log deletes nothing.
-   */
+  /** Deletes images of the conversation that no message of its saved log names (HistoryImages.forget), after the writes queued before. */
   forgetImages(conversationId: string, files: readonly string[]): Promise<void> {
     if (!files.length) return this.writing;
-    return this.enqueue(async () => {
-      // A chip dropped before its question was sent has no file: nothing to read the log for.
-      const written = await this.images.existing(conversationId, files);
-      if (!written.length) return;
-      let text = '';
-      try {
-        text = await this.fs.readFile(logFile(this.options.dir, conversationId));
-      } catch (error) {
-        // No log yet (the conversation's first question was taken back) names nothing; any other failure keeps all.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
-      }
-      const { conversation, problems } = text ? replayLog(text) : { conversation: undefined, problems: [] };
-      if (text && (!conversation || problems.length)) return;
-      const named = new Set(imageAttachments(conversation?.messages ?? []).map((attachment) => attachment.image.file));
-      for (const file of written) if (!named.has(file)) await this.images.removeFile(conversationId, file);
-    }, 'forget images of', conversationId);
+    return this.enqueue(() => this.images.forget(conversationId, files, () => this.fs.readFile(logFile(this.options.dir, conversationId))), 'forget images of', conversationId);
   }
 
   async load(id: string): Promise<Conversation | undefined> {
