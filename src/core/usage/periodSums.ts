@@ -1,6 +1,6 @@
 import type { UsageEntry } from './ledger';
 import type { Period } from './spendPeriods';
-import { EMPTY_SUM, LIMIT_PERIOD_NAMES, type LimitPeriods, type PeriodSum, type PeriodSums } from './spendingLimits';
+import { EMPTY_SUM, LIMIT_PERIOD_NAMES, perPeriod, type LimitPeriods, type PeriodSum, type PeriodSums } from './spendingLimits';
 
 /**
  * The ledger's spend in each current period of a spending limit (spendingLimits.ts's LIMIT_PERIODS),
@@ -29,11 +29,11 @@ function added(sum: PeriodSum, entry: UsageEntry): PeriodSum {
   return entry.credits === null ? { measured: sum.measured, unmeasured: sum.unmeasured + 1 } : { measured: sum.measured + entry.credits, unmeasured: sum.unmeasured };
 }
 
-const EMPTY_SUMS = Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, EMPTY_SUM])) as PeriodSums;
+const EMPTY_SUMS: PeriodSums = perPeriod(() => EMPTY_SUM);
 
 function addTo(map: Map<string, PeriodSums>, key: string, entry: UsageEntry, periods: LimitPeriods): void {
   const sums = map.get(key) ?? EMPTY_SUMS;
-  map.set(key, Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, within(entry.at, periods[period]) ? added(sums[period], entry) : sums[period]])) as PeriodSums);
+  map.set(key, perPeriod((period) => (within(entry.at, periods[period]) ? added(sums[period], entry) : sums[period])));
 }
 
 /** Counts one entry in the periods it falls in (an entry outside all of them changes nothing). */

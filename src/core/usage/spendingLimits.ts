@@ -65,8 +65,13 @@ export const LIMIT_PERIOD_NAMES = Object.keys(LIMIT_PERIODS) as LimitPeriod[];
 /** The current period of each kind. */
 export type LimitPeriods = Record<LimitPeriod, Period>;
 
+/** One value per period of the table, made by `value`. */
+export function perPeriod<T>(value: (period: LimitPeriod) => T): Record<LimitPeriod, T> {
+  return Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, value(period)])) as Record<LimitPeriod, T>;
+}
+
 export function currentPeriods(now: number, timeZone?: TimeZone): LimitPeriods {
-  return Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, LIMIT_PERIODS[period].bounds(now, timeZone)])) as LimitPeriods;
+  return perPeriod((period) => LIMIT_PERIODS[period].bounds(now, timeZone));
 }
 
 export type SpendingLimit = { [P in LimitPeriod]?: number } & {
@@ -189,7 +194,7 @@ export function spendFromSums(input: SumsInput): PeriodSpend[] {
 /** The environment's spend in each period it has a limit for, in the table's order. */
 export function spendAgainstLimits(input: SpendInput): PeriodSpend[] {
   const periods = currentPeriods(input.now, input.timeZone);
-  const sums = Object.fromEntries(LIMIT_PERIOD_NAMES.map((period) => [period, sumWithin(input.entries, periods[period])])) as PeriodSums;
+  const sums = perPeriod((period) => sumWithin(input.entries, periods[period]));
   return spendFromSums({ ...input, periods, sums });
 }
 
