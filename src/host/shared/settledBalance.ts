@@ -1,3 +1,4 @@
+import vscode = require('vscode');
 import type { BalanceReading } from '../../core/usage/answerSpend';
 import { readRawSetting } from './config';
 import type { Services } from './services';
@@ -23,8 +24,9 @@ export async function readSettledBalance(services: Services, env: string, who: s
 
 /** `inference.readBalanceAfterAnswer`, or while it is not set, the deprecated `inference.chat.refreshBalanceAfterAnswer` it replaced; on by default. */
 export function readBalanceAfterAnswer(): boolean {
+  const configuration = vscode.workspace.getConfiguration();
   for (const id of ['inference.readBalanceAfterAnswer', 'inference.chat.refreshBalanceAfterAnswer'] as const) {
-    const value = readRawSetting(id);
+    const value = readRawSetting(id, configuration);
     if (typeof value === 'boolean') return value;
   }
   return true;
