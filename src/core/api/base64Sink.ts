@@ -35,7 +35,12 @@ export class Base64Sink {
   #padding = 0;
   #escape: string | undefined;
 
-  constructor(capacity: number, private readonly maxBytes: number, private readonly onTooLarge: () => Error) {
+  readonly #maxBytes: number;
+  readonly #onTooLarge: () => Error;
+
+  constructor(capacity: number, maxBytes: number, onTooLarge: () => Error) {
+    this.#maxBytes = maxBytes;
+    this.#onTooLarge = onTooLarge;
     this.#out = Buffer.allocUnsafe(Math.max(1024, Math.min(capacity, maxBytes + 3)));
   }
 
@@ -82,7 +87,7 @@ export class Base64Sink {
 
   /** Room for `bytes` more decoded bytes, within the cap. */
   #reserve(bytes: number): void {
-    if (this.#length + bytes > this.maxBytes) throw this.onTooLarge();
+    if (this.#length + bytes > this.#maxBytes) throw this.#onTooLarge();
     if (this.#length + bytes > this.#out.length) this.#grow(this.#length + bytes);
   }
 
@@ -159,13 +164,13 @@ export class Base64Sink {
     this.#bits += 6;
     if (this.#bits < 8) return;
     this.#bits -= 8;
-    if (this.#length >= this.maxBytes) throw this.onTooLarge();
+    if (this.#length >= this.#maxBytes) throw this.#onTooLarge();
     if (this.#length === this.#out.length) this.#grow();
     this.#out[this.#length++] = (this.#accumulator >>> this.#bits) & 0xff;
   }
 
   #grow(needed = this.#length + 1): void {
-    const larger = Buffer.allocUnsafe(Math.min(Math.max(this.#out.length * 2, needed), this.maxBytes + 3));
+    const larger = Buffer.allocUnsafe(Math.min(Math.max(this.#out.length * 2, needed), this.#maxBytes + 3));
     this.#out.copy(larger, 0, 0, this.#length);
     this.#out = larger;
   }

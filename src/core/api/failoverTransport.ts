@@ -87,24 +87,29 @@ function edgeReason(response: TransportResponse): string {
 export class FailoverTransport implements Transport {
   readonly #origins: string[];
 
-  constructor(private readonly inner: Transport, private readonly options: FailoverOptions) {
+  readonly #inner: Transport;
+  readonly #options: FailoverOptions;
+
+  constructor(inner: Transport, options: FailoverOptions) {
+    this.#inner = inner;
+    this.#options = options;
     this.#origins = options.health.origins;
   }
 
   async send(request: TransportRequest): Promise<TransportResponse> {
     const path = this.#pathOf(request.url);
     // Not addressed to one of this environment's hosts (a probe of an address being added): as it is.
-    if (path === undefined) return this.inner.send(request);
-    const turns = this.options.health.plan();
+    if (path === undefined) return this.#inner.send(request);
+    const turns = this.#options.health.plan();
     const failures: HostFailure[] = [];
     // plan() names at least one host, and the last one tried returns or throws.
     for (let index = 0; ; index++) {
       const turn = turns[index];
       const last = index === turns.length - 1;
-      const next = () => this.options.onFailover?.({ from: turn.origin, to: turns[index + 1].origin, reason: failures[failures.length - 1].reason });
+      const next = () => this.#options.onFailover?.({ from: turn.origin, to: turns[index + 1].origin, reason: failures[failures.length - 1].reason });
       let response: TransportResponse;
       try {
-        response = await this.inner.send({ ...request, url: turn.origin + path });
+        response = await this.#inner.send({ ...request, url: turn.origin + path });
       } catch (error) {
         const reached = !request.signal?.aborted && error instanceof TransportFailure && mayHaveReachedService(request, error);
         if (reached) error.mayHaveReachedService = true;
@@ -141,7 +146,7 @@ export class FailoverTransport implements Transport {
   }
 
   close(): Promise<void> {
-    return this.inner.close();
+    return this.#inner.close();
   }
 
   /**
@@ -151,7 +156,7 @@ export class FailoverTransport implements Transport {
    * right after it tries the one whose backoff ends first).
    */
   #withSetAside(failures: readonly HostFailure[], turns: readonly { origin: string }[]): HostFailure[] {
-    const untried = this.options.health.states()
+    const untried = this.#options.health.states()
       .filter((host) => host.lastError !== undefined && host.failures > 0 && !turns.some((turn) => turn.origin === host.origin))
       .map((host) => ({ origin: host.origin, reason: host.lastError!, setAside: true }));
     return [...failures, ...untried].sort((a, b) => this.#origins.indexOf(a.origin) - this.#origins.indexOf(b.origin));

@@ -40,11 +40,16 @@ export class HostHealth {
   readonly #hosts: HostState[];
   #lastHealthy: HostState | undefined;
 
+  readonly #now: () => number;
+  readonly #backoff: BackoffSettings;
+
   constructor(
     origins: readonly string[],
-    private readonly now: () => number = Date.now,
-    private readonly backoff: BackoffSettings = DEFAULT_BACKOFF,
+    now: () => number = Date.now,
+    backoff: BackoffSettings = DEFAULT_BACKOFF,
   ) {
+    this.#now = now;
+    this.#backoff = backoff;
     this.#hosts = origins.map((origin) => ({ origin, failures: 0, setAsideUntil: 0, probing: false }));
   }
 
@@ -69,7 +74,7 @@ export class HostHealth {
    * second request at the same moment does not probe too.
    */
   plan(): HostTurn[] {
-    const now = this.now();
+    const now = this.#now();
     const probe = this.#hosts.find((host) => host.failures > 0 && !host.probing && host.setAsideUntil <= now);
     const healthy = this.#hosts.filter((host) => host.failures === 0);
     if (this.#lastHealthy && this.#lastHealthy.failures === 0) healthy.sort((a, b) => Number(b === this.#lastHealthy) - Number(a === this.#lastHealthy));
@@ -98,11 +103,11 @@ export class HostHealth {
         this.#lastHealthy = host;
       }),
       failed: (reason) => report(() => {
-        const now = this.now();
+        const now = this.#now();
         host.failures += 1;
         host.lastFailedAt = now;
         host.lastError = reason;
-        host.setAsideUntil = now + Math.min(this.backoff.firstMs * 2 ** (host.failures - 1), this.backoff.longestMs);
+        host.setAsideUntil = now + Math.min(this.#backoff.firstMs * 2 ** (host.failures - 1), this.#backoff.longestMs);
         if (this.#lastHealthy === host) this.#lastHealthy = undefined;
       }),
       released: () => report(() => undefined),

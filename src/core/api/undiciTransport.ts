@@ -75,17 +75,23 @@ async function createPools(settings: ConnectionSettings, env: NodeJS.ProcessEnv)
 class UndiciTransport implements Transport {
   #pools: Promise<Pools> | undefined;
 
+  readonly #settings: ConnectionSettings;
+  readonly #env: NodeJS.ProcessEnv;
+
   constructor(
-    private readonly settings: ConnectionSettings,
-    private readonly env: NodeJS.ProcessEnv,
-  ) {}
+    settings: ConnectionSettings,
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.#settings = settings;
+    this.#env = env;
+  }
 
   async send(request: TransportRequest): Promise<TransportResponse> {
     const progress: TransportProgress = { requestStarted: false, bodyBytesSent: 0, responseStarted: false };
     let response: Dispatcher.ResponseData;
     try {
       const { request: send } = await loadUndici();
-      const pools = await (this.#pools ??= createPools(this.settings, this.env));
+      const pools = await (this.#pools ??= createPools(this.#settings, this.#env));
       // Loopback never goes through a proxy: plain http is allowed there only because it never leaves
       // the machine, and a proxy would receive the key (undici tunnels http too). NO_PROXY cannot say
       // "all of 127.0.0.0/8 and every spelling of ::1", so the choice is made here, per request.

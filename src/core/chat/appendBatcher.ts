@@ -29,54 +29,59 @@ export const DEFAULT_APPEND_PACING: AppendPacing = { maxWaitMs: 250, flushChars:
  * slow answer visibly jerky; 250 ms is the compromise.
  */
 export class AppendBatcher {
-  private pending = '';
-  private pendingIsReasoning = false;
-  private handle: unknown;
-  private seq = 0;
-  private readonly pacing: AppendPacing;
+  #pending = '';
+  #pendingIsReasoning = false;
+  #handle: unknown;
+  #seq = 0;
+  readonly #pacing: AppendPacing;
+
+  readonly #emit: (append: AppendMessage) => void;
+  readonly #timer: Timer;
 
   constructor(
-    private readonly emit: (append: AppendMessage) => void,
+    emit: (append: AppendMessage) => void,
     pacing: Partial<AppendPacing> = {},
-    private readonly timer: Timer = realTimer,
+    timer: Timer = realTimer,
   ) {
-    this.pacing = { ...DEFAULT_APPEND_PACING, ...pacing };
+    this.#emit = emit;
+    this.#timer = timer;
+    this.#pacing = { ...DEFAULT_APPEND_PACING, ...pacing };
   }
 
   /** The seq of the last append emitted (a snapshot tells the webview where the stream stands). */
   get lastSeq(): number {
-    return this.seq;
+    return this.#seq;
   }
 
   /** Queues answer text, or the model's thinking; a switch between the two sends what is pending first. */
   push(text: string, reasoning = false): void {
     if (!text) return;
-    if (this.pending && reasoning !== this.pendingIsReasoning) this.flush();
-    this.pendingIsReasoning = reasoning;
-    this.pending += text;
-    if (this.seq === 0 || this.pending.length >= this.pacing.flushChars) this.flush();
-    else if (this.handle === undefined) this.handle = this.timer.set(() => this.flush(), this.pacing.maxWaitMs);
+    if (this.#pending && reasoning !== this.#pendingIsReasoning) this.flush();
+    this.#pendingIsReasoning = reasoning;
+    this.#pending += text;
+    if (this.#seq === 0 || this.#pending.length >= this.#pacing.flushChars) this.flush();
+    else if (this.#handle === undefined) this.#handle = this.#timer.set(() => this.flush(), this.#pacing.maxWaitMs);
   }
 
   /** Sends what is pending now (before a status change, or at the end of the stream). */
   flush(): void {
-    if (this.handle !== undefined) this.timer.clear(this.handle);
-    this.handle = undefined;
-    if (!this.pending) return;
-    const text = this.pending;
-    this.pending = '';
-    this.emit({ seq: ++this.seq, text, ...(this.pendingIsReasoning && { reasoning: true as const }) });
+    if (this.#handle !== undefined) this.#timer.clear(this.#handle);
+    this.#handle = undefined;
+    if (!this.#pending) return;
+    const text = this.#pending;
+    this.#pending = '';
+    this.#emit({ seq: ++this.#seq, text, ...(this.#pendingIsReasoning && { reasoning: true as const }) });
   }
 
   /** Drops pending text without sending it: the next snapshot carries it (the webview was not there). */
   discardPending(): void {
-    if (this.handle !== undefined) this.timer.clear(this.handle);
-    this.handle = undefined;
-    this.pending = '';
+    if (this.#handle !== undefined) this.#timer.clear(this.#handle);
+    this.#handle = undefined;
+    this.#pending = '';
   }
 
   dispose(): void {
-    if (this.handle !== undefined) this.timer.clear(this.handle);
-    this.handle = undefined;
+    if (this.#handle !== undefined) this.#timer.clear(this.#handle);
+    this.#handle = undefined;
   }
 }

@@ -18,62 +18,73 @@ import { environmentView, headerChanged, messagePatched, messageRemoved, message
  * or new parameters are not edits of the messages and are allowed at any time.
  */
 export class ChatEngine {
-  private active: StreamingAnswer | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private readonly pending = new PendingAttachments();
-  private readonly now: () => number;
+  #active: StreamingAnswer | undefined;
+  #running: Promise<void> = Promise.resolve();
+  readonly #pending = new PendingAttachments();
+  readonly #now: () => number;
+
+  #current: Conversation;
+  readonly #view: ChatView;
+  readonly #saver: ConversationSaver;
+  readonly #backend: ChatBackend;
+  readonly #options: ChatEngineOptions;
 
   constructor(
-    private current: Conversation,
-    private readonly view: ChatView,
-    private readonly saver: ConversationSaver,
-    private readonly backend: ChatBackend,
-    private readonly options: ChatEngineOptions = {},
+    current: Conversation,
+    view: ChatView,
+    saver: ConversationSaver,
+    backend: ChatBackend,
+    options: ChatEngineOptions = {},
   ) {
-    this.now = options.now ?? Date.now;
+    this.#current = current;
+    this.#view = view;
+    this.#saver = saver;
+    this.#backend = backend;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
   }
 
   get conversation(): Conversation {
-    return this.current;
+    return this.#current;
   }
 
   get streaming(): boolean {
-    return this.active !== undefined;
+    return this.#active !== undefined;
   }
 
   /** Resolves when the answer in flight (if any) has ended, with its spend, and been saved. */
   whenIdle(): Promise<void> {
-    return this.running;
+    return this.#running;
   }
 
   /** Shows another conversation; refused while an answer streams. */
   load(conversation: Conversation): void {
-    this.assertIdle();
-    const previous = this.current;
-    this.current = conversation;
-    this.forgetDropped(this.pending.take().filter(isImageAttachment), previous);
-    this.view.showTitle(this.current.title);
-    this.view.post(this.snapshot());
+    this.#assertIdle();
+    const previous = this.#current;
+    this.#current = conversation;
+    this.#forgetDropped(this.#pending.take().filter(isImageAttachment), previous);
+    this.#view.showTitle(this.#current.title);
+    this.#view.post(this.snapshot());
   }
 
   /** Shows the whole conversation again (a view that was reloaded, or asks for it), if the view is there. */
   showSnapshot(): void {
-    if (this.view.ready) this.view.post(this.snapshot());
+    if (this.#view.ready) this.#view.post(this.snapshot());
   }
 
   snapshot(): SnapshotMessage {
     return hostMessage('snapshot', {
-      conversation: conversationView(this.current),
+      conversation: conversationView(this.#current),
       attachments: this.attachmentViews(),
-      environment: environmentView(this.backend, this.current),
-      ...(this.active && { streaming: this.active.snapshotPosition() }),
+      environment: environmentView(this.#backend, this.#current),
+      ...(this.#active && { streaming: this.#active.snapshotPosition() }),
     });
   }
 
   /** Header, title, model or the environment changed. */
   announceHeader(): void {
-    this.view.showTitle(this.current.title);
-    this.view.post(headerChanged(this.backend, this.current));
+    this.#view.showTitle(this.#current.title);
+    this.#view.post(headerChanged(this.#backend, this.#current));
   }
 
   /**
@@ -82,27 +93,27 @@ export class ChatEngine {
    * as a model that takes no images answers), rejects: the question and its chips stay in the composer.
    */
   async send(text: string): Promise<{ attachments: AttachmentView[] }> {
-    this.assertIdle();
-    await this.followOtherWindows();
-    this.assertIdle();
-    const images = this.pending.images();
-    const conversation = this.current;
-    await this.saver.writeImages(conversation.id, images.map((a) => a.image));
-    this.assertIdle();
-    if (conversation !== this.current) throw new Error(l10n.t('The conversation changed before the message was sent.'));
-    const message: ConversationMessage = { id: newId(), role: 'user', text, createdAt: this.now() };
-    const attachments = this.pending.take();
+    this.#assertIdle();
+    await this.#followOtherWindows();
+    this.#assertIdle();
+    const images = this.#pending.images();
+    const conversation = this.#current;
+    await this.#saver.writeImages(conversation.id, images.map((a) => a.image));
+    this.#assertIdle();
+    if (conversation !== this.#current) throw new Error(l10n.t('The conversation changed before the message was sent.'));
+    const message: ConversationMessage = { id: newId(), role: 'user', text, createdAt: this.#now() };
+    const attachments = this.#pending.take();
     if (attachments.length) message.attachments = attachments;
-    this.current.messages.push(message);
-    const title = this.current.title;
-    if (this.current.title === DEFAULT_TITLE) {
-      this.current.title = titleFrom(text);
+    this.#current.messages.push(message);
+    const title = this.#current.title;
+    if (this.#current.title === DEFAULT_TITLE) {
+      this.#current.title = titleFrom(text);
       this.announceHeader();
     }
-    this.upsert(message);
+    this.#upsert(message);
     await this.persist();
-    const answer = this.answer();
-    if (images.length) await this.takeBackIfRefused(message, answer, title);
+    const answer = this.#answer();
+    if (images.length) await this.#takeBackIfRefused(message, answer, title);
     return { attachments: [] };
   }
 
@@ -110,26 +121,26 @@ export class ChatEngine {
    * Turns another window added to this conversation since this one last saved it (one folder open in
    * two windows): shown here, and the next question's context, as the file has them (issue 37).
    */
-  private async followOtherWindows(): Promise<void> {
-    const shown = this.current;
-    const saved = await this.saver.changedElsewhere(shown.id);
-    if (!saved || shown !== this.current || this.active || !saved.take()) return;
-    this.current = saved.conversation;
-    this.view.showTitle(this.current.title);
-    this.view.post(this.snapshot());
+  async #followOtherWindows(): Promise<void> {
+    const shown = this.#current;
+    const saved = await this.#saver.changedElsewhere(shown.id);
+    if (!saved || shown !== this.#current || this.#active || !saved.take()) return;
+    this.#current = saved.conversation;
+    this.#view.showTitle(this.#current.title);
+    this.#view.post(this.snapshot());
   }
 
   /** A request the service refused as such (a model that takes no images): the turn goes back to the composer. */
-  private async takeBackIfRefused(question: ConversationMessage, answer: StreamingAnswer, title: string): Promise<void> {
+  async #takeBackIfRefused(question: ConversationMessage, answer: StreamingAnswer, title: string): Promise<void> {
     await answer.opened;
     const refusal = refusalOfContent(answer.message);
     if (!refusal) return;
-    await this.running;
-    this.remove(answer.message.id);
-    this.remove(question.id);
-    this.pending.restore(question.attachments ?? []);
-    if (this.current.title !== title) {
-      this.current.title = title;
+    await this.#running;
+    this.#remove(answer.message.id);
+    this.#remove(question.id);
+    this.#pending.restore(question.attachments ?? []);
+    if (this.#current.title !== title) {
+      this.#current.title = title;
       this.announceHeader();
     }
     await this.persist();
@@ -137,12 +148,12 @@ export class ChatEngine {
   }
 
   async regenerate(): Promise<void> {
-    this.assertIdle();
-    const last = this.current.messages.at(-1);
-    if (last?.role === 'assistant') this.remove(last.id);
-    if (this.current.messages.at(-1)?.role !== 'user') throw new Error(l10n.t('There is no question to answer again.'));
+    this.#assertIdle();
+    const last = this.#current.messages.at(-1);
+    if (last?.role === 'assistant') this.#remove(last.id);
+    if (this.#current.messages.at(-1)?.role !== 'user') throw new Error(l10n.t('There is no question to answer again.'));
     await this.persist();
-    this.answer();
+    this.#answer();
   }
 
   /**
@@ -150,60 +161,60 @@ export class ChatEngine {
    * request, whose text is appended to the same answer and whose spend is added to it.
    */
   async continueAnswer(messageId: string): Promise<void> {
-    this.assertIdle();
-    const last = this.current.messages.at(-1);
+    this.#assertIdle();
+    const last = this.#current.messages.at(-1);
     if (!last || last.id !== messageId || !canContinue(last)) throw new Error(l10n.t('Only the last answer, cut short after some of its text arrived, can be continued.'));
-    this.answer(last);
+    this.#answer(last);
   }
 
   /** Replaces the last user message and drops what came after it, then answers again. */
   async editLast(text: string): Promise<{ attachments: AttachmentView[] }> {
-    this.assertIdle();
-    const index = this.current.messages.findLastIndex((m) => m.role === 'user');
+    this.#assertIdle();
+    const index = this.#current.messages.findLastIndex((m) => m.role === 'user');
     if (index < 0) return this.send(text);
-    for (const later of this.current.messages.slice(index + 1)) this.remove(later.id);
-    const message = this.current.messages[index];
+    for (const later of this.#current.messages.slice(index + 1)) this.#remove(later.id);
+    const message = this.#current.messages[index];
     message.text = text;
-    this.upsert(message);
+    this.#upsert(message);
     await this.persist();
-    this.answer();
+    this.#answer();
     return { attachments: this.attachmentViews() };
   }
 
   stop(): void {
-    this.active?.stop();
+    this.#active?.stop();
   }
 
   rename(title: string): Promise<void> {
-    this.current.title = title.trim() || DEFAULT_TITLE;
+    this.#current.title = title.trim() || DEFAULT_TITLE;
     this.announceHeader();
     return this.persist();
   }
 
   /** The conversation's own model; undefined goes back to the environment's selection. */
   async setModel(model: string | undefined): Promise<void> {
-    if (model === undefined) delete this.current.model;
-    else this.current.model = model;
+    if (model === undefined) delete this.#current.model;
+    else this.#current.model = model;
     this.announceHeader();
     await this.persist();
   }
 
   setParams(raw: { [K in keyof ChatParams]?: unknown }): Promise<void> {
-    this.current.params = sanitizeParams(raw);
+    this.#current.params = sanitizeParams(raw);
     this.announceHeader();
     return this.persist();
   }
 
   /** Adds context for the next message (attaching the same again replaces its chip: pendingAttachments.ts). */
   attach(attachment: Attachment): AttachmentView[] {
-    this.pending.add(attachment);
+    this.#pending.add(attachment);
     return this.attachmentViews();
   }
 
   removeAttachment(id: string): AttachmentView[] {
-    const dropped = this.pending.images().filter((attachment) => attachment.id === id);
-    this.pending.remove(id);
-    this.forgetDropped(dropped);
+    const dropped = this.#pending.images().filter((attachment) => attachment.id === id);
+    this.#pending.remove(id);
+    this.#forgetDropped(dropped);
     return this.attachmentViews();
   }
 
@@ -212,52 +223,52 @@ export class ChatEngine {
    * neither a chip nor a message of the conversation names: a question taken back had written
    * them, and the store deletes those its saved log does not name either.
    */
-  private forgetDropped(dropped: readonly ImageAttachment[], conversation = this.current): void {
-    const named = new Set([...this.pending.images(), ...imageAttachments(conversation.messages)].map((attachment) => attachment.image.file));
+  #forgetDropped(dropped: readonly ImageAttachment[], conversation = this.#current): void {
+    const named = new Set([...this.#pending.images(), ...imageAttachments(conversation.messages)].map((attachment) => attachment.image.file));
     const files = new Set(dropped.filter(({ image }) => !named.has(image.file)).map(({ image }) => image.file));
-    if (files.size) void this.saver.forgetImages(conversation.id, [...files]);
+    if (files.size) void this.#saver.forgetImages(conversation.id, [...files]);
   }
 
   /** The bytes of an image attached to the next message or to one of the conversation's, for its thumbnail. */
   imageBytes(id: string): Promise<{ mime: ChatImageMime; data: Uint8Array }> {
-    return attachedImageBytes(id, [...this.pending.images(), ...imageAttachments(this.current.messages)], (file) => this.saver.readImage(this.current.id, file));
+    return attachedImageBytes(id, [...this.#pending.images(), ...imageAttachments(this.#current.messages)], (file) => this.#saver.readImage(this.#current.id, file));
   }
 
   /** The error an answer keeps, for its card's actions. */
   errorOf(messageId: string): ErrorFacts | undefined {
-    const message = this.current.messages.find((m) => m.id === messageId);
+    const message = this.#current.messages.find((m) => m.id === messageId);
     return message && answerErrorFacts(message);
   }
 
   isLastMessage(messageId: string): boolean {
-    return this.current.messages.at(-1)?.id === messageId;
+    return this.#current.messages.at(-1)?.id === messageId;
   }
 
   persist(): Promise<void> {
-    return this.save(this.current);
+    return this.#save(this.#current);
   }
 
   /** Follows what other windows saved in this conversation, unless an answer streams here (the host asks every few seconds). */
   async followSaved(): Promise<void> {
-    if (!this.active) await this.followOtherWindows();
+    if (!this.#active) await this.#followOtherWindows();
   }
 
-  private save(conversation: Conversation): Promise<void> {
-    return this.saver.save(this.touched(conversation));
+  #save(conversation: Conversation): Promise<void> {
+    return this.#saver.save(this.#touched(conversation));
   }
 
   /** Stops the answer in flight and waits until what it received is saved. */
   async dispose(): Promise<void> {
     this.stop();
-    await this.running;
+    await this.#running;
     // The composer's chips end with the session (they are not kept across a reload).
-    this.forgetDropped(this.pending.take().filter(isImageAttachment));
+    this.#forgetDropped(this.#pending.take().filter(isImageAttachment));
   }
 
-  private answer(continuing?: ConversationMessage): StreamingAnswer {
-    const answer = new StreamingAnswer(this.current, this.backend, this.sinkFor(this.current), this.now, this.options.appendPacing ?? {}, continuing);
-    this.active = answer;
-    this.running = answer.run();
+  #answer(continuing?: ConversationMessage): StreamingAnswer {
+    const answer = new StreamingAnswer(this.#current, this.#backend, this.#sinkFor(this.#current), this.#now, this.#options.appendPacing ?? {}, continuing);
+    this.#active = answer;
+    this.#running = answer.run();
     return answer;
   }
 
@@ -265,42 +276,42 @@ export class ChatEngine {
    * Where one answer's messages go. It keeps the answer's conversation: the spend is patched and
    * saved after the engine is idle again, when another conversation may be shown.
    */
-  private sinkFor(conversation: Conversation): AnswerSink {
+  #sinkFor(conversation: Conversation): AnswerSink {
     return {
-      upsert: (message) => this.upsert(message, conversation),
+      upsert: (message) => this.#upsert(message, conversation),
       append: (append) => {
-        if (this.view.ready) this.view.post(appendMessage(append));
+        if (this.#view.ready) this.#view.post(appendMessage(append));
       },
-      patch: (message) => this.view.post(messagePatched(conversation, message)),
-      save: () => this.save(conversation),
-      saveSoon: () => this.saver.saveSoon(this.touched(conversation)),
+      patch: (message) => this.#view.post(messagePatched(conversation, message)),
+      save: () => this.#save(conversation),
+      saveSoon: () => this.#saver.saveSoon(this.#touched(conversation)),
       ended: () => {
-        this.active = undefined;
+        this.#active = undefined;
       },
-      readImage: (file) => this.saver.readImage(conversation.id, file),
+      readImage: (file) => this.#saver.readImage(conversation.id, file),
     };
   }
 
-  private touched(conversation: Conversation): Conversation {
-    conversation.updatedAt = this.now();
+  #touched(conversation: Conversation): Conversation {
+    conversation.updatedAt = this.#now();
     return conversation;
   }
 
   /** The chips of the context the next message will carry. */
   attachmentViews(): AttachmentView[] {
-    return this.pending.views();
+    return this.#pending.views();
   }
 
-  private assertIdle(): void {
-    if (this.active) throw new Error(l10n.t('An answer is still streaming: stop it first.'));
+  #assertIdle(): void {
+    if (this.#active) throw new Error(l10n.t('An answer is still streaming: stop it first.'));
   }
 
-  private upsert(message: ConversationMessage, conversation = this.current): void {
-    this.view.post(messageUpserted(conversation, message));
+  #upsert(message: ConversationMessage, conversation = this.#current): void {
+    this.#view.post(messageUpserted(conversation, message));
   }
 
-  private remove(id: string): void {
-    this.current.messages = this.current.messages.filter((m) => m.id !== id);
-    this.view.post(messageRemoved(this.current, id));
+  #remove(id: string): void {
+    this.#current.messages = this.#current.messages.filter((m) => m.id !== id);
+    this.#view.post(messageRemoved(this.#current, id));
   }
 }

@@ -20,26 +20,26 @@ export type Placement<S> =
  * then overwriting that write with its own copy.
  */
 export class ConversationOwners<S extends ConversationHolder> {
-  private readonly surfaces = new Set<S>();
-  private readonly lastWrites = new Map<string, Promise<void>>();
+  readonly #surfaces = new Set<S>();
+  readonly #lastWrites = new Map<string, Promise<void>>();
 
   add(surface: S): void {
-    this.surfaces.add(surface);
+    this.#surfaces.add(surface);
   }
 
   /** Forgets a closed surface; true when no other surface shows its conversation (the store may release it). */
   delete(surface: S): boolean {
-    this.surfaces.delete(surface);
+    this.#surfaces.delete(surface);
     return this.holder(surface.conversationId) === undefined;
   }
 
   /** Open surfaces, oldest first. */
   all(): S[] {
-    return [...this.surfaces];
+    return [...this.#surfaces];
   }
 
   holder(conversationId: string, except?: S): S | undefined {
-    for (const surface of this.surfaces) if (surface !== except && surface.conversationId === conversationId) return surface;
+    for (const surface of this.#surfaces) if (surface !== except && surface.conversationId === conversationId) return surface;
     return undefined;
   }
 
@@ -53,13 +53,13 @@ export class ConversationOwners<S extends ConversationHolder> {
   /** A surface switches away from `conversationId`; `lastWrite` resolves when its engine will never write it again. */
   leaving(conversationId: string, lastWrite: Promise<void>): void {
     const settled = lastWrite.catch(() => undefined).then(() => {
-      if (this.lastWrites.get(conversationId) === settled) this.lastWrites.delete(conversationId);
+      if (this.#lastWrites.get(conversationId) === settled) this.#lastWrites.delete(conversationId);
     });
-    this.lastWrites.set(conversationId, settled);
+    this.#lastWrites.set(conversationId, settled);
   }
 
   /** Resolves when no engine that showed the conversation before can still write it. */
   settled(conversationId: string): Promise<void> {
-    return this.lastWrites.get(conversationId) ?? Promise.resolve();
+    return this.#lastWrites.get(conversationId) ?? Promise.resolve();
   }
 }

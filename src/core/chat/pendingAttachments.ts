@@ -8,35 +8,35 @@ import { attachmentView } from './conversationView';
  * are two chips, the same picture twice is one).
  */
 export class PendingAttachments {
-  private items: Attachment[] = [];
+  #items: Attachment[] = [];
 
   images(): ImageAttachment[] {
-    return this.items.filter(isImageAttachment);
+    return this.#items.filter(isImageAttachment);
   }
 
   add(attachment: Attachment): void {
     const same = (a: Attachment) => (isImageAttachment(attachment)
       ? isImageAttachment(a) && a.image.file === attachment.image.file
       : a.kind === attachment.kind && a.label === attachment.label);
-    this.items = [...this.items.filter((a) => !same(a)), attachment];
+    this.#items = [...this.#items.filter((a) => !same(a)), attachment];
   }
 
   remove(id: string): void {
-    this.items = this.items.filter((a) => a.id !== id);
+    this.#items = this.#items.filter((a) => a.id !== id);
   }
 
   /** Hands the chips to a message; `restore` gives them back when the message was not taken. */
   take(): Attachment[] {
-    const taken = this.items;
-    this.items = [];
+    const taken = this.#items;
+    this.#items = [];
     return taken;
   }
 
   restore(attachments: readonly Attachment[]): void {
-    this.items = [...attachments];
+    this.#items = [...attachments];
   }
 
   views(): AttachmentView[] {
-    return this.items.map(attachmentView);
+    return this.#items.map(attachmentView);
   }
 }

@@ -46,37 +46,46 @@ export interface AnswerSink {
  */
 export class StreamingAnswer {
   readonly message: ConversationMessage;
-  private readonly abort = new AbortController();
-  private readonly batcher: AppendBatcher;
-  private readonly env: ChatEnvironment;
+  readonly #abort = new AbortController();
+  readonly #batcher: AppendBatcher;
+  readonly #env: ChatEnvironment;
   /** Characters of the request's messages, for the ledger (estimates from the user's own history). */
-  private sentChars = 0;
-  private markOpened: () => void = () => undefined;
+  #sentChars = 0;
+  #markOpened: () => void = () => undefined;
   /** Resolves once the service answered (its response started), or the answer ended without that (failed, saved). */
-  readonly opened = new Promise<void>((resolve) => (this.markOpened = resolve));
+  readonly opened = new Promise<void>((resolve) => (this.#markOpened = resolve));
 
   /** The text the answer had before this request (a continuation's): what the new request goes on from. */
-  private readonly continuedFrom: string | undefined;
+  readonly #continuedFrom: string | undefined;
   /** What the answer's earlier requests cost (a continuation's): this one's is added to it. */
-  private readonly earlierSpend: Pick<AnswerMeta, 'creditsSpent' | 'spendNotMeasured'> | undefined;
+  readonly #earlierSpend: Pick<AnswerMeta, 'creditsSpent' | 'spendNotMeasured'> | undefined;
+
+  readonly #conversation: Conversation;
+  readonly #backend: ChatBackend;
+  readonly #sink: AnswerSink;
+  readonly #now: () => number;
 
   /** `continuing`: an interrupted answer (the conversation's last message) that this request continues. */
   constructor(
-    private readonly conversation: Conversation,
-    private readonly backend: ChatBackend,
-    private readonly sink: AnswerSink,
-    private readonly now: () => number,
+    conversation: Conversation,
+    backend: ChatBackend,
+    sink: AnswerSink,
+    now: () => number,
     appendPacing: Partial<AppendPacing>,
     continuing?: ConversationMessage,
   ) {
-    this.env = backend.environment();
+    this.#conversation = conversation;
+    this.#backend = backend;
+    this.#sink = sink;
+    this.#now = now;
+    this.#env = backend.environment();
     const startedAt = now();
-    const model = conversation.model ?? this.env.selectedModel;
+    const model = conversation.model ?? this.#env.selectedModel;
     if (continuing) {
       // The same message, in place: the conversation, the view and the history keep one answer.
       const { creditsSpent, spendNotMeasured, finishedAt: _finished, finishReason: _reason, ...meta } = continuing.meta ?? {};
-      this.continuedFrom = continuing.text;
-      this.earlierSpend = { ...(creditsSpent !== undefined && { creditsSpent }), ...(spendNotMeasured !== undefined && { spendNotMeasured }) };
+      this.#continuedFrom = continuing.text;
+      this.#earlierSpend = { ...(creditsSpent !== undefined && { creditsSpent }), ...(spendNotMeasured !== undefined && { spendNotMeasured }) };
       delete continuing.error;
       continuing.status = 'streaming';
       // An answer recovered from a journal written before its model was known goes on with today's.
@@ -87,25 +96,25 @@ export class StreamingAnswer {
     }
     // The webview knows which message streams (from its upsert) and which conversation it shows: an
     // append carries only its order and text.
-    this.batcher = new AppendBatcher((append) => sink.append(append), appendPacing);
+    this.#batcher = new AppendBatcher((append) => sink.append(append), appendPacing);
   }
 
   /** Where the stream stands for a snapshot: the text so far goes in the snapshot, not in appends. */
   snapshotPosition(): { messageId: string; seq: number } {
-    this.batcher.discardPending();
-    return { messageId: this.message.id, seq: this.batcher.lastSeq };
+    this.#batcher.discardPending();
+    return { messageId: this.message.id, seq: this.#batcher.lastSeq };
   }
 
   stop(): void {
-    this.abort.abort();
+    this.#abort.abort();
   }
 
   async run(): Promise<void> {
-    if (this.continuedFrom === undefined) this.conversation.messages.push(this.message);
-    this.sink.upsert(this.message);
+    if (this.#continuedFrom === undefined) this.#conversation.messages.push(this.message);
+    this.#sink.upsert(this.message);
     let call: BilledCall | undefined;
     try {
-      await this.answer(async () => (call = await BilledCall.open(this.backend, 'Chat', this.env.name, { now: this.now })));
+      await this.#answer(async () => (call = await BilledCall.open(this.#backend, 'Chat', this.#env.name, { now: this.#now })));
     } finally {
       // An answer that failed before its call ended: nothing was billed (nothing once ended).
       call?.notBilled();
@@ -113,57 +122,59 @@ export class StreamingAnswer {
   }
 
   /** `openCall` refuses (throws) when a spending limit is reached: the answer is then an error card, nothing is sent. */
-  private async answer(openCall: () => Promise<BilledCall>): Promise<void> {
-    const { conversation, message, env } = this;
+  async #answer(openCall: () => Promise<BilledCall>): Promise<void> {
+    const { message } = this;
+    const conversation = this.#conversation;
+    const env = this.#env;
     let call: BilledCall | undefined;
     try {
       call = await openCall();
-      const request = await this.request();
-      this.sentChars = request.messages.reduce((sum, m) => sum + contentText(m.content).length, 0);
-      const events = await this.backend.openStream(env.name, request, this.abort.signal);
+      const request = await this.#request();
+      this.#sentChars = request.messages.reduce((sum, m) => sum + contentText(m.content).length, 0);
+      const events = await this.#backend.openStream(env.name, request, this.#abort.signal);
       let complete = false;
-      for await (const event of events) complete = this.onEvent(event) ?? complete;
+      for await (const event of events) complete = this.#onEvent(event) ?? complete;
       message.status = complete ? 'done' : 'interrupted';
     } catch (error) {
-      if (this.abort.signal.aborted) {
+      if (this.#abort.signal.aborted) {
         message.status = 'stopped';
       } else {
         const context = { env: env.name, usedEnvironmentModel: conversation.model === undefined };
         // Status and facts change together: while the failure is described (which may forget the
         // model), the answer is still streaming, so nothing sees an error without its card or acts on it.
-        const facts = await this.backend.describeFailure(error, context).catch(() => errorFacts(toApiError(error)));
+        const facts = await this.#backend.describeFailure(error, context).catch(() => errorFacts(toApiError(error)));
         // Cut short after some text arrived: Interrupted, which Continue can finish from there.
         message.status = message.text ? 'interrupted' : 'error';
         message.error = facts;
       }
     } finally {
-      this.batcher.flush();
-      this.batcher.dispose();
-      this.sink.ended();
-      message.meta = { ...message.meta, finishedAt: this.now() };
-      this.sink.patch(message);
-      await this.sink.save();
-      this.markOpened();
+      this.#batcher.flush();
+      this.#batcher.dispose();
+      this.#sink.ended();
+      message.meta = { ...message.meta, finishedAt: this.#now() };
+      this.#sink.patch(message);
+      await this.#sink.save();
+      this.#markOpened();
     }
     if (!call) return;
     // Only an answer the service responded to was billed: it gets its spend, or the reason it has none.
-    if (message.meta?.requestId) await this.recordSpend(call);
+    if (message.meta?.requestId) await this.#recordSpend(call);
     else call.notBilled();
   }
 
-  private async request(): Promise<ChatRequest> {
+  async #request(): Promise<ChatRequest> {
     // The settings first: with them refused, picking a model would not help (and its list cannot be had).
-    const refusal = this.backend.refusal(this.env.name);
+    const refusal = this.#backend.refusal(this.#env.name);
     if (refusal !== undefined) throw new ApiError('notConfigured', refusal);
     const model = this.message.meta?.model;
     if (!model) throw new ApiError('modelNotFound', l10n.t('No chat model is selected for this environment. Pick one to start chatting.'));
-    const params = effectiveParams(this.conversation, this.backend.chatDefaults(model));
-    const asked = this.conversation.messages.length - 1;
-    const imageUrls = await imageDataUrls(imageAttachments(this.conversation.messages.slice(0, asked)), (file) => this.sink.readImage(file));
-    const messages = requestMessages(this.conversation, params.systemPrompt, asked, imageUrls);
-    if (this.continuedFrom !== undefined) messages.push({ role: 'assistant', content: this.continuedFrom }, { role: 'user', content: CONTINUE_INSTRUCTION });
+    const params = effectiveParams(this.#conversation, this.#backend.chatDefaults(model));
+    const asked = this.#conversation.messages.length - 1;
+    const imageUrls = await imageDataUrls(imageAttachments(this.#conversation.messages.slice(0, asked)), (file) => this.#sink.readImage(file));
+    const messages = requestMessages(this.#conversation, params.systemPrompt, asked, imageUrls);
+    if (this.#continuedFrom !== undefined) messages.push({ role: 'assistant', content: this.#continuedFrom }, { role: 'user', content: CONTINUE_INSTRUCTION });
     const request: ChatRequest = { model, messages };
-    const context = sentContext(this.conversation, asked);
+    const context = sentContext(this.#conversation, asked);
     if (context.length && this.message.meta) this.message.meta.context = context;
     for (const { wire } of NUMBER_PARAMS) if (params[wire] !== undefined) request[wire] = params[wire];
     if (params.service_parameters) request.service_parameters = params.service_parameters;
@@ -171,28 +182,28 @@ export class StreamingAnswer {
   }
 
   /** Returns `complete` for the final event, undefined otherwise. */
-  private onEvent(event: ChatStreamEvent): boolean | undefined {
+  #onEvent(event: ChatStreamEvent): boolean | undefined {
     const { message } = this;
     switch (event.type) {
       case 'response': {
         const { meta } = event;
         // No spend from this header: a stream's balance header leaves before the answer is billed.
         message.meta = { ...message.meta, ...(meta.modelId && { model: meta.modelId }), ...(meta.requestId && { requestId: meta.requestId }), ...(meta.host && { host: meta.host }) };
-        this.batcher.flush();
-        this.sink.patch(message);
-        this.markOpened();
+        this.#batcher.flush();
+        this.#sink.patch(message);
+        this.#markOpened();
         return undefined;
       }
       case 'reasoning':
         message.reasoning = (message.reasoning ?? '') + event.text;
-        this.batcher.push(event.text, true);
-        this.sink.saveSoon();
+        this.#batcher.push(event.text, true);
+        this.#sink.saveSoon();
         return undefined;
       case 'delta':
-        if (message.meta?.firstDeltaAt === undefined) message.meta = { ...message.meta, firstDeltaAt: this.now() };
+        if (message.meta?.firstDeltaAt === undefined) message.meta = { ...message.meta, firstDeltaAt: this.#now() };
         message.text += event.text;
-        this.batcher.push(event.text);
-        this.sink.saveSoon();
+        this.#batcher.push(event.text);
+        this.#sink.saveSoon();
         return undefined;
       case 'finish':
         message.meta = { ...message.meta, finishReason: event.reason };
@@ -213,14 +224,14 @@ export class StreamingAnswer {
    * not look complete (protocol/conversationSpend.ts). An answer taken out of the conversation
    * meanwhile is in the ledger all the same: it was billed.
    */
-  private async recordSpend(call: BilledCall): Promise<void> {
-    const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.env.name, kind: 'chat' as const, chars: { in: this.sentChars, out: this.message.text.length } };
+  async #recordSpend(call: BilledCall): Promise<void> {
+    const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.#env.name, kind: 'chat' as const, chars: { in: this.#sentChars, out: this.message.text.length } };
     const spend = await call.billedStream(record);
-    if (!this.conversation.messages.includes(this.message)) return;
+    if (!this.#conversation.messages.includes(this.message)) return;
     const { creditsSpent: _credits, spendNotMeasured: _unmeasured, ...meta } = this.message.meta ?? {};
-    this.message.meta = { ...meta, ...answerSpendShown(spend, this.earlierSpend) };
-    this.sink.patch(this.message);
-    await this.sink.save();
+    this.message.meta = { ...meta, ...answerSpendShown(spend, this.#earlierSpend) };
+    this.#sink.patch(this.message);
+    await this.#sink.save();
   }
 }
 

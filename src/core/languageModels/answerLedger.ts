@@ -19,11 +19,17 @@ export interface AnswerInFlight {
 export class AnswerLedger {
   #readings: Promise<void> = Promise.resolve();
 
-  constructor(private readonly meter: BillingMeter, private readonly warn: (message: string) => void) {}
+  readonly #meter: BillingMeter;
+  readonly #warn: (message: string) => void;
+
+  constructor(meter: BillingMeter, warn: (message: string) => void) {
+    this.#meter = meter;
+    this.#warn = warn;
+  }
 
   /** Before sending: waits for the readings of calls that have ended and notes the balance this one starts from. */
   async start(env: string): Promise<AnswerInFlight> {
-    return { call: await BilledCall.open(this.meter, WHO, env) };
+    return { call: await BilledCall.open(this.#meter, WHO, env) };
   }
 
   /** After the answer (complete, failed or cancelled): once the service took it, reads the settled balance and records the spend. */
@@ -31,7 +37,7 @@ export class AnswerLedger {
     if (answer.requestId === undefined) return answer.call.notBilled();
     const entry = { requestId: answer.requestId, model: answer.model ?? '', environment: answer.call.env, kind: 'chat' as const };
     this.#readings = answer.call.billedStream(entry, this.#readings).then(() => undefined, (error: unknown) => {
-      this.warn(`${WHO}: spend of request ${answer.requestId ?? ''} not recorded: ${error instanceof Error ? error.message : String(error)}`);
+      this.#warn(`${WHO}: spend of request ${answer.requestId ?? ''} not recorded: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 

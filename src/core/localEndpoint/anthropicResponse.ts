@@ -82,12 +82,18 @@ export class AnthropicStreamTranslator {
   #usage: unknown;
   #ended = false;
 
-  constructor(private readonly model: string, private readonly messageId = anthropicId('msg')) {}
+  readonly #model: string;
+  readonly #messageId: string;
+
+  constructor(model: string, messageId = anthropicId('msg')) {
+    this.#model = model;
+    this.#messageId = messageId;
+  }
 
   start(): string {
     return sseEvent('message_start', {
       message: {
-        id: this.messageId, type: 'message', role: 'assistant', model: this.model, content: [],
+        id: this.#messageId, type: 'message', role: 'assistant', model: this.#model, content: [],
         stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 },
       },
     });

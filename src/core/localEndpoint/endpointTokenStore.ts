@@ -22,7 +22,12 @@ export class EndpointTokenStore {
   #queue: Promise<unknown> = Promise.resolve();
   readonly loaded: Promise<void>;
 
-  constructor(private readonly secrets: SecretStoreLike, private readonly clock: () => number = Date.now) {
+  readonly #secrets: SecretStoreLike;
+  readonly #clock: () => number;
+
+  constructor(secrets: SecretStoreLike, clock: () => number = Date.now) {
+    this.#secrets = secrets;
+    this.#clock = clock;
     this.loaded = this.reload();
   }
 
@@ -34,7 +39,7 @@ export class EndpointTokenStore {
   /** Re-reads the stored list (another window created or revoked one). */
   async reload(): Promise<void> {
     const generation = this.#generation;
-    const tokens = parseNamedTokens(await this.secrets.get(ENDPOINT_TOKENS_SECRET));
+    const tokens = parseNamedTokens(await this.#secrets.get(ENDPOINT_TOKENS_SECRET));
     if (generation === this.#generation) this.#tokens = tokens;
   }
 
@@ -43,7 +48,7 @@ export class EndpointTokenStore {
     return this.#change((stored) => {
       const problem = tokenNameProblem(name, stored);
       if (problem) throw new Error(`Endpoint token name refused: ${problem}`);
-      const made = createNamedToken(name, dailyLimit, this.clock());
+      const made = createNamedToken(name, dailyLimit, this.#clock());
       return { tokens: [...stored, made.token], result: made };
     });
   }
@@ -58,10 +63,10 @@ export class EndpointTokenStore {
 
   #change<T>(change: (stored: readonly NamedToken[]) => { tokens: readonly NamedToken[]; result: T }): Promise<T> {
     const run = this.#queue.then(async () => {
-      const { tokens, result } = change(parseNamedTokens(await this.secrets.get(ENDPOINT_TOKENS_SECRET)));
+      const { tokens, result } = change(parseNamedTokens(await this.#secrets.get(ENDPOINT_TOKENS_SECRET)));
       this.#generation++;
       this.#tokens = tokens;
-      await this.secrets.store(ENDPOINT_TOKENS_SECRET, serializeNamedTokens(tokens));
+      await this.#secrets.store(ENDPOINT_TOKENS_SECRET, serializeNamedTokens(tokens));
       return result;
     });
     this.#queue = run.catch(() => undefined);

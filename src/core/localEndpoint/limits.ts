@@ -52,24 +52,30 @@ export class RefusalReports {
   #reportedInWindow = 0;
   #unreported = 0;
 
-  constructor(private readonly limits: Pick<EndpointLimits, 'refusalsReported' | 'refusalWindowMs'>, private readonly now: () => number = () => performance.now()) {}
+  readonly #limits: Pick<EndpointLimits, 'refusalsReported' | 'refusalWindowMs'>;
+  readonly #now: () => number;
+
+  constructor(limits: Pick<EndpointLimits, 'refusalsReported' | 'refusalWindowMs'>, now: () => number = () => performance.now()) {
+    this.#limits = limits;
+    this.#now = now;
+  }
 
   /** Undefined: not reported. Otherwise what the report adds to the line (possibly nothing). */
   next(): string | undefined {
-    const now = this.now();
-    if (now - this.#windowStart >= this.limits.refusalWindowMs) {
+    const now = this.#now();
+    if (now - this.#windowStart >= this.#limits.refusalWindowMs) {
       this.#windowStart = now;
       this.#reportedInWindow = 0;
     }
-    if (this.#reportedInWindow >= this.limits.refusalsReported) {
+    if (this.#reportedInWindow >= this.#limits.refusalsReported) {
       this.#unreported += 1;
       return undefined;
     }
     this.#reportedInWindow += 1;
     const notes: string[] = [];
     if (this.#unreported > 0) notes.push(`${this.#unreported} refused request(s) before this one were not logged`);
-    if (this.#reportedInWindow === this.limits.refusalsReported) {
-      notes.push(`further refusals in the next ${Math.round(this.limits.refusalWindowMs / 1000)} s are counted, not logged`);
+    if (this.#reportedInWindow === this.#limits.refusalsReported) {
+      notes.push(`further refusals in the next ${Math.round(this.#limits.refusalWindowMs / 1000)} s are counted, not logged`);
     }
     this.#unreported = 0;
     return notes.join('; ');

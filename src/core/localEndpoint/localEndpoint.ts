@@ -40,7 +40,10 @@ export class LocalEndpoint {
   #state: EndpointState | undefined;
   readonly #client: ReusedValue<Pick<InferenceClient, 'forward'>>;
 
-  constructor(private readonly ports: LocalEndpointPorts) {
+  readonly #ports: LocalEndpointPorts;
+
+  constructor(ports: LocalEndpointPorts) {
+    this.#ports = ports;
     this.#client = new ReusedValue(() => ports.client());
   }
 
@@ -62,12 +65,12 @@ export class LocalEndpoint {
   async start(): Promise<EndpointState & { token: string }> {
     await this.stop();
     const token = createEndpointToken();
-    const port = this.ports.port();
+    const port = this.#ports.port();
     const server = new LocalEndpointServer({
-      port, token, namedTokens: () => this.ports.namedTokens(),
+      port, token, namedTokens: () => this.#ports.namedTokens(),
       forward: async (request, signal) => (await this.#client.get()).forward(request, { signal }),
       onRequest: (summary) => this.#record(summary),
-      openBillingWindow: (caller) => this.ports.openBillingWindow(caller),
+      openBillingWindow: (caller) => this.#ports.openBillingWindow(caller),
     });
     try {
       await server.listen();
@@ -80,8 +83,8 @@ export class LocalEndpoint {
     this.#server = server;
     this.#token = token;
     this.#state = { port: server.port, origin: server.baseUrl, served: 0 };
-    this.ports.log.info(`local endpoint: listening on ${server.baseUrl}, forwarding to the active environment (${this.ports.environmentLabel()})`);
-    this.ports.changed();
+    this.#ports.log.info(`local endpoint: listening on ${server.baseUrl}, forwarding to the active environment (${this.#ports.environmentLabel()})`);
+    this.#ports.changed();
     return { ...this.#state, token };
   }
 
@@ -94,17 +97,17 @@ export class LocalEndpoint {
     this.#state = undefined;
     this.#client.forget();
     await server.close();
-    if (!quietly) this.ports.log.info('local endpoint: stopped');
-    this.ports.changed();
+    if (!quietly) this.#ports.log.info('local endpoint: stopped');
+    this.#ports.changed();
     return true;
   }
 
   #record(summary: RequestSummary): void {
-    if (summary.status >= 400 || summary.cancelled) this.ports.log.warn(describeRequest(summary));
-    else this.ports.log.info(describeRequest(summary));
+    if (summary.status >= 400 || summary.cancelled) this.#ports.log.warn(describeRequest(summary));
+    else this.#ports.log.info(describeRequest(summary));
     if (!this.#state) return;
     this.#state.served += 1;
     if (summary.requestId) this.#state.lastRequestId = summary.requestId;
-    this.ports.changed();
+    this.#ports.changed();
   }
 }

@@ -6,11 +6,15 @@
 export class ReusedValue<T> {
   #pending: Promise<T> | undefined;
 
-  constructor(private readonly make: () => Promise<T>) {}
+  readonly #make: () => Promise<T>;
+
+  constructor(make: () => Promise<T>) {
+    this.#make = make;
+  }
 
   get(): Promise<T> {
     if (this.#pending) return this.#pending;
-    const pending = this.make();
+    const pending = this.#make();
     this.#pending = pending;
     pending.catch(() => {
       if (this.#pending === pending) this.#pending = undefined;

@@ -34,7 +34,13 @@ export interface SecretSlot {
 export class KeyTagger {
   #secret: Promise<string> | undefined;
 
-  constructor(private readonly slot: SecretSlot, private readonly newSecret: () => string = newTagSecret) {}
+  readonly #slot: SecretSlot;
+  readonly #newSecret: () => string;
+
+  constructor(slot: SecretSlot, newSecret: () => string = newTagSecret) {
+    this.#slot = slot;
+    this.#newSecret = newSecret;
+  }
 
   async tag(key: string | undefined): Promise<string | undefined> {
     return key === undefined ? undefined : keyTag(await this.#installationSecret(), key);
@@ -46,16 +52,16 @@ export class KeyTagger {
   }
 
   #installationSecret(): Promise<string> {
-    this.#secret ??= this.#readOrCreate().catch(() => this.newSecret());
+    this.#secret ??= this.#readOrCreate().catch(() => this.#newSecret());
     return this.#secret;
   }
 
   async #readOrCreate(): Promise<string> {
-    const stored = await this.slot.get();
+    const stored = await this.#slot.get();
     if (stored) return stored;
-    const created = this.newSecret();
-    await this.slot.store(created);
+    const created = this.#newSecret();
+    await this.#slot.store(created);
     // Windows that created one at the same moment all end up with the one stored last.
-    return (await this.slot.get()) || created;
+    return (await this.#slot.get()) || created;
   }
 }

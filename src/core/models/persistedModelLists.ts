@@ -28,15 +28,21 @@ const STORE_KEY = (env: string, kind: ModelKind) => `inference.models.${env}.${k
  * instant may both refresh: globalState reaches other windows shortly after a write).
  */
 export class PersistedModelLists {
-  constructor(private readonly store: StateStore, private readonly now: () => number) {}
+  readonly #store: StateStore;
+  readonly #now: () => number;
+
+  constructor(store: StateStore, now: () => number) {
+    this.#store = store;
+    this.#now = now;
+  }
 
   entry(env: string, kind: ModelKind): CachedModelList | undefined {
-    return this.store.get<CachedModelList>(STORE_KEY(env, kind));
+    return this.#store.get<CachedModelList>(STORE_KEY(env, kind));
   }
 
   lookup(env: string, kind: ModelKind, source: ListSource, lifetimeMs: number): ListLookup {
     const entry = this.entry(env, kind);
-    const now = this.now();
+    const now = this.#now();
     if (!isFromSource(entry, source)) return { state: 'none' };
     if (isWithinLifetime(entry.fetchedAt, now, lifetimeMs)) return { state: 'current', ids: entry.ids };
     return { state: 'stale', ids: entry.ids, refreshDue: !isWithinLifetime(entry.refreshStartedAt, now, lifetimeMs) };
@@ -47,22 +53,22 @@ export class PersistedModelLists {
     const found = this.lookup(env, kind, source, lifetimeMs);
     const entry = this.entry(env, kind);
     if (found.state !== 'stale' || !found.refreshDue || !entry) return false;
-    await this.store.update(STORE_KEY(env, kind), { ...entry, refreshStartedAt: this.now() } satisfies CachedModelList);
+    await this.#store.update(STORE_KEY(env, kind), { ...entry, refreshStartedAt: this.#now() } satisfies CachedModelList);
     return true;
   }
 
   /** Stores a fetched list; true when its ids differ from the ones stored before (listeners re-read only then). */
   async save(env: string, kind: ModelKind, ids: string[], source: ListSource): Promise<boolean> {
     const previous = this.entry(env, kind)?.ids;
-    const entry: CachedModelList = { ids, fetchedAt: this.now(), baseUrl: source.baseUrl, ...(source.keyTag !== undefined && { keyTag: source.keyTag }) };
-    await this.store.update(STORE_KEY(env, kind), entry);
+    const entry: CachedModelList = { ids, fetchedAt: this.#now(), baseUrl: source.baseUrl, ...(source.keyTag !== undefined && { keyTag: source.keyTag }) };
+    await this.#store.update(STORE_KEY(env, kind), entry);
     return !Array.isArray(previous) || previous.length !== ids.length || previous.some((id, i) => id !== ids[i]);
   }
 
   /** Forgets the list; true when there was one. */
   async forget(env: string, kind: ModelKind): Promise<boolean> {
     if (this.entry(env, kind) === undefined) return false;
-    await this.store.update(STORE_KEY(env, kind), undefined);
+    await this.#store.update(STORE_KEY(env, kind), undefined);
     return true;
   }
 }

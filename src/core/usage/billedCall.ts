@@ -50,15 +50,29 @@ type CallEntry = Omit<UsageRecord, 'credits'>;
 export class BilledCall {
   #ended = false;
 
+  readonly #meter: BillingMeter;
+  readonly #who: string;
+  readonly #window: BillingWindow;
+  readonly #balanceBefore: number | undefined;
+  readonly #openedAt: number;
+  readonly #now: () => number;
+
   private constructor(
-    private readonly meter: BillingMeter,
-    private readonly who: string,
+    meter: BillingMeter,
+    who: string,
     readonly env: string,
-    private readonly window: BillingWindow,
-    private readonly balanceBefore: number | undefined,
-    private readonly openedAt: number,
-    private readonly now: () => number,
-  ) {}
+    window: BillingWindow,
+    balanceBefore: number | undefined,
+    openedAt: number,
+    now: () => number,
+  ) {
+    this.#meter = meter;
+    this.#who = who;
+    this.#window = window;
+    this.#balanceBefore = balanceBefore;
+    this.#openedAt = openedAt;
+    this.#now = now;
+  }
 
   /** Opens the call (see BillingMeter.openBillingWindow); `who` names the feature in the log. */
   static async open(meter: BillingMeter, who: string, env: string, options: { caller?: EndpointCaller; now?: () => number } = {}): Promise<BilledCall> {
@@ -69,19 +83,19 @@ export class BilledCall {
 
   /** Whether another call of the wallet was in flight meanwhile (its spend is then in any difference). */
   get overlapped(): boolean {
-    return this.window.overlapped;
+    return this.#window.overlapped;
   }
 
   /** The service did not take it (refused, failed or cancelled before a response): nothing was billed. Nothing once ended. */
   notBilled(): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.window.close();
+    this.#window.close();
   }
 
   /** Billed, and its response reported the balance after the charge (a whole answer, an image). */
   billed(entry: CallEntry, reading: BalanceReading | undefined): BilledSpend {
-    return this.#record(entry, reading, this.openedAt);
+    return this.#record(entry, reading, this.#openedAt);
   }
 
   /**
@@ -89,10 +103,10 @@ export class BilledCall {
    * now on wait for; taken once `readAfter` (earlier readings of the same feature) has settled.
    */
   async billedStream(entry: CallEntry, readAfter?: Promise<unknown>): Promise<BilledSpend> {
-    const answeredAt = this.now();
-    this.window.settling();
+    const answeredAt = this.#now();
+    this.#window.settling();
     await readAfter?.catch(() => undefined);
-    const reading = await this.meter.readSettledBalance(this.env).catch(() => undefined);
+    const reading = await this.#meter.readSettledBalance(this.env).catch(() => undefined);
     return this.#record(entry, reading, answeredAt);
   }
 
@@ -101,10 +115,10 @@ export class BilledCall {
     if (this.#ended) return { notMeasured: 'noReading' };
     this.#ended = true;
     try {
-      const credits = this.balanceBefore === undefined ? undefined : answerSpend(this.balanceBefore, reading, readableFrom);
-      return recordBilledCall(this.meter.usage, this.who, entry, this.window.overlapped, credits);
+      const credits = this.#balanceBefore === undefined ? undefined : answerSpend(this.#balanceBefore, reading, readableFrom);
+      return recordBilledCall(this.#meter.usage, this.#who, entry, this.#window.overlapped, credits);
     } finally {
-      this.window.close();
+      this.#window.close();
     }
   }
 }

@@ -44,8 +44,14 @@ export class BillingWindows {
   /** Calls this process opened per environment: of the opens the shared files count, these are its own. */
   readonly #opened = new Map<string, number>();
 
+  readonly #settleWaitMs: number;
+  readonly #shared: SharedBillingActivity | undefined;
+
   /** `shared`: the other windows' calls; without it, only this process's are seen. */
-  constructor(private readonly settleWaitMs = SETTLE_WAIT_MS, private readonly shared?: SharedBillingActivity) {}
+  constructor(settleWaitMs = SETTLE_WAIT_MS, shared?: SharedBillingActivity) {
+    this.#settleWaitMs = settleWaitMs;
+    this.#shared = shared;
+  }
 
   /**
    * Before the call reads the balance its spend starts from. Waits (at most `settleWaitMs`: a reading
@@ -55,7 +61,7 @@ export class BillingWindows {
     let open = this.#open.get(env);
     if (!open) this.#open.set(env, (open = new Set()));
     const readings = [...open].filter((w) => w.settling).map((w) => w.closed);
-    if (readings.length) await atMost(Promise.all(readings), this.settleWaitMs);
+    if (readings.length) await atMost(Promise.all(readings), this.#settleWaitMs);
     let markClosed = () => {};
     const state: WindowState = { overlapped: open.size > 0, settling: false, closed: new Promise<void>((resolve) => { markClosed = resolve; }) };
     for (const other of open) other.overlapped = true;
@@ -63,7 +69,7 @@ export class BillingWindows {
     const windows = open;
     const opened = (this.#opened.get(env) ?? 0) + 1;
     this.#opened.set(env, opened);
-    const elsewhere = await this.shared?.open(env);
+    const elsewhere = await this.#shared?.open(env);
     // Every call opened since, less this process's own (counted by the line above, whatever the order).
     const openedElsewhere = () => (elsewhere ? elsewhere.opensSince() - ((this.#opened.get(env) ?? 0) - opened) : 0);
     let closed = false;

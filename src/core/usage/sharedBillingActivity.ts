@@ -33,20 +33,28 @@ const OPENS_FILE_RESET_BYTES = 64 * 1024;
  * before these files existed: a call is then measured as if it were alone.
  */
 export class FileBillingActivity implements SharedBillingActivity {
+  readonly #directory: string;
+  readonly #pid: number;
+  readonly #isAlive: (pid: number) => boolean;
+
   constructor(
-    private readonly directory: string,
-    private readonly pid = process.pid,
-    private readonly isAlive: (pid: number) => boolean = processIsAlive,
-  ) {}
+    directory: string,
+    pid = process.pid,
+    isAlive: (pid: number) => boolean = processIsAlive,
+  ) {
+    this.#directory = directory;
+    this.#pid = pid;
+    this.#isAlive = isAlive;
+  }
 
   async open(environment: string): Promise<SharedCall> {
-    const dir = path.join(this.directory, encodeURIComponent(environment));
+    const dir = path.join(this.#directory, encodeURIComponent(environment));
     const opens = path.join(dir, 'opens');
-    const marker = path.join(dir, `${this.pid}-${randomUUID()}`);
+    const marker = path.join(dir, `${this.#pid}-${randomUUID()}`);
     try {
       await fs.promises.mkdir(dir, { recursive: true });
       await fs.promises.writeFile(marker, '');
-      const othersOpen = await this.othersOpen(dir, path.basename(marker));
+      const othersOpen = await this.#othersOpen(dir, path.basename(marker));
       if (!othersOpen && (await sizeOf(opens)) > OPENS_FILE_RESET_BYTES) await fs.promises.writeFile(opens, '');
       await fs.promises.appendFile(opens, '.');
       const start = await sizeOf(opens);
@@ -72,13 +80,13 @@ export class FileBillingActivity implements SharedBillingActivity {
   }
 
   /** Whether a live process other than this one has a marker in `dir`; a dead process's are removed. */
-  private async othersOpen(dir: string, own: string): Promise<boolean> {
+  async #othersOpen(dir: string, own: string): Promise<boolean> {
     let others = false;
     for (const name of await fs.promises.readdir(dir)) {
       const pid = /^(\d+)-/.exec(name)?.[1];
       if (pid === undefined || name === own) continue;
-      if (Number(pid) !== this.pid && this.isAlive(Number(pid))) others = true;
-      else if (Number(pid) !== this.pid) await fs.promises.rm(path.join(dir, name), { force: true }).catch(() => undefined);
+      if (Number(pid) !== this.#pid && this.#isAlive(Number(pid))) others = true;
+      else if (Number(pid) !== this.#pid) await fs.promises.rm(path.join(dir, name), { force: true }).catch(() => undefined);
     }
     return others;
   }

@@ -52,12 +52,21 @@ export class SpendingGuard {
   /** Environments whose next request the user let through past the limit ("Send Anyway"). */
   readonly #allowedOnce = new Map<string, number>();
 
-  constructor(private readonly windows: BillingWindows, private readonly usage: SpendLedger, private readonly log: WarningLog, private readonly settings: LimitSettings, reservationsDirectory: string) {
+  readonly #windows: BillingWindows;
+  readonly #usage: SpendLedger;
+  readonly #log: WarningLog;
+  readonly #settings: LimitSettings;
+
+  constructor(windows: BillingWindows, usage: SpendLedger, log: WarningLog, settings: LimitSettings, reservationsDirectory: string) {
+    this.#windows = windows;
+    this.#usage = usage;
+    this.#log = log;
+    this.#settings = settings;
     this.#reservations = new ReservationStore(path.join(reservationsDirectory, 'usage'), { clock: usage.clock });
   }
 
   limitOf(environment: string): SpendingLimit | undefined {
-    return parseSpendingLimits(this.settings.spendingLimits()).get(environment);
+    return parseSpendingLimits(this.#settings.spendingLimits()).get(environment);
   }
 
   /** The user consented to one request past the limit: the next one of `environment` is not checked. */
@@ -70,13 +79,13 @@ export class SpendingGuard {
    * default what requests in flight hold in the reservation file; views pass 0: they show spend).
    */
   async spend(environment: string, limit: SpendingLimit, reserved?: number): Promise<PeriodSpend[]> {
-    const sums = await this.usage.periodSums();
-    return environmentSpend(sums, environment, limit, this.settings.unmeasuredRequestCredits(), reserved ?? (await this.#reservations.reserved(environment)));
+    const sums = await this.#usage.periodSums();
+    return environmentSpend(sums, environment, limit, this.#settings.unmeasuredRequestCredits(), reserved ?? (await this.#reservations.reserved(environment)));
   }
 
   /** An endpoint token's spend today (every environment's requests through it) against its daily limit; views pass no reservation. */
   async tokenSpend(tokenId: string, dailyLimit: number): Promise<PeriodSpend> {
-    return tokenSpend(await this.usage.periodSums(), tokenId, dailyLimit, this.settings.unmeasuredRequestCredits(), 0);
+    return tokenSpend(await this.#usage.periodSums(), tokenId, dailyLimit, this.#settings.unmeasuredRequestCredits(), 0);
   }
 
   /**
@@ -87,13 +96,13 @@ export class SpendingGuard {
     const limit = this.limitOf(environment);
     const dailyLimit = caller?.dailyLimit;
     const token = caller && dailyLimit !== undefined ? { id: caller.token.id, name: caller.token.name, dailyLimit } : undefined;
-    if (!limit && !token) return this.windows.open(environment);
+    if (!limit && !token) return this.#windows.open(environment);
     const consented = limit !== undefined && (this.#allowedOnce.get(environment) ?? 0) > 0;
     if (consented) this.#allowedOnce.set(environment, (this.#allowedOnce.get(environment) ?? 1) - 1);
-    const allowance = this.settings.unmeasuredRequestCredits();
+    const allowance = this.#settings.unmeasuredRequestCredits();
     let reached: ReachedLimit | undefined;
     const id = await this.#reservations.reserve(environment, allowance, async (reserved, reservedByToken) => {
-      reached = limitReached({ sums: await this.usage.periodSums(), environment, ...(limit && { limit }), consented, ...(token && { token }), allowance, reserved, reservedByToken });
+      reached = limitReached({ sums: await this.#usage.periodSums(), environment, ...(limit && { limit }), consented, ...(token && { token }), allowance, reserved, reservedByToken });
       return reached === undefined;
     }, token?.id);
     if (id === undefined || reached) {
@@ -101,13 +110,13 @@ export class SpendingGuard {
       const resets = new Date(spend.resetsAt);
       const message = limitReachedMessage(spend, tokenName === undefined ? environment : l10n.t('endpoint token {0}', tokenName), LIMIT_PERIODS[spend.period].resetText(spend.resetsAt));
       const whose = tokenName === undefined ? '' : ` through endpoint token "${tokenName}" (its own limit)`;
-      this.log.warn(`Spending limit: a request of ${environment}${whose} was refused before sending (${spend.period}: ${spend.counted} of ${spend.limit} credits counted, resets ${resets.toISOString()})`);
+      this.#log.warn(`Spending limit: a request of ${environment}${whose} was refused before sending (${spend.period}: ${spend.counted} of ${spend.limit} credits counted, resets ${resets.toISOString()})`);
       throw new SpendingLimitError(message, environment, spend, tokenName);
     }
-    if (consented) this.log.info(`Spending limit: one request of ${environment} sent past the limit, as the user chose (Send Anyway)`);
+    if (consented) this.#log.info(`Spending limit: one request of ${environment} sent past the limit, as the user chose (Send Anyway)`);
     let window: BillingWindow;
     try {
-      window = await this.windows.open(environment);
+      window = await this.#windows.open(environment);
     } catch (error) {
       await this.#reservations.release(id);
       throw error;
@@ -123,8 +132,8 @@ export class SpendingGuard {
         // read it: features record right before closing, or (images) right after; a turn of the event
         // loop later the record is queued, and the release waits for the queue.
         setImmediate(() => {
-          void this.usage.written().then(() => this.#reservations.release(id)).catch((error: unknown) => {
-            this.log.warn(`Spending limit: reservation not released: ${error instanceof Error ? error.message : String(error)}`);
+          void this.#usage.written().then(() => this.#reservations.release(id)).catch((error: unknown) => {
+            this.#log.warn(`Spending limit: reservation not released: ${error instanceof Error ? error.message : String(error)}`);
           });
         });
       },

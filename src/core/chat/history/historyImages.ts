@@ -11,17 +11,23 @@ import { imageFile, imageFolder } from './historyFileNames';
  * log line that names an image is written only after the image (historyStore.ts queues both).
  */
 export class HistoryImages {
-  constructor(private readonly dir: string, private readonly pid: number) {}
+  readonly #dir: string;
+  readonly #pid: number;
+
+  constructor(dir: string, pid: number) {
+    this.#dir = dir;
+    this.#pid = pid;
+  }
 
   /** Writes the images that still hold their bytes and are not on disk yet; then they drop the bytes. */
   async write(conversationId: string, images: readonly ChatImage[]): Promise<void> {
     const pending = images.filter((image) => image.data !== undefined);
     if (!pending.length) return;
-    await fs.mkdir(imageFolder(this.dir, conversationId), { recursive: true });
+    await fs.mkdir(imageFolder(this.#dir, conversationId), { recursive: true });
     for (const image of pending) {
-      const target = imageFile(this.dir, conversationId, image.file);
+      const target = imageFile(this.#dir, conversationId, image.file);
       if (!(await exists(target))) {
-        const temp = `${target}.${this.pid}.tmp`;
+        const temp = `${target}.${this.#pid}.tmp`;
         await fs.writeFile(temp, image.data!);
         await fs.rename(temp, target);
       }
@@ -30,7 +36,7 @@ export class HistoryImages {
   }
 
   async read(conversationId: string, file: string): Promise<Buffer> {
-    return fs.readFile(imageFile(this.dir, conversationId, file));
+    return fs.readFile(imageFile(this.#dir, conversationId, file));
   }
 
   /**
@@ -41,7 +47,7 @@ export class HistoryImages {
    * A file not on disk costs a stat, not a log read.
    */
   async forget(conversationId: string, files: readonly string[], readLog: () => Promise<string>): Promise<void> {
-    const written = await this.existing(conversationId, files);
+    const written = await this.#existing(conversationId, files);
     if (!written.length) return;
     let text = '';
     try {
@@ -52,23 +58,23 @@ export class HistoryImages {
     const { conversation, problems } = text ? replayLog(text) : { conversation: undefined, problems: [] };
     if (text && (!conversation || problems.length)) return;
     const named = new Set(imageAttachments(conversation?.messages ?? []).map((attachment) => attachment.image.file));
-    for (const file of written) if (!named.has(file)) await this.removeFile(conversationId, file);
+    for (const file of written) if (!named.has(file)) await this.#removeFile(conversationId, file);
   }
 
   /** Those of `files` that are on disk. */
-  private async existing(conversationId: string, files: readonly string[]): Promise<string[]> {
-    const found = await Promise.all(files.map((file) => exists(imageFile(this.dir, conversationId, file))));
+  async #existing(conversationId: string, files: readonly string[]): Promise<string[]> {
+    const found = await Promise.all(files.map((file) => exists(imageFile(this.#dir, conversationId, file))));
     return files.filter((_, index) => found[index]);
   }
 
   /** One image no message names any more. */
-  private removeFile(conversationId: string, file: string): Promise<void> {
-    return fs.rm(imageFile(this.dir, conversationId, file), { force: true });
+  #removeFile(conversationId: string, file: string): Promise<void> {
+    return fs.rm(imageFile(this.#dir, conversationId, file), { force: true });
   }
 
   /** With the conversation: its folder and everything in it. */
   remove(conversationId: string): Promise<void> {
-    return fs.rm(imageFolder(this.dir, conversationId), { recursive: true, force: true });
+    return fs.rm(imageFolder(this.#dir, conversationId), { recursive: true, force: true });
   }
 }
 

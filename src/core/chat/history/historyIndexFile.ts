@@ -33,52 +33,55 @@ const newestFirst = (a: ConversationSummary, b: ConversationSummary) => b.update
  * the folder's names only; the logs it lacks are read, and `verify` compares every log's size and time.
  */
 export class HistoryIndexFile {
-  private readonly file: string;
+  readonly #file: string;
   /**
    * The index as this window last read or wrote it, and the file's stamp then: while the file keeps
    * that stamp, listing reuses it instead of parsing the file again. Any other writer changes the stamp.
    */
-  private cached: { stamp: FileStamp; index: ParsedIndex } | undefined;
+  #cached: { stamp: FileStamp; index: ParsedIndex } | undefined;
 
-  constructor(private readonly options: HistoryIndexFileOptions) {
-    this.file = indexFile(options.dir);
+  readonly #options: HistoryIndexFileOptions;
+
+  constructor(options: HistoryIndexFileOptions) {
+    this.#options = options;
+    this.#file = indexFile(options.dir);
   }
 
   /** The index as on disk; a missing or unreadable one is empty and not `valid` (it is then built again). */
-  private async read(): Promise<ParsedIndex> {
-    const stamp = await this.indexStamp();
-    if (stamp && this.cached && sameStamp(stamp, this.cached.stamp)) return this.cached.index;
-    const index = parseIndex(await this.options.fs.readFile(this.file).catch(() => ''));
+  async #read(): Promise<ParsedIndex> {
+    const stamp = await this.#indexStamp();
+    if (stamp && this.#cached && sameStamp(stamp, this.#cached.stamp)) return this.#cached.index;
+    const index = parseIndex(await this.#options.fs.readFile(this.#file).catch(() => ''));
     // Stamped before reading: a write landing meanwhile leaves a stamp that no longer matches.
-    this.cached = stamp && index.valid ? { stamp, index } : undefined;
+    this.#cached = stamp && index.valid ? { stamp, index } : undefined;
     return index;
   }
 
-  private indexStamp(): Promise<FileStamp | undefined> {
-    return this.options.fs.stat(this.file).catch(() => undefined);
+  #indexStamp(): Promise<FileStamp | undefined> {
+    return this.#options.fs.stat(this.#file).catch(() => undefined);
   }
 
   /**
    * Writes to the index file; the cache follows when this window's write is the only change since
    * `index` was read (a rewrite always is), and is dropped otherwise, so that the next listing reads the file.
    */
-  private async writeIndex(index: ParsedIndex, write: () => Promise<void>, whole: boolean): Promise<void> {
-    const before = await this.indexStamp();
-    const current = whole || (before !== undefined && this.cached?.index === index && sameStamp(before, this.cached.stamp));
-    this.cached = undefined;
+  async #writeIndex(index: ParsedIndex, write: () => Promise<void>, whole: boolean): Promise<void> {
+    const before = await this.#indexStamp();
+    const current = whole || (before !== undefined && this.#cached?.index === index && sameStamp(before, this.#cached.stamp));
+    this.#cached = undefined;
     await write();
-    const after = await this.indexStamp();
-    if (current && after) this.cached = { stamp: after, index };
+    const after = await this.#indexStamp();
+    if (current && after) this.#cached = { stamp: after, index };
   }
 
-  private stat(id: string): Promise<FileStamp | undefined> {
-    return this.options.fs.stat(logFile(this.options.dir, id)).catch(() => undefined);
+  #stat(id: string): Promise<FileStamp | undefined> {
+    return this.#options.fs.stat(logFile(this.#options.dir, id)).catch(() => undefined);
   }
 
   /** A fresh entry from the log; the stamp is taken first, so a write that lands meanwhile makes it disagree (and be read again). */
-  private async entryFromLog(id: string, names: string[]): Promise<IndexEntry | undefined> {
-    const stamp = await this.stat(id);
-    const summary = stamp && (await this.options.readSummary(id, names));
+  async #entryFromLog(id: string, names: string[]): Promise<IndexEntry | undefined> {
+    const stamp = await this.#stat(id);
+    const summary = stamp && (await this.#options.readSummary(id, names));
     return summary && { summary, stamp };
   }
 
@@ -88,19 +91,19 @@ export class HistoryIndexFile {
    * index read is returned too, for `verify`.
    */
   async list(names: string[]): Promise<{ summaries: ConversationSummary[]; index: ParsedIndex }> {
-    const index = await this.read();
+    const index = await this.#read();
     const ids = new Set(names.map(logId).filter((id): id is string => id !== undefined));
     const changed: IndexEntry[] = [];
     const removed = [...index.entries.keys()].filter((id) => !ids.has(id));
     for (const id of removed) index.entries.delete(id);
     const unknown = [...ids].filter((id) => !index.entries.get(id)?.stamp);
     await eachLimited(unknown, READ_CONCURRENCY, async (id) => {
-      const entry = await this.entryFromLog(id, names);
+      const entry = await this.#entryFromLog(id, names);
       if (entry) changed.push(entry);
       else index.entries.delete(id);
     });
     for (const entry of changed) index.entries.set(entry.summary.id, entry);
-    if (!index.valid || changed.length || removed.length) await this.write(index, changed, removed);
+    if (!index.valid || changed.length || removed.length) await this.#write(index, changed, removed);
     return { summaries: [...index.entries.values()].map((entry) => entry.summary).sort(newestFirst), index };
   }
 
@@ -113,7 +116,7 @@ export class HistoryIndexFile {
     const stale: string[] = [];
     for (let start = 0; start < ids.length; start += STAT_BATCH) {
       const batch = ids.slice(start, start + STAT_BATCH);
-      const stamps = await Promise.all(batch.map((id) => this.stat(id)));
+      const stamps = await Promise.all(batch.map((id) => this.#stat(id)));
       batch.forEach((id, i) => {
         const stamp = stamps[i];
         if (!stamp || !stampMatches(index.entries.get(id), stamp)) stale.push(id);
@@ -123,13 +126,13 @@ export class HistoryIndexFile {
     const changed: IndexEntry[] = [];
     const removed: string[] = [];
     await eachLimited(stale, READ_CONCURRENCY, async (id) => {
-      const entry = await this.entryFromLog(id, names);
+      const entry = await this.#entryFromLog(id, names);
       if (entry) changed.push(entry);
       else removed.push(id);
     });
     for (const entry of changed) index.entries.set(entry.summary.id, entry);
     for (const id of removed) index.entries.delete(id);
-    await this.write(index, changed, removed);
+    await this.#write(index, changed, removed);
     return true;
   }
 
@@ -139,42 +142,42 @@ export class HistoryIndexFile {
    * reads the log. Nothing is written while there is no index yet (the first listing builds it).
    */
   async noteSaved(summary: ConversationSummary, expectedBytes: number | undefined): Promise<void> {
-    const stamp = await this.stat(summary.id);
+    const stamp = await this.#stat(summary.id);
     const trusted = stamp && stamp.size === expectedBytes ? stamp : undefined;
     const entry: IndexEntry = { summary, ...(trusted && { stamp: trusted }) };
-    await this.append(encodeIndexEntry(entry), (index) => index.entries.set(summary.id, entry));
+    await this.#append(encodeIndexEntry(entry), (index) => index.entries.set(summary.id, entry));
   }
 
   async noteRemoved(id: string): Promise<void> {
-    await this.append(encodeIndexRemoval(id), (index) => index.entries.delete(id));
+    await this.#append(encodeIndexRemoval(id), (index) => index.entries.delete(id));
   }
 
   /** Appends a line to an index that exists (the first listing builds it), and applies it to the cache. */
-  private async append(line: string, apply: (index: ParsedIndex) => void): Promise<void> {
-    if (!(await this.indexStamp())) return;
-    const index = this.cached?.index;
+  async #append(line: string, apply: (index: ParsedIndex) => void): Promise<void> {
+    if (!(await this.#indexStamp())) return;
+    const index = this.#cached?.index;
     if (index) {
       apply(index);
       index.lines++;
     }
-    await this.writeIndex(index ?? parseIndex(''), () => this.options.fs.appendFile(this.file, line), false);
+    await this.#writeIndex(index ?? parseIndex(''), () => this.#options.fs.appendFile(this.#file, line), false);
   }
 
   /** Appends the changes, or rewrites the whole index (through a temporary file) when it is new or mostly superseded lines. */
-  private write(index: ParsedIndex, changed: IndexEntry[], removed: string[]): Promise<void> {
+  #write(index: ParsedIndex, changed: IndexEntry[], removed: string[]): Promise<void> {
     index.lines += changed.length + removed.length;
     if (!index.valid || indexNeedsRewrite(index)) {
       const text = encodeIndex(index.entries.values());
       index.valid = true;
       index.lines = index.entries.size;
-      return this.options.enqueue(() => this.writeIndex(index, async () => {
-        await this.options.fs.mkdir(this.options.dir);
-        const temp = tempFile(this.file, this.options.pid);
-        await this.options.fs.writeFile(temp, text);
-        await this.options.fs.rename(temp, this.file);
+      return this.#options.enqueue(() => this.#writeIndex(index, async () => {
+        await this.#options.fs.mkdir(this.#options.dir);
+        const temp = tempFile(this.#file, this.#options.pid);
+        await this.#options.fs.writeFile(temp, text);
+        await this.#options.fs.rename(temp, this.#file);
       }, true));
     }
     const text = changed.map(encodeIndexEntry).join('') + removed.map(encodeIndexRemoval).join('');
-    return this.options.enqueue(() => this.writeIndex(index, () => this.options.fs.appendFile(this.file, text), false));
+    return this.#options.enqueue(() => this.#writeIndex(index, () => this.#options.fs.appendFile(this.#file, text), false));
   }
 }

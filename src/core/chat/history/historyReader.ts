@@ -32,11 +32,15 @@ export interface HistoryReaderOptions {
  * the temporary files of dead writers are removed. HistoryStore queues these reads with its writes.
  */
 export class HistoryReader {
-  constructor(private readonly options: HistoryReaderOptions) {}
+  readonly #options: HistoryReaderOptions;
+
+  constructor(options: HistoryReaderOptions) {
+    this.#options = options;
+  }
 
   /** Removes what crashed writers left: temporary files of dead processes, and their journals (recovered first). */
   async recoverCrashed(): Promise<void> {
-    const { fs, dir, pid, isAlive } = this.options;
+    const { fs, dir, pid, isAlive } = this.#options;
     let names: string[];
     try {
       names = await fs.readdir(dir);
@@ -50,7 +54,7 @@ export class HistoryReader {
     // Before this store wrote anything, a journal with its own pid is a dead process's (pid reused).
     const crashed = names.map((name) => ({ name, journal: parseJournalName(name) })).filter(({ journal }) => journal && (journal.pid === pid || !isAlive(journal.pid)));
     for (const id of new Set(crashed.map(({ journal }) => journal!.id))) {
-      const recovered = await this.read(id, names, { track: false }).catch((error: unknown) => this.options.onError(`Could not recover chat ${id}`, error));
+      const recovered = await this.read(id, names, { track: false }).catch((error: unknown) => this.#options.onError(`Could not recover chat ${id}`, error));
       // A journal without a conversation (deleted meanwhile) has nothing to belong to.
       if (!recovered) for (const { name, journal } of crashed) if (journal!.id === id) await fs.rm(path.join(dir, name)).catch(() => undefined);
     }
@@ -62,7 +66,7 @@ export class HistoryReader {
    * `track`: the writer keeps what a later save needs (listing reads without it).
    */
   async read(id: string, names?: string[], { retried = false, track = true } = {}): Promise<Conversation | undefined> {
-    const { fs, dir, pid, isAlive, writer } = this.options;
+    const { fs, dir, pid, isAlive, writer } = this.#options;
     const file = logFile(dir, id);
     let text: string;
     try {
@@ -76,7 +80,7 @@ export class HistoryReader {
     const crashed = journals.filter(({ name, journal }) => (journal!.pid === pid ? path.join(dir, name) !== active : !isAlive(journal!.pid)));
     const bodies = await Promise.all(journals.map(({ name }) => fs.readFile(path.join(dir, name)).catch(() => '')));
     const { conversation, problems } = replayLog(text, bodies);
-    if (problems.length && !(await this.moveAside(file, id, conversation !== undefined, problems))) {
+    if (problems.length && !(await this.#moveAside(file, id, conversation !== undefined, problems))) {
       // Another window moved it first (and reported it): read what it left.
       return retried ? undefined : this.read(id, undefined, { retried: true, track });
     }
@@ -90,18 +94,18 @@ export class HistoryReader {
   }
 
   /** Moves a damaged file aside and reports it once; false when another window moved it first. */
-  private async moveAside(file: string, id: string, recovered: boolean, problems: LogProblem[]): Promise<boolean> {
-    const dir = path.join(this.options.dir, 'damaged');
-    const stamp = new Date(this.options.now?.() ?? Date.now()).toISOString().replace(/[:.]/g, '-');
+  async #moveAside(file: string, id: string, recovered: boolean, problems: LogProblem[]): Promise<boolean> {
+    const dir = path.join(this.#options.dir, 'damaged');
+    const stamp = new Date(this.#options.now?.() ?? Date.now()).toISOString().replace(/[:.]/g, '-');
     const movedTo = path.join(dir, `${id}-${stamp}.json`);
-    await this.options.fs.mkdir(dir);
+    await this.#options.fs.mkdir(dir);
     try {
-      await this.options.fs.rename(file, movedTo);
+      await this.#options.fs.rename(file, movedTo);
     } catch {
       return false;
     }
-    this.options.writer.forget(id);
-    this.options.onDamaged?.({ file, movedTo, recovered, problems });
+    this.#options.writer.forget(id);
+    this.#options.onDamaged?.({ file, movedTo, recovered, problems });
     return true;
   }
 }

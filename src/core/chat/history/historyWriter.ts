@@ -32,15 +32,23 @@ function flattenString(text: string): void {
  * store to queue: the store runs them in call order, so an older state can never land after a newer one.
  */
 export class HistoryWriter {
-  private readonly tracked = new Map<string, Tracked>();
+  readonly #tracked = new Map<string, Tracked>();
 
-  constructor(private readonly fs: HistoryFileSystem, private readonly dir: string, private readonly pid: number) {}
+  readonly #fs: HistoryFileSystem;
+  readonly #dir: string;
+  readonly #pid: number;
+
+  constructor(fs: HistoryFileSystem, dir: string, pid: number) {
+    this.#fs = fs;
+    this.#dir = dir;
+    this.#pid = pid;
+  }
 
   /** A save (a turn started or ended, a rename): appends what changed, closes a finished answer's journal. */
   planSave(conversation: Conversation): Write {
     const id = conversation.id;
-    const tracked = this.trackedFor(id);
-    const journalWrite = this.journalWrite(conversation, tracked);
+    const tracked = this.#trackedFor(id);
+    const journalWrite = this.#journalWrite(conversation, tracked);
     const finished = tracked.journal && !conversation.messages.some((m) => m.id === tracked.journal?.messageId && isStreaming(m)) ? tracked.journal : undefined;
     if (finished) tracked.journal = undefined;
     const changes = tracked.state ? changeRecords(tracked.state, conversation, isStreaming) : undefined;
@@ -51,71 +59,71 @@ export class HistoryWriter {
       if (text) tracked.unterminated = false;
       tracked.logBytes += Buffer.byteLength(text);
       write = async () => {
-        if (text) await this.fs.appendFile(logFile(this.dir, id), text);
+        if (text) await this.#fs.appendFile(logFile(this.#dir, id), text);
       };
     } else {
-      write = this.rewrite(conversation, tracked);
+      write = this.#rewrite(conversation, tracked);
     }
     return async () => {
       await journalWrite?.();
       await write();
       // Only once the finished answer is in the log may its journal go.
-      if (finished) await this.fs.rm(finished.file);
+      if (finished) await this.#fs.rm(finished.file);
     };
   }
 
   /** The streaming answer's new text for its journal; undefined when nothing is new. */
   planJournal(conversation: Conversation): Write | undefined {
-    return this.journalWrite(conversation, this.trackedFor(conversation.id));
+    return this.#journalWrite(conversation, this.#trackedFor(conversation.id));
   }
 
   /** The whole log as one line (through a temporary file, so a crash leaves the old file). */
   planRewrite(conversation: Conversation): Write {
-    return this.rewrite(conversation, this.trackedFor(conversation.id));
+    return this.#rewrite(conversation, this.#trackedFor(conversation.id));
   }
 
   /** The log `text` of `id` just read from disk: later saves append to it, unless this process already tracks it. */
   adopt(id: string, conversation: Conversation, text: string): void {
-    if (this.tracked.has(id)) return;
-    this.tracked.set(id, { state: writtenState(conversation), logBytes: Buffer.byteLength(text), unterminated: !text.endsWith('\n') });
+    if (this.#tracked.has(id)) return;
+    this.#tracked.set(id, { state: writtenState(conversation), logBytes: Buffer.byteLength(text), unterminated: !text.endsWith('\n') });
   }
 
   /** The size the log will have once the writes planned so far have landed, if this process knows it. */
   expectedBytes(id: string): number | undefined {
-    const tracked = this.tracked.get(id);
+    const tracked = this.#tracked.get(id);
     return tracked?.state ? tracked.logBytes : undefined;
   }
 
   /** The journal this process is writing for the conversation, if any: not a crash's leftover. */
   activeJournal(id: string): string | undefined {
-    return this.tracked.get(id)?.journal?.file;
+    return this.#tracked.get(id)?.journal?.file;
   }
 
   /** Forgets what is on disk (a failed write, a file moved or deleted): the next save rewrites the file whole. */
   forget(id: string): void {
-    this.tracked.delete(id);
+    this.#tracked.delete(id);
   }
 
-  private trackedFor(id: string): Tracked {
-    let tracked = this.tracked.get(id);
-    if (!tracked) this.tracked.set(id, (tracked = { logBytes: 0 }));
+  #trackedFor(id: string): Tracked {
+    let tracked = this.#tracked.get(id);
+    if (!tracked) this.#tracked.set(id, (tracked = { logBytes: 0 }));
     return tracked;
   }
 
-  private journalWrite(conversation: Conversation, tracked: Tracked): Write | undefined {
+  #journalWrite(conversation: Conversation, tracked: Tracked): Write | undefined {
     const message = conversation.messages.find(isStreaming);
     if (!message) return undefined;
     const journal = tracked.journal;
     const patchKey = journalPatchKey(message);
     if (!journal || journal.messageId !== message.id || message.text.length < journal.textLength) {
-      const file = journalFile(this.dir, conversation.id, this.pid);
+      const file = journalFile(this.#dir, conversation.id, this.#pid);
       const start = encodeJournalStart(message, conversation.messages[conversation.messages.indexOf(message) - 1]?.id);
       tracked.journal = { file, messageId: message.id, textLength: message.text.length, patchKey, flatLength: message.text.length };
       // A journal needs its conversation's log (the question it answers) on disk first.
-      const rewrite = tracked.state ? undefined : this.rewrite(conversation, tracked);
+      const rewrite = tracked.state ? undefined : this.#rewrite(conversation, tracked);
       return async () => {
         await rewrite?.();
-        await this.fs.writeFile(file, start);
+        await this.#fs.writeFile(file, start);
       };
     }
     const added = message.text.slice(journal.textLength);
@@ -128,7 +136,7 @@ export class HistoryWriter {
     if (!text) return undefined;
     journal.textLength = message.text.length;
     journal.patchKey = patchKey;
-    return () => this.fs.appendFile(journal.file, text);
+    return () => this.#fs.appendFile(journal.file, text);
   }
 
   /**
@@ -138,7 +146,7 @@ export class HistoryWriter {
    * erased the turns another window had appended). The file is read only when its size is not what
    * this process's own writes made it.
    */
-  private rewrite(conversation: Conversation, tracked: Tracked): Write {
+  #rewrite(conversation: Conversation, tracked: Tracked): Write {
     const live = { ...conversation, messages: conversation.messages.filter((m) => !isStreaming(m)) };
     const text = encodeSnapshot(live);
     // The ids this process wrote or read: of those, only the ones it still has belong in the file.
@@ -146,22 +154,22 @@ export class HistoryWriter {
     const ownBytes = tracked.state ? tracked.logBytes : undefined;
     tracked.state = writtenState(live);
     tracked.logBytes = Buffer.byteLength(text);
-    const target = logFile(this.dir, conversation.id);
+    const target = logFile(this.#dir, conversation.id);
     return async () => {
-      await this.fs.mkdir(this.dir);
-      const others = await this.unknownMessages(target, ownBytes, live, known);
-      const temp = tempFile(target, this.pid);
-      await this.fs.writeFile(temp, others.length ? encodeSnapshot({ ...live, messages: inTimeOrder(live.messages, others) }) : text);
-      await this.fs.rename(temp, target);
+      await this.#fs.mkdir(this.#dir);
+      const others = await this.#unknownMessages(target, ownBytes, live, known);
+      const temp = tempFile(target, this.#pid);
+      await this.#fs.writeFile(temp, others.length ? encodeSnapshot({ ...live, messages: inTimeOrder(live.messages, others) }) : text);
+      await this.#fs.rename(temp, target);
     };
   }
 
   /** Messages of the log on disk that are neither in `live` nor among the `known` ids; none when the file is as this process left it (`ownBytes`). */
-  private async unknownMessages(file: string, ownBytes: number | undefined, live: Conversation, known: ReadonlySet<string>): Promise<ConversationMessage[]> {
+  async #unknownMessages(file: string, ownBytes: number | undefined, live: Conversation, known: ReadonlySet<string>): Promise<ConversationMessage[]> {
     let onDisk: string;
     try {
-      if (ownBytes !== undefined && (await this.fs.stat(file)).size === ownBytes) return [];
-      onDisk = await this.fs.readFile(file);
+      if (ownBytes !== undefined && (await this.#fs.stat(file)).size === ownBytes) return [];
+      onDisk = await this.#fs.readFile(file);
     } catch {
       return []; // No file yet (a new conversation), or gone: nothing of anyone else's to keep.
     }
