@@ -16,8 +16,11 @@ export class AccountStatusBar extends Disposable {
   readonly #model: vscode.StatusBarItem;
   readonly #balance: vscode.StatusBarItem;
 
-  constructor(private readonly services: Services) {
+  readonly #services: Services;
+
+  constructor(services: Services) {
     super();
+    this.#services = services;
     this.#balance = this.register(vscode.window.createStatusBarItem('inference.balance', vscode.StatusBarAlignment.Right, 100));
     this.#balance.name = 'Inference: Credit Balance';
     this.#balance.command = 'inference.showAccountMenu';
@@ -42,10 +45,10 @@ export class AccountStatusBar extends Disposable {
   }
 
   update(): void {
-    const env = this.services.environments.active();
-    const snapshot = this.services.account.get(env.name);
-    const model = this.services.models.selectedChatModel(env.name);
-    if (this.services.environments.all().length === 0) {
+    const env = this.#services.environments.active();
+    const snapshot = this.#services.account.get(env.name);
+    const model = this.#services.models.selectedChatModel(env.name);
+    if (this.#services.environments.all().length === 0) {
       this.#model.text = `$(add) ${vscode.l10n.t('Add Inference Environment')}`;
       this.#model.tooltip = vscode.l10n.t('No environment of the service is configured yet. Click to add one (name, address, key).');
       this.#model.command = 'inference.addEnvironment';
@@ -64,7 +67,7 @@ export class AccountStatusBar extends Disposable {
     const threshold = readSetting('inference.balanceWarningThreshold');
     const low = balance !== undefined && balance < threshold;
     // A spending limit at its warning fraction (or reached) warns like a low balance.
-    const limit = this.services.spendingWatch.warned(env.name);
+    const limit = this.#services.spendingWatch.warned(env.name);
     const warn = low || limit !== undefined;
     this.#balance.text = balance === undefined ? `$(${limit ? 'warning' : 'credit-card'}) ${vscode.l10n.t('balance unknown')}` : `$(${warn ? 'warning' : 'credit-card'}) ${vscode.l10n.t('{0} credits', formatCredits(balance))}`;
     this.#balance.backgroundColor = warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
@@ -84,7 +87,7 @@ export class AccountStatusBar extends Disposable {
         snapshot.balanceAt ? vscode.l10n.t('(as of {0})', describeAge(snapshot.balanceAt)) : '',
         low ? vscode.l10n.t('— below {0}', formatCredits(threshold)) : '',
       ].filter(Boolean).join(' ');
-    const today = this.services.usage.spendToday(env.name);
+    const today = this.#services.usage.spendToday(env.name);
     // A spend, with a spend's digits: the limit's row beside it shows the same sum so.
     const spentToday = formatCredits(today.credits, SPEND_DIGITS);
     const todayText = today.unmeasured === 0 ? vscode.l10n.t('{0} credits', spentToday)

@@ -16,10 +16,14 @@ const LAST_KEY = (env: string) => `inference.images.last.${env}`;
 export class ImageHistory {
   readonly #failedPrompts = new Map<string, string>();
 
-  constructor(private readonly memento: vscode.Memento) {}
+  readonly #memento: vscode.Memento;
+
+  constructor(memento: vscode.Memento) {
+    this.#memento = memento;
+  }
 
   last(env: string): LastImageSettings | undefined {
-    const value = this.memento.get<LastImageSettings>(LAST_KEY(env));
+    const value = this.#memento.get<LastImageSettings>(LAST_KEY(env));
     return value && typeof value.model === 'string' && typeof value.prompt === 'string' ? value : undefined;
   }
 
@@ -31,7 +35,7 @@ export class ImageHistory {
     }
     if (seedTyped && inputs.seed !== undefined) settings.seed = inputs.seed;
     if (inputs.negativePrompt) settings.negativePrompt = inputs.negativePrompt;
-    await this.memento.update(LAST_KEY(env), settings);
+    await this.#memento.update(LAST_KEY(env), settings);
   }
 
   failedPrompt(env: string): string | undefined {

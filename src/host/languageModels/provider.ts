@@ -37,7 +37,10 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
   #listsInFlight = 0;
   #lastListActivity = 0;
 
-  constructor(private readonly services: Services) {
+  readonly #services: Services;
+
+  constructor(services: Services) {
+    this.#services = services;
     // Readings nobody watches: a 429 fails at once rather than showing a countdown.
     this.ledger = new AnswerLedger(servicesMeter(services, 'Language models', true), (message) => services.log.warn(message));
     const changed = () => {
@@ -62,9 +65,9 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
    * without a key, nothing is asked.
    */
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<InferenceModelInformation[]> {
-    const env = this.services.environments.active();
+    const env = this.#services.environments.active();
     if (!env.baseUrl) return [];
-    if (!(await this.services.keys.has(env.name))) {
+    if (!(await this.#services.keys.has(env.name))) {
       // Asked by a person (not silently): point at the setup; never an error, never a silent-mode notification.
       if (!options.silent) this.#offerKeySetup(env);
       return [];
@@ -74,11 +77,11 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
     this.#listsInFlight++;
     this.#lastListActivity = Date.now();
     try {
-      const ids = await this.services.models.list('chat', env.name, { signal: abort.signal, quiet: options.silent, staleWhileRefreshing: true });
+      const ids = await this.#services.models.list('chat', env.name, { signal: abort.signal, quiet: options.silent, staleWhileRefreshing: true });
       return ids.map((id) => modelInformation(id, env, this.#tools));
     } catch (error) {
       const apiError = toApiError(error);
-      if (apiError.kind !== 'cancelled') this.services.log.warn(`Language models: no model list for ${env.name}: ${apiError.message}`);
+      if (apiError.kind !== 'cancelled') this.#services.log.warn(`Language models: no model list for ${env.name}: ${apiError.message}`);
       return [];
     } finally {
       cancel.dispose();
@@ -103,7 +106,7 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const envName = model.environment ?? this.services.environments.active().name;
+    const envName = model.environment ?? this.#services.environments.active().name;
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     const toolsOn = this.#tools.enabled(envName, model.id);
@@ -112,7 +115,7 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
       const request = buildChatRequest(model, messages, options, toolsOn);
       const answer = await this.ledger.start(envName);
       try {
-        const events = await openChatStream(this.services, envName, request, abort.signal, `language model ${model.id}`);
+        const events = await openChatStream(this.#services, envName, request, abort.signal, `language model ${model.id}`);
         for await (const event of events) {
           if (event.type === 'response') Object.assign(answer, { requestId: event.meta.requestId ?? '', model: event.meta.modelId ?? model.id });
           if (event.type === 'delta' || event.type === 'toolCall') reported++;
@@ -151,8 +154,8 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
       });
     }
     // A 404 for a listed model means the list is stale: forget it, which also tells VS Code to re-read it.
-    if (error.kind === 'modelNotFound') await this.services.models.invalidate(envName, 'chat');
-    this.services.log.error(`Language model ${modelId} failed in ${envName}: ${failure.message}${failure.requestId ? ` (request ${failure.requestId})` : ''}`);
+    if (error.kind === 'modelNotFound') await this.#services.models.invalidate(envName, 'chat');
+    this.#services.log.error(`Language model ${modelId} failed in ${envName}: ${failure.message}${failure.requestId ? ` (request ${failure.requestId})` : ''}`);
     return toLanguageModelError(failure);
   }
 

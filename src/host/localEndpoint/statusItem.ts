@@ -8,8 +8,13 @@ import type { LocalEndpointController } from './controller';
 export class LocalEndpointStatusItem extends Disposable {
   readonly #item: vscode.StatusBarItem;
 
-  constructor(private readonly controller: LocalEndpointController, private readonly environments: Environments) {
+  readonly #controller: LocalEndpointController;
+  readonly #environments: Environments;
+
+  constructor(controller: LocalEndpointController, environments: Environments) {
     super();
+    this.#controller = controller;
+    this.#environments = environments;
     this.#item = this.register(vscode.window.createStatusBarItem('inference.localEndpoint', vscode.StatusBarAlignment.Right, 99));
     this.#item.name = 'Inference: Local Endpoint';
     this.#item.command = 'inference.localEndpointMenu';
@@ -18,13 +23,13 @@ export class LocalEndpointStatusItem extends Disposable {
   }
 
   update(): void {
-    const state = this.controller.state;
+    const state = this.#controller.state;
     void vscode.commands.executeCommand('setContext', 'inference.localEndpointRunning', state !== undefined);
     if (!state) {
       this.#item.hide();
       return;
     }
-    const env = this.environments.active();
+    const env = this.#environments.active();
     this.#item.text = `$(plug) :${state.port} · ${state.served}`;
     this.#item.accessibilityInformation = { label: vscode.l10n.t('Local endpoint on port {0}, {1} requests answered', state.port, state.served) };
     // The request id comes from the service and the label from the settings: escaped, and no theme icons (see markdownLiteral).
@@ -45,6 +50,6 @@ export class LocalEndpointStatusItem extends Disposable {
   /** What the item shows, as text (for tests). */
   snapshot(): { visible: boolean; text: string; tooltip: string } {
     const tooltip = this.#item.tooltip;
-    return { visible: this.controller.state !== undefined, text: this.#item.text, tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '' };
+    return { visible: this.#controller.state !== undefined, text: this.#item.text, tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '' };
   }
 }

@@ -63,14 +63,25 @@ export class ApiAccess extends Disposable {
   /** Replaceable so that tests can answer the modal dialog. */
   confirmNewOrigin: OriginConfirmation = confirmNewOriginModal;
 
+  readonly #environments: Environments;
+  readonly #keys: ApiKeyStore;
+  readonly #account: AccountState;
+  readonly #log: vscode.LogOutputChannel;
+  readonly #settings: SettingsProblems;
+
   constructor(
-    private readonly environments: Environments,
-    private readonly keys: ApiKeyStore,
-    private readonly account: AccountState,
-    private readonly log: vscode.LogOutputChannel,
-    private readonly settings: SettingsProblems,
+    environments: Environments,
+    keys: ApiKeyStore,
+    account: AccountState,
+    log: vscode.LogOutputChannel,
+    settings: SettingsProblems,
   ) {
     super();
+    this.#environments = environments;
+    this.#keys = keys;
+    this.#account = account;
+    this.#log = log;
+    this.#settings = settings;
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsSetting(event, 'inference.environments')) this.#declined.clear();
       if (affectsSetting(event, 'inference.timeouts.connectSeconds', 'inference.timeouts.responseSeconds', 'inference.timeouts.idleSeconds')
@@ -87,11 +98,11 @@ export class ApiAccess extends Disposable {
    * (a bad setting, or a new origin the user did not confirm) / missingKey / invalidKey.
    */
   async client(envName?: string, keyOverride?: string, purpose: RequestPurpose = 'other'): Promise<InferenceClient> {
-    const env = envName ? this.environments.get(envName) : this.environments.active();
+    const env = envName ? this.#environments.get(envName) : this.#environments.active();
     if (!env) throw new ApiError('notConfigured', vscode.l10n.t('There is no environment named "{0}" in the "inference.environments" setting.', envName ?? ''));
-    this.settings.assertCanSend(purpose, env.name);
+    this.#settings.assertCanSend(purpose, env.name);
     if (env.problem) throw new ApiError('notConfigured', env.problem.message);
-    const apiKey = keyOverride ?? (await this.keys.get(env.name));
+    const apiKey = keyOverride ?? (await this.#keys.get(env.name));
     if (!apiKey) {
       throw new ApiError('missingKey', vscode.l10n.t('No API key is set for the "{0}" environment. Run "Inference: Set API Key".', env.label));
     }
@@ -106,7 +117,7 @@ export class ApiAccess extends Disposable {
       ...(settings.timeouts && { timeouts: settings.timeouts }),
       userAgent: `inference-client-vscode/${vscode.version}`,
       onResponse: (meta, endpoint) => this.#onResponse(env.name, endpoint, meta),
-      onWarning: (text) => this.log.warn(`${env.name}: ${text}`),
+      onWarning: (text) => this.#log.warn(`${env.name}: ${text}`),
     });
   }
 
@@ -123,10 +134,10 @@ export class ApiAccess extends Disposable {
   async #checkOrigins(env: Environment): Promise<void> {
     const targets = env.origins ?? [];
     if (targets.length === 0) throw new ApiError('notConfigured', vscode.l10n.t('The base URL of "{0}" in "inference.environments" is not valid.', env.name));
-    const verified = await this.keys.origins(env.name);
+    const verified = await this.#keys.origins(env.name);
     if (verified === undefined) {
-      await this.keys.setOrigins(env.name, targets);
-      this.log.info(`The key of ${env.name} is now bound to ${targets.join(', ')}`);
+      await this.#keys.setOrigins(env.name, targets);
+      this.#log.info(`The key of ${env.name} is now bound to ${targets.join(', ')}`);
       return;
     }
     const added = targets.filter((origin) => !verified.includes(origin));
@@ -135,7 +146,7 @@ export class ApiAccess extends Disposable {
     const id = `${env.name} ${to}`;
     let pending = this.#declined.has(id) ? Promise.resolve(false) : this.#pendingConfirmations.get(id);
     if (!pending) {
-      this.log.warn(`The hosts of ${env.name} now include ${to}, not among ${from}: asking before the key is sent there`);
+      this.#log.warn(`The hosts of ${env.name} now include ${to}, not among ${from}: asking before the key is sent there`);
       pending = this.confirmNewOrigin(env, from, to).finally(() => this.#pendingConfirmations.delete(id));
       this.#pendingConfirmations.set(id, pending);
     }
@@ -143,9 +154,9 @@ export class ApiAccess extends Disposable {
       this.#declined.add(id);
       throw new ApiError('notConfigured', vscode.l10n.t('The API key of "{0}" was verified with {1}; it was not sent to {2}, the environment\'s new address in "inference.environments". Confirm the new address when asked, or set the key again.', env.label, from, to));
     }
-    const now = await this.keys.origins(env.name);
-    if (!targets.every((origin) => now?.includes(origin))) await this.keys.setOrigins(env.name, targets);
-    this.log.info(`The user confirmed ${to} for the key of ${env.name}`);
+    const now = await this.#keys.origins(env.name);
+    if (!targets.every((origin) => now?.includes(origin))) await this.#keys.setOrigins(env.name, targets);
+    this.#log.info(`The user confirmed ${to} for the key of ${env.name}`);
   }
 
   /** The environment's hosts as one transport that fails over between them (core/api/failoverTransport.ts), or `shared` for one host. */
@@ -159,7 +170,7 @@ export class ApiAccess extends Disposable {
     }
     return new FailoverTransport(shared, {
       health,
-      onFailover: ({ from, to, reason }) => this.log.warn(`${env.name}: ${from} failed before anything could be billed (${reason}); trying ${to}`),
+      onFailover: ({ from, to, reason }) => this.#log.warn(`${env.name}: ${from} failed before anything could be billed (${reason}); trying ${to}`),
     });
   }
 
@@ -177,7 +188,7 @@ export class ApiAccess extends Disposable {
   }
 
   #countdown({ label, seconds, retry, maxRetries, error }: RetryWait, signal: AbortSignal | undefined): Promise<boolean> {
-    this.log.warn(`${label}: rate limited (request ${error.requestId ?? 'without id'}); retry ${retry} of ${maxRetries} in ${seconds} s`);
+    this.#log.warn(`${label}: rate limited (request ${error.requestId ?? 'without id'}); retry ${retry} of ${maxRetries} in ${seconds} s`);
     return Promise.resolve(vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Rate limited (HTTP 429): {0}', label), cancellable: true },
       (progress, token) => new Promise<boolean>((resolve) => {
@@ -205,7 +216,7 @@ export class ApiAccess extends Disposable {
   }
 
   #onResponse(env: string, endpoint: string, meta: ResponseMeta): void {
-    this.account.record(env, meta);
+    this.#account.record(env, meta);
     const parts = [
       `${env} ${endpoint}: HTTP ${meta.status}`,
       meta.requestId && `request ${meta.requestId}`,
@@ -213,8 +224,8 @@ export class ApiAccess extends Disposable {
       meta.balanceCredits !== undefined && `balance ${meta.balanceCredits}`,
       meta.rateLimitRequests !== undefined && `rpm ${meta.rateLimitRequests}`,
     ].filter(Boolean);
-    if (meta.status >= 400) this.log.warn(parts.join(', '));
-    else this.log.info(parts.join(', '));
+    if (meta.status >= 400) this.#log.warn(parts.join(', '));
+    else this.#log.info(parts.join(', '));
   }
 
   #resetConnections(): void {

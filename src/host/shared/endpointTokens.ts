@@ -13,8 +13,11 @@ export class EndpointTokens extends Disposable {
   readonly #onDidChange = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.#onDidChange.event;
 
-  constructor(secrets: vscode.SecretStorage, private readonly log: vscode.LogOutputChannel) {
+  readonly #log: vscode.LogOutputChannel;
+
+  constructor(secrets: vscode.SecretStorage, log: vscode.LogOutputChannel) {
     super();
+    this.#log = log;
     this.#store = new EndpointTokenStore(secrets);
     void this.#store.loaded.then(() => this.#onDidChange.fire(), (error: unknown) => this.#failed('read', error));
     this.register(secrets.onDidChange((event) => {
@@ -30,7 +33,7 @@ export class EndpointTokens extends Disposable {
 
   async create(name: string, dailyLimit: number | undefined): Promise<{ secret: string; token: NamedToken }> {
     const made = await this.#store.create(name, dailyLimit);
-    this.log.info(`local endpoint: token "${made.token.name}" created${dailyLimit === undefined ? '' : ` with a daily limit of ${dailyLimit} credits`}`);
+    this.#log.info(`local endpoint: token "${made.token.name}" created${dailyLimit === undefined ? '' : ` with a daily limit of ${dailyLimit} credits`}`);
     this.#onDidChange.fire();
     return made;
   }
@@ -40,11 +43,11 @@ export class EndpointTokens extends Disposable {
     const revoked = this.#store.revoke(token.id);
     this.#onDidChange.fire();
     const existed = await revoked;
-    this.log.info(`local endpoint: token "${token.name}" revoked`);
+    this.#log.info(`local endpoint: token "${token.name}" revoked`);
     return existed;
   }
 
   #failed(what: string, error: unknown): void {
-    this.log.warn(`local endpoint: endpoint tokens not ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    this.#log.warn(`local endpoint: endpoint tokens not ${what}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -47,13 +47,25 @@ export class ErrorPresenter {
   readonly #onDidPresent = new vscode.EventEmitter<PresentedError>();
   readonly onDidPresent = this.#onDidPresent.event;
 
+  readonly #log: vscode.LogOutputChannel;
+  readonly #environments: Environments;
+  readonly #models: ModelService;
+  readonly #account: AccountState;
+  readonly #settings: SettingsProblems;
+
   constructor(
-    private readonly log: vscode.LogOutputChannel,
-    private readonly environments: Environments,
-    private readonly models: ModelService,
-    private readonly account: AccountState,
-    private readonly settings: SettingsProblems,
-  ) {}
+    log: vscode.LogOutputChannel,
+    environments: Environments,
+    models: ModelService,
+    account: AccountState,
+    settings: SettingsProblems,
+  ) {
+    this.#log = log;
+    this.#environments = environments;
+    this.#models = models;
+    this.#account = account;
+    this.#settings = settings;
+  }
 
   /** The actions an error's view offers, in order. */
   actionsFor(error: unknown, canRetry = false): ErrorAction[] {
@@ -64,13 +76,13 @@ export class ErrorPresenter {
   async record(error: unknown, options: PresentOptions = {}): Promise<ApiError> {
     const apiError = toApiError(error);
     if (apiError.kind === 'cancelled') return apiError;
-    const env = options.env ?? this.environments.active().name;
+    const env = options.env ?? this.#environments.active().name;
     const requestId = apiError.requestId;
     // The client already removed its key; this catches bearer tokens in errors that did not come through it.
-    this.log.error(redactSecrets(`${options.source ?? 'request'} failed in ${env}: ${apiError.message}${requestId ? ` (request ${requestId})` : ''}`));
+    this.#log.error(redactSecrets(`${options.source ?? 'request'} failed in ${env}: ${apiError.message}${requestId ? ` (request ${requestId})` : ''}`));
     // Forget only the kind of model the failed call named: an image 404 says nothing about the chat model.
     const kind = apiError.endpoint === 'images' ? 'image' : apiError.endpoint === 'chat' ? 'chat' : undefined;
-    if (apiError.kind === 'modelNotFound' && apiError.status === 404 && kind && options.forgetsModel !== false) await this.models.onModelNotFound(env, kind);
+    if (apiError.kind === 'modelNotFound' && apiError.status === 404 && kind && options.forgetsModel !== false) await this.#models.onModelNotFound(env, kind);
     return apiError;
   }
 
@@ -82,12 +94,12 @@ export class ErrorPresenter {
   async present(error: unknown, options: PresentOptions = {}): Promise<void> {
     const apiError = await this.record(error, options);
     if (apiError.kind === 'cancelled') return;
-    const problem = this.settings.problemOf(apiError);
+    const problem = this.#settings.problemOf(apiError);
     if (problem) {
-      this.settings.tell(problem);
+      this.#settings.tell(problem);
       return;
     }
-    const env = options.env ?? this.environments.active().name;
+    const env = options.env ?? this.#environments.active().name;
     this.show(errorFacts(apiError), { ...options, detail: [this.#lastKnownBalance(apiError, env), options.detail].filter(Boolean).join(' ') });
   }
 
@@ -96,7 +108,7 @@ export class ErrorPresenter {
     const view = errorView(facts, { canRetry: (facts.kind === 'spendingLimit' ? options.sendAnyway : options.retry) !== undefined });
     const text = redactSecrets([view.message, options.detail, view.requestId && `(request ${view.requestId})`].filter(Boolean).join(' '));
     this.#onDidPresent.fire({
-      kind: facts.kind, source: options.source ?? 'request', env: options.env ?? this.environments.active().name, text, actions: view.actions,
+      kind: facts.kind, source: options.source ?? 'request', env: options.env ?? this.#environments.active().name, text, actions: view.actions,
       choose: (id) => this.run(id, view, options),
     });
     void vscode.window.showErrorMessage(text, ...view.actions.map((action) => action.label)).then(async (chosen) => {
@@ -108,7 +120,7 @@ export class ErrorPresenter {
   /** A 402 without a balance header still tells the user what they had, and since when. */
   #lastKnownBalance(error: ApiError, env: string): string | undefined {
     if (error.kind !== 'insufficientCredits' || error.meta?.balanceCredits !== undefined) return undefined;
-    const { balanceCredits, balanceAt } = this.account.get(env);
+    const { balanceCredits, balanceAt } = this.#account.get(env);
     if (balanceCredits === undefined) return undefined;
     return balanceAt
       ? vscode.l10n.t('Last known balance: {0} credits ({1}).', formatCredits(balanceCredits), describeAge(balanceAt))
@@ -131,10 +143,10 @@ export class ErrorPresenter {
         if (error.requestId) await vscode.env.clipboard.writeText(error.requestId);
         return;
       case 'openLogs':
-        this.log.show(true);
+        this.#log.show(true);
         return;
       case 'openSettings':
-        await vscode.commands.executeCommand('workbench.action.openSettings', this.settings.problemOf(error)?.setting
+        await vscode.commands.executeCommand('workbench.action.openSettings', this.#settings.problemOf(error)?.setting
           ?? (error.kind === 'imageFolder' ? 'inference.images.folder' : 'inference.environments'));
         return;
       case 'manageTrust':

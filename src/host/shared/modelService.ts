@@ -41,14 +41,25 @@ export class ModelService extends Disposable {
   readonly #fetches = new SharedOperations<string[]>();
   readonly #lists: PersistedModelLists;
 
+  readonly #memento: vscode.Memento;
+  readonly #environments: Environments;
+  readonly #api: ApiAccess;
+  readonly #keys: ApiKeyStore;
+  readonly #log: vscode.LogOutputChannel | undefined;
+
   constructor(
-    private readonly memento: vscode.Memento,
-    private readonly environments: Environments,
-    private readonly api: ApiAccess,
-    private readonly keys: ApiKeyStore,
-    private readonly log?: vscode.LogOutputChannel,
+    memento: vscode.Memento,
+    environments: Environments,
+    api: ApiAccess,
+    keys: ApiKeyStore,
+    log?: vscode.LogOutputChannel,
   ) {
     super();
+    this.#memento = memento;
+    this.#environments = environments;
+    this.#api = api;
+    this.#keys = keys;
+    this.#log = log;
     this.#lists = new PersistedModelLists(memento, Date.now);
   }
 
@@ -61,7 +72,7 @@ export class ModelService extends Disposable {
    * from the environment's address, with its key); callers that ask while that list is being fetched
    * share the one request.
    */
-  async list(kind: ModelKind, envName = this.environments.active().name, options: ListOptions = {}): Promise<string[]> {
+  async list(kind: ModelKind, envName = this.#environments.active().name, options: ListOptions = {}): Promise<string[]> {
     if (options.refresh) return this.#fetch(kind, envName, options);
     const source = await this.#source(envName);
     const lifetimeMs = readSetting('inference.modelCacheMinutes') * 60_000;
@@ -77,9 +88,9 @@ export class ModelService extends Disposable {
 
   /** The environment's address and the tag of its key (undefined for an unknown environment). */
   async #source(envName: string, key?: string): Promise<ListSource | undefined> {
-    const env = this.environments.get(envName);
+    const env = this.#environments.get(envName);
     if (!env) return undefined;
-    return { baseUrl: env.baseUrl, keyTag: await this.keys.tag(key ?? await this.keys.get(envName)) };
+    return { baseUrl: env.baseUrl, keyTag: await this.#keys.tag(key ?? await this.#keys.get(envName)) };
   }
 
   async #refreshInBackground(kind: ModelKind, envName: string, source: ListSource, lifetimeMs: number): Promise<void> {
@@ -88,15 +99,15 @@ export class ModelService extends Disposable {
       await this.#fetches.run(fetchKey(envName, kind, 'quiet', source), () => this.#fetch(kind, envName, { quiet: true }));
     } catch (error) {
       // The stored list keeps answering; the next attempt comes once the lifetime is over again.
-      this.log?.warn(`Model list of ${envName} (${kind}): the background refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.#log?.warn(`Model list of ${envName} (${kind}): the background refresh failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
   async #fetch(kind: ModelKind, envName: string, options: { signal?: AbortSignal; quiet?: boolean | undefined }): Promise<string[]> {
-    const client = await this.api.client(envName);
+    const client = await this.#api.client(envName);
     const source = await this.#source(envName);
     const fetch = () => client.listModels({ type: kind, ...(options.signal && { signal: options.signal }) });
-    const { models } = options.quiet ? await fetch() : await this.api.withRateLimitRetry('model list', fetch, options.signal);
+    const { models } = options.quiet ? await fetch() : await this.#api.withRateLimitRetry('model list', fetch, options.signal);
     const ids = [...new Set(models.map((model) => model.id))];
     if (source) await this.#store(envName, kind, ids, source);
     return ids;
@@ -117,16 +128,16 @@ export class ModelService extends Disposable {
     if (await this.#lists.save(envName, kind, ids, source)) this.#onDidChangeModels.fire({ env: envName, kind });
   }
 
-  selected(kind: ModelKind, envName = this.environments.active().name): string | undefined {
-    return this.memento.get<string>(SELECTED_KEY(envName, kind));
+  selected(kind: ModelKind, envName = this.#environments.active().name): string | undefined {
+    return this.#memento.get<string>(SELECTED_KEY(envName, kind));
   }
 
   selectedChatModel(envName?: string): string | undefined {
     return this.selected('chat', envName);
   }
 
-  async select(kind: ModelKind, id: string | undefined, envName = this.environments.active().name): Promise<void> {
-    await this.memento.update(SELECTED_KEY(envName, kind), id);
+  async select(kind: ModelKind, id: string | undefined, envName = this.#environments.active().name): Promise<void> {
+    await this.#memento.update(SELECTED_KEY(envName, kind), id);
     this.#onDidChangeSelection.fire(envName);
   }
 
@@ -147,12 +158,12 @@ export class ModelService extends Disposable {
   }
 
   /** The picker: the environment's chat models with the current one marked, and a refresh button. */
-  async pickChatModel(envName = this.environments.active().name): Promise<string | undefined> {
+  async pickChatModel(envName = this.#environments.active().name): Promise<string | undefined> {
     return this.pick('chat', envName);
   }
 
-  async pick(kind: ModelKind, envName = this.environments.active().name, extraIds: string[] = []): Promise<string | undefined> {
-    const env = this.environments.get(envName) ?? this.environments.active();
+  async pick(kind: ModelKind, envName = this.#environments.active().name, extraIds: string[] = []): Promise<string | undefined> {
+    const env = this.#environments.get(envName) ?? this.#environments.active();
     const picker = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
     const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: vscode.l10n.t('Refresh the model list') };
     picker.title = kind === 'chat' ? vscode.l10n.t('Chat model for {0}', env.label) : vscode.l10n.t('Image model for {0}', env.label);

@@ -22,8 +22,11 @@ export class SettingsProblems extends Disposable {
   /** Every warning given again where the user acted, in order (for diagnostics and tests). */
   readonly told: string[] = [];
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  readonly #log: vscode.LogOutputChannel;
+
+  constructor(log: vscode.LogOutputChannel) {
     super();
+    this.#log = log;
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('inference')) this.refresh();
     }));
@@ -51,7 +54,7 @@ export class SettingsProblems extends Disposable {
     for (const problem of problems) {
       if (this.#shown.has(problem.message)) continue;
       this.#shown.add(problem.message);
-      this.log.warn(problem.message);
+      this.#log.warn(problem.message);
       this.notices.push(problem.message);
       warn(problem);
     }

@@ -21,8 +21,15 @@ export class SpendingWatch extends Disposable {
   readonly #onDidChange = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.#onDidChange.event;
 
-  constructor(private readonly guard: SpendingGuard, private readonly environments: Environments, usage: UsageLedger, private readonly state: vscode.Memento) {
+  readonly #guard: SpendingGuard;
+  readonly #environments: Environments;
+  readonly #state: vscode.Memento;
+
+  constructor(guard: SpendingGuard, environments: Environments, usage: UsageLedger, state: vscode.Memento) {
     super();
+    this.#guard = guard;
+    this.#environments = environments;
+    this.#state = state;
     const refresh = () => void this.refresh();
     this.register(usage.onDidChange(refresh));
     this.register(environments.onDidChange(refresh));
@@ -39,10 +46,10 @@ export class SpendingWatch extends Disposable {
 
   async refresh(): Promise<void> {
     const generation = ++this.#generation;
-    const environment = this.environments.active().name;
-    const limit = this.guard.limitOf(environment);
+    const environment = this.#environments.active().name;
+    const limit = this.#guard.limitOf(environment);
     // What was spent (reservations are requests still in flight, not spend): a request that just ended shows its own cost.
-    const warned = limit ? warnedLimit(await this.guard.spend(environment, limit, 0)) : undefined;
+    const warned = limit ? warnedLimit(await this.#guard.spend(environment, limit, 0)) : undefined;
     if (generation !== this.#generation) return; // A later refresh is under way.
     this.#environment = environment;
     this.#warned = warned;
@@ -52,10 +59,10 @@ export class SpendingWatch extends Disposable {
 
   async #notifyOnce(environment: string, spend: PeriodSpend): Promise<void> {
     const key = `${environment} ${spend.period} ${spend.resetsAt}`;
-    const shown = this.state.get<string[]>(WARNED_KEY, []);
+    const shown = this.#state.get<string[]>(WARNED_KEY, []);
     if (shown.includes(key)) return;
     // Keep the last few: periods end, and an old key can never match again.
-    await this.state.update(WARNED_KEY, [...shown.slice(-19), key]);
+    await this.#state.update(WARNED_KEY, [...shown.slice(-19), key]);
     const raise = vscode.l10n.t('Raise Limit');
     const choice = await vscode.window.showWarningMessage(limitSummary(spend, environment), raise);
     if (choice === raise) await vscode.commands.executeCommand('workbench.action.openSettings', 'inference.spendingLimits');

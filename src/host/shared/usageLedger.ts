@@ -47,15 +47,18 @@ export class UsageLedger extends Disposable implements UsageRecorder {
    */
   #knownSize: number | undefined;
 
-  constructor(storage: vscode.Uri, private readonly log: vscode.LogOutputChannel, readonly clock: Clock = Date.now) {
+  readonly #log: vscode.LogOutputChannel;
+
+  constructor(storage: vscode.Uri, log: vscode.LogOutputChannel, readonly clock: Clock = Date.now) {
     super();
+    this.#log = log;
     // Disposal waits for the records still being appended.
     this.register({ dispose: () => this.#queue });
     this.#file = path.join(storage.fsPath, 'usage', 'ledger.jsonl');
     this.#sumsFile = path.join(storage.fsPath, 'usage', 'period-sums.json');
     this.loaded = this.reload(1).then(() => undefined);
     // After start-up, and off its path: checking the file's age reads its first line only.
-    void this.loaded.then(() => this.compactIfDue());
+    void this.loaded.then(() => this.#compactIfDue());
     this.#followOtherWindows();
   }
 
@@ -78,7 +81,7 @@ export class UsageLedger extends Disposable implements UsageRecorder {
       void this.#enqueue('followed', async () => {
         changedElsewhere = await measure();
       }).then(() => (changedElsewhere ? this.reload() : undefined)).catch((error: unknown) => {
-        this.log.warn(`Usage ledger: could not read what other windows recorded: ${error instanceof Error ? error.message : String(error)}`);
+        this.#log.warn(`Usage ledger: could not read what other windows recorded: ${error instanceof Error ? error.message : String(error)}`);
       });
     };
     void this.#enqueue('followed', async () => void (await measure()));
@@ -114,7 +117,7 @@ export class UsageLedger extends Disposable implements UsageRecorder {
 
   recordUnmeasured(record: Omit<UsageRecord, 'credits'>, who: string, reason: SpendNotMeasured): void {
     const why = reason === 'overlapped' ? 'another request of this environment ran at the same time' : 'no balance reading before and after it';
-    this.log.info(`${who}: spend of request ${record.requestId || 'without id'} not measured (${why}); it counts against spending limits as inference.unmeasuredRequestCredits.`);
+    this.#log.info(`${who}: spend of request ${record.requestId || 'without id'} not measured (${why}); it counts against spending limits as inference.unmeasuredRequestCredits.`);
     this.record({ ...record, credits: null });
   }
 
@@ -161,7 +164,7 @@ export class UsageLedger extends Disposable implements UsageRecorder {
   }
 
   /** Drops entries past the retention, streaming the file, once its oldest is well past it. */
-  private async compactIfDue(): Promise<void> {
+  async #compactIfDue(): Promise<void> {
     await this.#enqueue('compacted', async () => {
       const oldest = await oldestLedgerEntry(this.#file);
       const keepSince = this.clock() - KEEP_DAYS * DAY_MS;
@@ -174,7 +177,7 @@ export class UsageLedger extends Disposable implements UsageRecorder {
 
   #enqueue(what: string, operation: () => Promise<void>): Promise<void> {
     this.#queue = this.#queue.then(operation).catch((error: unknown) => {
-      this.log.warn(`Usage ledger not ${what}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#log.warn(`Usage ledger not ${what}: ${error instanceof Error ? error.message : String(error)}`);
     });
     return this.#queue;
   }

@@ -42,8 +42,13 @@ export class WorkspaceSettingsGuard extends Disposable {
   readonly notices: string[] = [];
   #checking: Promise<IgnoredSetting[]> | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel, private readonly workspaceState: vscode.Memento) {
+  readonly #log: vscode.LogOutputChannel;
+  readonly #workspaceState: vscode.Memento;
+
+  constructor(log: vscode.LogOutputChannel, workspaceState: vscode.Memento) {
     super();
+    this.#log = log;
+    this.#workspaceState = workspaceState;
     const recheck = () => void this.check();
     const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json'));
     this.register(watcher.onDidChange(recheck));
@@ -64,20 +69,20 @@ export class WorkspaceSettingsGuard extends Disposable {
   async #check(): Promise<IgnoredSetting[]> {
     const ignored = await this.find();
     for (const { setting, source } of ignored) {
-      this.log.warn(`Ignored "${setting}" from ${source}: where the API key is sent comes only from your user settings.`);
+      this.#log.warn(`Ignored "${setting}" from ${source}: where the API key is sent comes only from your user settings.`);
     }
-    const notified = new Set(this.workspaceState.get<string[]>(NOTIFIED_KEY, []));
+    const notified = new Set(this.#workspaceState.get<string[]>(NOTIFIED_KEY, []));
     const fresh = ignored.filter(({ setting }) => !notified.has(setting));
     if (fresh.length === 0) return ignored;
     for (const { setting } of fresh) notified.add(setting);
-    await this.workspaceState.update(NOTIFIED_KEY, [...notified]);
+    await this.#workspaceState.update(NOTIFIED_KEY, [...notified]);
     const settings = [...new Set(fresh.map(({ setting }) => `"${setting}"`))].join(vscode.l10n.t(' and '));
     const sources = [...new Set(fresh.map(({ source }) => source))].join(', ');
     const message = vscode.l10n.t('This workspace sets {0} ({1}). It was ignored: Inference Client reads environments only from your user settings and never sends an API key to an address a workspace names.', settings, sources);
     this.notices.push(message);
     const openLogs = vscode.l10n.t('Open Logs');
     void vscode.window.showWarningMessage(message, openLogs).then((choice) => {
-      if (choice === openLogs) this.log.show(true);
+      if (choice === openLogs) this.#log.show(true);
     });
     return ignored;
   }

@@ -29,8 +29,11 @@ export class UsagePanel extends Disposable {
     return UsagePanel.#current;
   }
 
-  private constructor(readonly panel: vscode.WebviewPanel, private readonly services: Services) {
+  readonly #services: Services;
+
+  private constructor(readonly panel: vscode.WebviewPanel, services: Services) {
     super();
+    this.#services = services;
     const extensionUri = services.context.extensionUri;
     // Like the chat: its own script runs, no forms, no command: links.
     panel.webview.options = {
@@ -49,7 +52,7 @@ export class UsagePanel extends Disposable {
       ...(vscode.l10n.bundle && { l10nBundle: vscode.l10n.bundle }),
       language: vscode.env.language,
     });
-    this.register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)));
+    this.register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.#onMessage(raw)));
     this.register(panel.onDidChangeViewState(() => {
       if (!panel.visible) this.#ready = false;
     }));
@@ -60,9 +63,9 @@ export class UsagePanel extends Disposable {
 
   /** Posts a fresh report; `reread` first reads what other windows recorded. */
   async refresh(reread: boolean): Promise<void> {
-    if (reread) await this.services.usage.reload(REPORT_DAYS);
+    if (reread) await this.#services.usage.reload(REPORT_DAYS);
     if (!this.#ready) return;
-    const report = buildUsageReport(this.services.usage.entries(), this.services.usage.clock(), { ...(this.#tokenFilter !== undefined && { token: this.#tokenFilter }) });
+    const report = buildUsageReport(this.#services.usage.entries(), this.#services.usage.clock(), { ...(this.#tokenFilter !== undefined && { token: this.#tokenFilter }) });
     const message: UsageHostMessage = { v: USAGE_PROTOCOL_VERSION, type: 'report', report, limits: await this.#limits() };
     void this.panel.webview.postMessage(message);
   }
@@ -73,31 +76,31 @@ export class UsagePanel extends Disposable {
     const row = (spend: PeriodSpend, environment: string, token?: string): LimitRow => ({
       environment, ...(token !== undefined && { token }), period: spend.period, periodLabel: LIMIT_PERIODS[spend.period].label(), limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt,
     });
-    for (const environment of this.services.environments.all()) {
-      const limit = this.services.billing.limitOf(environment.name);
+    for (const environment of this.#services.environments.all()) {
+      const limit = this.#services.billing.limitOf(environment.name);
       if (!limit) continue;
-      for (const spend of await this.services.billing.spend(environment.name, limit, 0)) rows.push(row(spend, environment.label));
+      for (const spend of await this.#services.billing.spend(environment.name, limit, 0)) rows.push(row(spend, environment.label));
     }
-    for (const token of this.services.endpointTokens.list()) {
-      if (token.dailyLimit !== undefined) rows.push(row(await this.services.billing.tokenSpend(token.id, token.dailyLimit), '', token.name));
+    for (const token of this.#services.endpointTokens.list()) {
+      if (token.dailyLimit !== undefined) rows.push(row(await this.#services.billing.tokenSpend(token.id, token.dailyLimit), '', token.name));
     }
     return rows;
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
+  async #onMessage(raw: unknown): Promise<void> {
     const message = parseUsageWebviewMessage(raw);
     if (!message) {
-      this.services.log.warn(`Usage view: ignored a malformed message: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      this.#services.log.warn(`Usage view: ignored a malformed message: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
     }
     try {
-      await this.handle(message);
+      await this.#handle(message);
     } catch (error) {
       void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
     }
   }
 
-  private async handle(message: UsageWebviewMessage): Promise<void> {
+  async #handle(message: UsageWebviewMessage): Promise<void> {
     switch (message.type) {
       case 'ready':
         this.#ready = true;
@@ -109,7 +112,7 @@ export class UsagePanel extends Disposable {
         vscode.window.setStatusBarMessage(`$(copy) ${vscode.l10n.t('Copied request ID {0}', message.requestId)}`, 4000);
         return;
       case 'exportCsv':
-        await exportUsageCsv(this.services);
+        await exportUsageCsv(this.#services);
         return;
       case 'filterToken':
         this.#tokenFilter = message.token ?? undefined;

@@ -37,31 +37,34 @@ export async function currentDocument(file: vscode.Uri): Promise<vscode.TextDocu
  * the file is still as it was proposed against and applies one workspace edit (one undo step).
  */
 export class CodeProposals extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly open = new Map<string, OpenProposal>();
+  readonly #open = new Map<string, OpenProposal>();
 
-  constructor(private readonly repropose: (target: BlockTarget, file: vscode.Uri) => Promise<void>) {
+  readonly #repropose: (target: BlockTarget, file: vscode.Uri) => Promise<void>;
+
+  constructor(repropose: (target: BlockTarget, file: vscode.Uri) => Promise<void>) {
     super();
+    this.#repropose = repropose;
     this.register(vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this));
-    this.register(vscode.commands.registerCommand('inference.acceptProposal', (uri?: vscode.Uri) => this.settle(uri, 'accept')));
-    this.register(vscode.commands.registerCommand('inference.rejectProposal', (uri?: vscode.Uri) => this.settle(uri, 'reject')));
+    this.register(vscode.commands.registerCommand('inference.acceptProposal', (uri?: vscode.Uri) => this.#settle(uri, 'accept')));
+    this.register(vscode.commands.registerCommand('inference.rejectProposal', (uri?: vscode.Uri) => this.#settle(uri, 'reject')));
     // A diff closed by hand is a rejection: forget it, so that memory follows what is open.
     this.register(vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
       for (const tab of closed) {
-        const id = tab.input instanceof vscode.TabInputTextDiff ? this.idOf(tab.input.modified) : undefined;
-        if (id && this.tabsOf(id).length === 0) this.open.delete(id);
+        const id = tab.input instanceof vscode.TabInputTextDiff ? this.#idOf(tab.input.modified) : undefined;
+        if (id && this.#tabsOf(id).length === 0) this.#open.delete(id);
       }
     }));
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return uri.query.endsWith(BASE_SUFFIX) ? '' : this.open.get(uri.query)?.proposed ?? '';
+    return uri.query.endsWith(BASE_SUFFIX) ? '' : this.#open.get(uri.query)?.proposed ?? '';
   }
 
   /** Opens the diff of the proposal against the file's current text. */
   async show(proposal: Proposal): Promise<void> {
     const id = newId();
     const proposedUri = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: proposal.file.path, query: id });
-    this.open.set(id, { ...proposal, proposedUri });
+    this.#open.set(id, { ...proposal, proposedUri });
     const left = proposal.base === undefined ? proposedUri.with({ query: `${id}${BASE_SUFFIX}` }) : proposal.file;
     const title = vscode.l10n.t('{0} ↔ Proposed ({1})', vscode.workspace.asRelativePath(proposal.file, false), proposal.label);
     await vscode.commands.executeCommand('vscode.diff', left, proposedUri, title, { preview: false });
@@ -72,44 +75,44 @@ export class CodeProposals extends Disposable implements vscode.TextDocumentCont
 
   /** Ids of the proposals under review, for the test API. */
   openIds(): string[] {
-    return [...this.open.keys()];
+    return [...this.#open.keys()];
   }
 
-  private idOf(uri: vscode.Uri | undefined): string | undefined {
+  #idOf(uri: vscode.Uri | undefined): string | undefined {
     if (uri?.scheme !== PROPOSAL_SCHEME) return undefined;
     const id = uri.query.endsWith(BASE_SUFFIX) ? uri.query.slice(0, -BASE_SUFFIX.length) : uri.query;
-    return this.open.has(id) ? id : undefined;
+    return this.#open.has(id) ? id : undefined;
   }
 
-  private tabsOf(id: string): vscode.Tab[] {
+  #tabsOf(id: string): vscode.Tab[] {
     return vscode.window.tabGroups.all.flatMap((group) => group.tabs)
       .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === PROPOSAL_SCHEME && tab.input.modified.query === id);
   }
 
   /** The proposal a title-bar button (which passes the editor's resource) or the palette (the active diff) means. */
-  private proposalFrom(uri: vscode.Uri | undefined): [string, OpenProposal] | undefined {
+  #proposalFrom(uri: vscode.Uri | undefined): [string, OpenProposal] | undefined {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-    const id = this.idOf(uri) ?? (input instanceof vscode.TabInputTextDiff ? this.idOf(input.modified) : undefined);
-    const proposal = id ? this.open.get(id) : undefined;
+    const id = this.#idOf(uri) ?? (input instanceof vscode.TabInputTextDiff ? this.#idOf(input.modified) : undefined);
+    const proposal = id ? this.#open.get(id) : undefined;
     return id && proposal ? [id, proposal] : undefined;
   }
 
-  private async close(id: string): Promise<void> {
-    this.open.delete(id);
-    await vscode.window.tabGroups.close(this.tabsOf(id));
+  async #close(id: string): Promise<void> {
+    this.#open.delete(id);
+    await vscode.window.tabGroups.close(this.#tabsOf(id));
   }
 
-  private async settle(uri: vscode.Uri | undefined, decision: 'accept' | 'reject'): Promise<void> {
-    const found = this.proposalFrom(uri);
+  async #settle(uri: vscode.Uri | undefined, decision: 'accept' | 'reject'): Promise<void> {
+    const found = this.#proposalFrom(uri);
     if (!found) {
       void vscode.window.showInformationMessage(vscode.l10n.t('There is no proposed change open here any more.'));
       return;
     }
     const [id, proposal] = found;
     try {
-      if (decision === 'accept') await this.accept(id, proposal);
+      if (decision === 'accept') await this.#accept(id, proposal);
       else {
-        await this.close(id);
+        await this.#close(id);
         vscode.window.setStatusBarMessage(vscode.l10n.t('Proposed change rejected: {0} was not changed', vscode.workspace.asRelativePath(proposal.file, false)), 4000);
       }
     } catch (error) {
@@ -117,14 +120,14 @@ export class CodeProposals extends Disposable implements vscode.TextDocumentCont
     }
   }
 
-  private async accept(id: string, proposal: OpenProposal): Promise<void> {
+  async #accept(id: string, proposal: OpenProposal): Promise<void> {
     const name = vscode.workspace.asRelativePath(proposal.file, false);
     const document = await currentDocument(proposal.file);
     if (document?.getText() !== proposal.base) {
       // Never clobber what changed since the proposal: show the block against the file as it is now.
-      await this.close(id);
+      await this.#close(id);
       void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed after the change was proposed, so nothing was applied. The code block is proposed again against its current text.', name));
-      await this.repropose(proposal.target, proposal.file);
+      await this.#repropose(proposal.target, proposal.file);
       return;
     }
     const edit = new vscode.WorkspaceEdit();
@@ -142,7 +145,7 @@ export class CodeProposals extends Disposable implements vscode.TextDocumentCont
     if (!(await vscode.workspace.applyEdit(edit))) {
       throw new Error(vscode.l10n.t('VS Code refused to change {0} (is it read-only?). Nothing was changed.', name));
     }
-    await this.close(id);
+    await this.#close(id);
     const shown = await vscode.window.showTextDocument(proposal.file, { preview: false, ...(changed && { selection: changed }) });
     shown.revealRange(shown.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     vscode.window.setStatusBarMessage(vscode.l10n.t('Applied to {0}: Undo takes the change back', name), 6000);

@@ -13,21 +13,21 @@ import { contextCapChars } from '../chatSettings';
  * editor, so attachments and "Insert at Cursor" use the last one that was active.
  */
 export class EditorTracker extends Disposable {
-  private last: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  #last: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
 
   constructor() {
     super();
     this.register(vscode.window.onDidChangeActiveTextEditor((editor) => {
-      if (editor) this.last = editor;
+      if (editor) this.#last = editor;
     }));
   }
 
   editor(): vscode.TextEditor | undefined {
     const active = vscode.window.activeTextEditor;
     if (active) return active;
-    if (this.last && !this.last.document.isClosed) {
+    if (this.#last && !this.#last.document.isClosed) {
       // The editor object may be stale after its tab moved; prefer the visible one for the same document.
-      return vscode.window.visibleTextEditors.find((e) => e.document === this.last?.document) ?? this.last;
+      return vscode.window.visibleTextEditors.find((e) => e.document === this.#last?.document) ?? this.#last;
     }
     return undefined;
   }

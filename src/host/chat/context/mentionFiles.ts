@@ -21,11 +21,11 @@ export function workspacePath(uri: vscode.Uri): string {
  * The listing is kept until the picker opens again (an empty query), so typing filters it at once.
  */
 export class WorkspaceFiles {
-  private listing: Promise<Map<string, vscode.Uri>> | undefined;
+  #listing: Promise<Map<string, vscode.Uri>> | undefined;
 
   list(refresh: boolean): Promise<Map<string, vscode.Uri>> {
-    if (refresh || !this.listing) this.listing = listFiles().catch(() => new Map());
-    return this.listing;
+    if (refresh || !this.#listing) this.#listing = listFiles().catch(() => new Map());
+    return this.#listing;
   }
 
   /** The listed file at a path the webview sent; anything else (a path it made up) is not a workspace file. */

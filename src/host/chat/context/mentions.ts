@@ -43,19 +43,22 @@ const GIT_UNTRACKED = 7;
  * reads, so it works in an untrusted workspace too.
  */
 export class Mentions extends Disposable {
-  private readonly files = new WorkspaceFiles();
-  private readonly terminals = this.register(new TerminalOutputs());
+  readonly #files = new WorkspaceFiles();
+  readonly #terminals = this.register(new TerminalOutputs());
 
-  constructor(private readonly editors: EditorTracker) {
+  readonly #editors: EditorTracker;
+
+  constructor(editors: EditorTracker) {
     super();
+    this.#editors = editors;
   }
 
   async query(query: string): Promise<MentionItemView[]> {
-    const files = await this.files.list(query === '');
+    const files = await this.#files.list(query === '');
     const openFiles = vscode.window.tabGroups.all.flatMap((group) => group.tabs)
       .map((tab) => (tab.input instanceof vscode.TabInputText ? workspacePath(tab.input.uri) : undefined))
       .filter((p): p is string => p !== undefined && files.has(p));
-    return mentionItems(query, { others: this.otherSources(), openFiles: [...new Set(openFiles)], files: [...files.keys()] });
+    return mentionItems(query, { others: this.#otherSources(), openFiles: [...new Set(openFiles)], files: [...files.keys()] });
   }
 
   /**
@@ -64,15 +67,15 @@ export class Mentions extends Disposable {
    * A new kind of mention is a row here, its kind in core/chat/attachmentViews.ts and its icon in the
    * webview (both checked by the compiler); the picker lists them in this order.
    */
-  private readonly sources: { readonly [K in Exclude<MentionKind, 'file'>]: MentionSource } = {
+  readonly #sources: { readonly [K in Exclude<MentionKind, 'file'>]: MentionSource } = {
     selection: {
       row: (name) => ({ label: vscode.l10n.t('Selection'), detail: name ?? vscode.l10n.t('the editor\'s selected text') }),
-      attach: async () => captureContext(this.editors.editor(), 'selection'),
+      attach: async () => captureContext(this.#editors.editor(), 'selection'),
     },
     problemsFile: {
       row: (name) => ({ label: vscode.l10n.t('Problems in the active file'), ...(name !== undefined && { detail: name }) }),
       attach: async (label) => {
-        const editor = this.editors.editor();
+        const editor = this.#editors.editor();
         if (!editor) return { label, message: vscode.l10n.t('Open a file in an editor first: there is no active file.') };
         return problems([[editor.document.uri, vscode.languages.getDiagnostics(editor.document.uri)]], workspacePath(editor.document.uri), label);
       },
@@ -83,7 +86,7 @@ export class Mentions extends Disposable {
     },
     terminal: {
       row: () => ({ label: vscode.l10n.t('Terminal'), detail: vscode.l10n.t('its selection, or the last command and its output') }),
-      attach: (label) => this.terminal(label),
+      attach: (label) => this.#terminal(label),
     },
     changes: {
       row: () => ({ label: vscode.l10n.t('Changes'), detail: vscode.l10n.t('the working tree\'s diff (Git)') }),
@@ -91,17 +94,17 @@ export class Mentions extends Disposable {
     },
   };
 
-  private otherSources(): MentionItemView[] {
-    const editor = this.editors.editor();
+  #otherSources(): MentionItemView[] {
+    const editor = this.#editors.editor();
     const name = editor ? workspacePath(editor.document.uri) : undefined;
-    return (Object.entries(this.sources) as [Exclude<MentionKind, 'file'>, MentionSource][]).map(([kind, source]) => ({ kind, ...source.row(name) }));
+    return (Object.entries(this.#sources) as [Exclude<MentionKind, 'file'>, MentionSource][]).map(([kind, source]) => ({ kind, ...source.row(name) }));
   }
 
   /** The attachment for a picked row, or the refusal its chip shows. */
   async resolve(target: MentionTarget): Promise<Attachment | MentionRefusal> {
-    const label = target.kind === 'file' ? target.path ?? '' : this.sources[target.kind].row(undefined).label;
+    const label = target.kind === 'file' ? target.path ?? '' : this.#sources[target.kind].row(undefined).label;
     try {
-      const content = target.kind === 'file' ? await this.file(target.path ?? '') : await this.sources[target.kind].attach(label);
+      const content = target.kind === 'file' ? await this.#file(target.path ?? '') : await this.#sources[target.kind].attach(label);
       if ('message' in content) return content;
       const tooLarge = capRefusal(content.label, content.content.length, contextCapChars());
       return tooLarge ? { label: content.label, message: tooLarge } : { id: newId(), ...content };
@@ -110,8 +113,8 @@ export class Mentions extends Disposable {
     }
   }
 
-  private async file(relativePath: string): Promise<Content | MentionRefusal> {
-    const uri = await this.files.find(relativePath);
+  async #file(relativePath: string): Promise<Content | MentionRefusal> {
+    const uri = await this.#files.find(relativePath);
     if (!uri) return { label: relativePath, message: vscode.l10n.t('{0} is not a file of this workspace (or files.exclude or .gitignore leave it out).', relativePath) };
     const read = await readMentionedFile(uri, relativePath, contextCapChars());
     if ('refused' in read) return { label: relativePath, message: read.refused };
@@ -119,7 +122,7 @@ export class Mentions extends Disposable {
     return { kind: 'file', label: name, detail: relativePath, content: read.content, languageId: read.languageId };
   }
 
-  private async terminal(label: string): Promise<Content | MentionRefusal> {
+  async #terminal(label: string): Promise<Content | MentionRefusal> {
     const terminal = vscode.window.activeTerminal;
     if (!terminal) return { label, message: vscode.l10n.t('No terminal is open.') };
     const name = terminalName(terminal);
@@ -133,7 +136,7 @@ export class Mentions extends Disposable {
         : vscode.l10n.t('Select its output and mention the terminal again, or use a shell that VS Code integrates with (terminal.integrated.shellIntegration.enabled).');
       return { label, message: `${why} ${way}` };
     }
-    const command = this.terminals.lastCommand(terminal);
+    const command = this.#terminals.lastCommand(terminal);
     if (!command) return { label, message: vscode.l10n.t('{0} has not finished a command since this window opened. Run one, or select text in it.', whichTerminal(terminal)) };
     return { kind: 'terminal', label: vscode.l10n.t('{0}: last command', name), detail: vscode.l10n.t('{0} (last command: {1})', name, command.commandLine), content: terminalCommandText(command) };
   }

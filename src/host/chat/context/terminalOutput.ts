@@ -16,13 +16,13 @@ export interface TerminalCommand {
  * its start; a command that ran before the extension started is not known.
  */
 export class TerminalOutputs extends Disposable {
-  private readonly last = new WeakMap<vscode.Terminal, TerminalCommand>();
+  readonly #last = new WeakMap<vscode.Terminal, TerminalCommand>();
 
   constructor() {
     super();
     this.register(vscode.window.onDidStartTerminalShellExecution(({ terminal, execution }) => {
       const command: TerminalCommand = { commandLine: execution.commandLine.value, output: '' };
-      this.last.set(terminal, command);
+      this.#last.set(terminal, command);
       void (async () => {
         for await (const data of execution.read()) {
           command.output = (command.output + data).slice(-MAX_OUTPUT_CHARS);
@@ -30,13 +30,13 @@ export class TerminalOutputs extends Disposable {
       })().catch(() => undefined);
     }));
     this.register(vscode.window.onDidEndTerminalShellExecution(({ terminal, exitCode }) => {
-      const command = this.last.get(terminal);
+      const command = this.#last.get(terminal);
       if (command && exitCode !== undefined) command.exitCode = exitCode;
     }));
   }
 
   lastCommand(terminal: vscode.Terminal): TerminalCommand | undefined {
-    return this.last.get(terminal);
+    return this.#last.get(terminal);
   }
 }
 

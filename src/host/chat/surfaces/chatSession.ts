@@ -21,8 +21,8 @@ const FOLLOW_OTHER_WINDOWS_MS = 2000;
  */
 export class ChatSession implements ChatView {
   readonly engine: ChatEngine;
-  private display: SessionDisplay | undefined;
-  private following: ReturnType<typeof setInterval> | undefined;
+  #display: SessionDisplay | undefined;
+  #following: ReturnType<typeof setInterval> | undefined;
 
   constructor(conversation: Conversation, services: Services, saver: ConversationSaver) {
     this.engine = new ChatEngine(conversation, this, saver, createChatBackend(services));
@@ -34,9 +34,9 @@ export class ChatSession implements ChatView {
 
   /** Shows the session in `display` (undefined: nowhere, while it moves). */
   attach(display: SessionDisplay | undefined): void {
-    this.display = display;
-    clearInterval(this.following);
-    this.following = display && setInterval(() => {
+    this.#display = display;
+    clearInterval(this.#following);
+    this.#following = display && setInterval(() => {
       if (this.ready) void this.engine.followSaved();
     }, FOLLOW_OTHER_WINDOWS_MS);
   }
@@ -44,19 +44,19 @@ export class ChatSession implements ChatView {
   /** Shows another conversation in this session (refused while an answer streams). */
   load(conversation: Conversation): void {
     this.engine.load(conversation);
-    this.display?.conversationChanged();
+    this.#display?.conversationChanged();
   }
 
   get ready(): boolean {
-    return this.display?.ready ?? false;
+    return this.#display?.ready ?? false;
   }
 
   post(message: HostToWebview): void {
-    this.display?.post(message);
+    this.#display?.post(message);
   }
 
   showTitle(title: string): void {
-    this.display?.showTitle(title);
+    this.#display?.showTitle(title);
   }
 
   /** Stops the answer in flight and resolves once it is saved. */

@@ -43,30 +43,35 @@ export interface ChatFrame {
  * webview is ready and visible. Each request is answered exactly once.
  */
 export class ChatSurface extends Disposable implements SessionDisplay {
-  private current: ChatSession;
-  private isReady = false;
+  #current: ChatSession;
+  #isReady = false;
   /** What an editor action put in the composer, kept until the webview is ready to take it. */
-  private composerUpdate: { attachments: AttachmentView[]; text?: string; focus: boolean } | undefined;
+  #composerUpdate: { attachments: AttachmentView[]; text?: string; focus: boolean } | undefined;
   /** A message to scroll to (a search result), kept until the webview has shown the snapshot. */
   /**
    * The message to show (a search result) and until when: posted on every `ready` until then, since a
    * webview that loads again (hidden and shown while opening) would otherwise open at the bottom.
    */
-  private pendingReveal: { messageId: string; until: number } | undefined;
-  private readonly onDisposeEmitter = this.register(new vscode.EventEmitter<void>());
-  readonly onDidDispose = this.onDisposeEmitter.event;
-  private readonly onConversationEmitter = this.register(new vscode.EventEmitter<Conversation>());
+  #pendingReveal: { messageId: string; until: number } | undefined;
+  readonly #onDisposeEmitter = this.register(new vscode.EventEmitter<void>());
+  readonly onDidDispose = this.#onDisposeEmitter.event;
+  readonly #onConversationEmitter = this.register(new vscode.EventEmitter<Conversation>());
   /** The surface shows another conversation (loaded in it, or a session moved in). */
-  readonly onDidChangeConversation = this.onConversationEmitter.event;
+  readonly onDidChangeConversation = this.#onConversationEmitter.event;
+
+  readonly #services: Services;
+  readonly #handle: RequestHandler;
 
   constructor(
     readonly frame: ChatFrame,
     session: ChatSession,
-    private readonly services: Services,
-    private readonly handle: RequestHandler,
+    services: Services,
+    handle: RequestHandler,
   ) {
     super();
-    this.current = session;
+    this.#services = services;
+    this.#handle = handle;
+    this.#current = session;
     session.attach(this);
     const extensionUri = services.context.extensionUri;
     const webview = frame.webview;
@@ -83,30 +88,30 @@ export class ChatSurface extends Disposable implements SessionDisplay {
       ...(vscode.l10n.bundle && { l10nBundle: vscode.l10n.bundle }),
       language: vscode.env.language,
     });
-    this.register(webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
+    this.register(webview.onDidReceiveMessage((raw: unknown) => this.#onMessage(raw)));
     this.register(frame.onDidChangeVisibility(() => {
       // Hidden webviews are torn down (no retainContextWhenHidden); the reloaded one sends `ready`.
-      if (!frame.visible) this.isReady = false;
+      if (!frame.visible) this.#isReady = false;
     }));
     this.register(frame.onDidDispose(() => void this.dispose()));
-    this.register(services.environments.onDidChange(() => this.current.engine.announceHeader()));
-    this.register(services.models.onDidChangeSelection(() => this.current.engine.announceHeader()));
+    this.register(services.environments.onDidChange(() => this.#current.engine.announceHeader()));
+    this.register(services.models.onDidChangeSelection(() => this.#current.engine.announceHeader()));
   }
 
   get ready(): boolean {
-    return !this.isDisposed && this.isReady && this.frame.visible;
+    return !this.isDisposed && this.#isReady && this.frame.visible;
   }
 
   get session(): ChatSession {
-    return this.current;
+    return this.#current;
   }
 
   get conversation(): Conversation {
-    return this.current.conversation;
+    return this.#current.conversation;
   }
 
   get conversationId(): string {
-    return this.current.conversation.id;
+    return this.#current.conversation.id;
   }
 
   /**
@@ -114,12 +119,12 @@ export class ChatSurface extends Disposable implements SessionDisplay {
    * surface, or to dispose). Pending composer fills belong to the conversation that leaves.
    */
   swap(session: ChatSession): ChatSession {
-    const previous = this.current;
+    const previous = this.#current;
     previous.attach(undefined);
-    this.current = session;
+    this.#current = session;
     session.attach(this);
-    this.composerUpdate = undefined;
-    this.pendingReveal = undefined;
+    this.#composerUpdate = undefined;
+    this.#pendingReveal = undefined;
     this.frame.showTitle(session.conversation.title);
     session.engine.showSnapshot();
     this.conversationChanged();
@@ -127,7 +132,7 @@ export class ChatSurface extends Disposable implements SessionDisplay {
   }
 
   conversationChanged(): void {
-    this.onConversationEmitter.fire(this.current.conversation);
+    this.#onConversationEmitter.fire(this.#current.conversation);
   }
 
   post(message: HostToWebview): void {
@@ -142,7 +147,7 @@ export class ChatSurface extends Disposable implements SessionDisplay {
 
   /** Runs a request as if this surface's webview had sent it; its result is the reply. */
   request(message: ChatRequestMessage): Promise<unknown> {
-    return this.handle(this.current, message);
+    return this.#handle(this.#current, message);
   }
 
   /**
@@ -150,58 +155,58 @@ export class ChatSurface extends Disposable implements SessionDisplay {
    * `focus` puts the cursor in the composer, filled with `text` when given. Nothing is sent.
    */
   addContext(attachment: Attachment, options: { text?: string; focus: boolean }): void {
-    const attachments = this.current.engine.attach(attachment);
-    const previous = this.composerUpdate;
+    const attachments = this.#current.engine.attach(attachment);
+    const previous = this.#composerUpdate;
     const text = options.text ?? previous?.text;
-    this.composerUpdate = { attachments, focus: options.focus || (previous?.focus ?? false), ...(text !== undefined && { text }) };
-    this.flushComposerUpdate();
+    this.#composerUpdate = { attachments, focus: options.focus || (previous?.focus ?? false), ...(text !== undefined && { text }) };
+    this.#flushComposerUpdate();
   }
 
   /** Scrolls the surface to a message once its webview shows the conversation. */
   revealMessage(messageId: string): void {
-    this.pendingReveal = { messageId, until: Date.now() + REVEAL_AGAIN_MS };
-    this.flushReveal();
+    this.#pendingReveal = { messageId, until: Date.now() + REVEAL_AGAIN_MS };
+    this.#flushReveal();
   }
 
-  private flushReveal(): void {
-    if (!this.pendingReveal || !this.ready) return;
-    if (Date.now() > this.pendingReveal.until) {
-      this.pendingReveal = undefined;
+  #flushReveal(): void {
+    if (!this.#pendingReveal || !this.ready) return;
+    if (Date.now() > this.#pendingReveal.until) {
+      this.#pendingReveal = undefined;
       return;
     }
-    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'revealMessage', messageId: this.pendingReveal.messageId });
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'revealMessage', messageId: this.#pendingReveal.messageId });
   }
 
-  private flushComposerUpdate(): void {
-    if (!this.composerUpdate || !this.ready) return;
-    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'fillComposer', ...this.composerUpdate });
-    this.composerUpdate = undefined;
+  #flushComposerUpdate(): void {
+    if (!this.#composerUpdate || !this.ready) return;
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'fillComposer', ...this.#composerUpdate });
+    this.#composerUpdate = undefined;
   }
 
-  private onMessage(raw: unknown): void {
+  #onMessage(raw: unknown): void {
     const message = parseWebviewMessage(raw);
     if (!message) {
-      this.services.log.warn(`Chat: ignored a malformed message from the webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      this.#services.log.warn(`Chat: ignored a malformed message from the webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
     }
     if (message.type === 'ready') {
-      this.isReady = true;
-      this.current.engine.showSnapshot();
-      this.flushComposerUpdate();
-      this.flushReveal();
+      this.#isReady = true;
+      this.#current.engine.showSnapshot();
+      this.#flushComposerUpdate();
+      this.#flushReveal();
       return;
     }
     void this.request(message).then(
-      (result) => this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: true, result: result ?? null }),
+      (result) => this.#respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: true, result: result ?? null }),
       (error: unknown) => {
-        this.respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) });
+        this.#respond({ v: CHAT_PROTOCOL_VERSION, type: 'response', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) });
         // Shown (and logged) like every other failure: with the action that fixes it.
-        void this.services.errors.present(error, { source: `chat ${message.method}` });
+        void this.#services.errors.present(error, { source: `chat ${message.method}` });
       },
     );
   }
 
-  private respond(message: ChatResponseMessage): void {
+  #respond(message: ChatResponseMessage): void {
     // A response for a webview that was hidden meanwhile is lost with it; the reloaded one starts afresh.
     if (!this.isDisposed) void this.frame.webview.postMessage(message);
   }
@@ -209,8 +214,8 @@ export class ChatSurface extends Disposable implements SessionDisplay {
   /** Resolves when the answer that was streaming in the session it shows last (if any) is saved. */
   override async dispose(): Promise<void> {
     if (this.isDisposed) return super.dispose();
-    this.onDisposeEmitter.fire();
+    this.#onDisposeEmitter.fire();
     await super.dispose();
-    await this.current.dispose();
+    await this.#current.dispose();
   }
 }
