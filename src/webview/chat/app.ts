@@ -29,217 +29,222 @@ import { createMarkdown } from './markdown/markdown';
 import { MessageList } from './messageList';
 
 export class ChatApp {
-  private readonly frames = new FrameScheduler();
-  private readonly md = createMarkdown();
-  private readonly live = new LiveRegion();
-  private readonly header: ConversationHeaderView;
-  private readonly composer: Composer;
-  private readonly thumbnails: ImageThumbnails;
-  private readonly messages: MessageList;
+  readonly #frames = new FrameScheduler();
+  readonly #md = createMarkdown();
+  readonly #live = new LiveRegion();
+  readonly #header: ConversationHeaderView;
+  readonly #composer: Composer;
+  readonly #thumbnails: ImageThumbnails;
+  readonly #messages: MessageList;
   /** The conversation shown, without its messages: those are `messages`, which hold their text. */
-  private conversation: ConversationHeader | undefined;
-  private streaming: { messageId: string; seq: number } | undefined;
-  private awaitingSnapshot = false;
-  private state: ChatWebviewState;
+  #conversation: ConversationHeader | undefined;
+  #streaming: { messageId: string; seq: number } | undefined;
+  #awaitingSnapshot = false;
+  #state: ChatWebviewState;
+
+  readonly #host: HostConnection;
+  readonly #api: WebviewApi<ChatWebviewState>;
 
   constructor(
     root: HTMLElement,
-    private readonly host: HostConnection,
-    private readonly api: WebviewApi<ChatWebviewState>,
+    host: HostConnection,
+    api: WebviewApi<ChatWebviewState>,
     state: ChatWebviewState | undefined,
   ) {
-    this.state = state ?? { v: CHAT_STATE_VERSION };
-    this.header = new ConversationHeaderView((params) => void this.call('setParams', { params }));
-    this.thumbnails = new ImageThumbnails(async (id) => (await this.call('imageData', { id }))?.result);
-    this.composer = new Composer({
-      send: (text, editing) => this.send(text, editing),
-      stop: () => void this.call('stop', {}),
-      draftChanged: (draft) => this.saveState({ draft }),
+    this.#host = host;
+    this.#api = api;
+    this.#state = state ?? { v: CHAT_STATE_VERSION };
+    this.#header = new ConversationHeaderView((params) => void this.#call('setParams', { params }));
+    this.#thumbnails = new ImageThumbnails(async (id) => (await this.#call('imageData', { id }))?.result);
+    this.#composer = new Composer({
+      send: (text, editing) => this.#send(text, editing),
+      stop: () => void this.#call('stop', {}),
+      draftChanged: (draft) => this.#saveState({ draft }),
       mentions: {
-        query: async (query) => (await this.call('mentionQuery', { query }))?.result.items,
-        pick: (target) => void this.mention(target),
+        query: async (query) => (await this.#call('mentionQuery', { query }))?.result.items,
+        pick: (target) => void this.#mention(target),
       },
       models: {
-        list: async () => (await this.call('chatModels', {}))?.result,
-        pick: (model, answerAgain) => void this.call('setChatModel', { ...(model !== undefined && { model }), ...(answerAgain !== undefined && { answerAgain }) }),
+        list: async () => (await this.#call('chatModels', {}))?.result,
+        pick: (model, answerAgain) => void this.#call('setChatModel', { ...(model !== undefined && { model }), ...(answerAgain !== undefined && { answerAgain }) }),
       },
-      attachFiles: (files) => void this.attachFiles(files),
-    }, this.thumbnails);
-    this.messages = new MessageList({ md: this.md, thumbnails: this.thumbnails, frames: this.frames, announce: (t) => this.live.announce(t) });
-    root.append(this.header.root, this.messages.root, this.composer.root, this.live.element);
-    this.composer.setDraft(this.state.draft ?? '');
+      attachFiles: (files) => void this.#attachFiles(files),
+    }, this.#thumbnails);
+    this.#messages = new MessageList({ md: this.#md, thumbnails: this.#thumbnails, frames: this.#frames, announce: (t) => this.#live.announce(t) });
+    root.append(this.#header.root, this.#messages.root, this.#composer.root, this.#live.element);
+    this.#composer.setDraft(this.#state.draft ?? '');
     const clicks: ClickContext = {
-      call: (method, params) => this.call(method, params),
-      updateAttachments: (method, params) => this.updateAttachments(method, params),
-      composer: this.composer,
-      messageText: (id) => this.messages.get(id)?.text,
+      call: (method, params) => this.#call(method, params),
+      updateAttachments: (method, params) => this.#updateAttachments(method, params),
+      composer: this.#composer,
+      messageText: (id) => this.#messages.get(id)?.text,
     };
     root.addEventListener('click', (event) => routeClick(event, clicks), true);
     // The real target of a link (punycode host, a user name before the host) shows on hover, before any click.
     root.addEventListener('mouseover', (event) => showLinkTarget(event.target));
     document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.streaming && event.target !== this.composer.input) void this.call('stop', {});
+      if (event.key === 'Escape' && this.#streaming && event.target !== this.#composer.input) void this.#call('stop', {});
     });
   }
 
   handle(message: HostToWebview): void {
     if (Array.isArray(message)) {
       const append = parseAppend(message);
-      if (append) this.append(append);
+      if (append) this.#append(append);
       return;
     }
-    if (message.v !== CHAT_PROTOCOL_VERSION || this.host.handleResponse(message)) return;
+    if (message.v !== CHAT_PROTOCOL_VERSION || this.#host.handleResponse(message)) return;
     switch (message.type) {
-      case 'snapshot': return this.applySnapshot(message);
-      case 'earlierMessages': return this.prependEarlier(message);
+      case 'snapshot': return this.#applySnapshot(message);
+      case 'earlierMessages': return this.#prependEarlier(message);
       case 'messageUpsert':
-        if (message.conversationId === this.conversation?.id) this.upsert(message.message);
+        if (message.conversationId === this.#conversation?.id) this.#upsert(message.message);
         return;
       case 'messagePatch':
-        if (message.conversationId === this.conversation?.id) this.patch(message);
+        if (message.conversationId === this.#conversation?.id) this.#patch(message);
         return;
       case 'messageRemoved':
-        if (message.conversationId !== this.conversation?.id) return;
-        this.messages.remove(message.messageId);
-        return this.refreshChrome();
+        if (message.conversationId !== this.#conversation?.id) return;
+        this.#messages.remove(message.messageId);
+        return this.#refreshChrome();
       case 'conversationChanged':
-        if (!this.conversation || message.conversation.id !== this.conversation.id) return;
-        Object.assign(this.conversation, message.conversation);
-        return this.applyEnvironment(message.environment);
+        if (!this.#conversation || message.conversation.id !== this.#conversation.id) return;
+        Object.assign(this.#conversation, message.conversation);
+        return this.#applyEnvironment(message.environment);
       case 'revealMessage':
-        return this.messages.reveal(message.messageId);
+        return this.#messages.reveal(message.messageId);
       case 'fillComposer':
-        this.composer.setAttachments(message.attachments);
+        this.#composer.setAttachments(message.attachments);
         if (message.text !== undefined) {
-          this.composer.fill(message.text);
-          this.saveState({ draft: message.text });
+          this.#composer.fill(message.text);
+          this.#saveState({ draft: message.text });
         }
-        if (message.focus) this.composer.focus();
+        if (message.focus) this.#composer.focus();
         return;
     }
   }
 
-  private append(append: AppendMessage): void {
-    if (this.awaitingSnapshot) return;
-    if (!this.streaming || append.seq !== this.streaming.seq + 1) {
+  #append(append: AppendMessage): void {
+    if (this.#awaitingSnapshot) return;
+    if (!this.#streaming || append.seq !== this.#streaming.seq + 1) {
       // A lost or reordered delta: ask for the truth instead of rendering a wrong answer.
-      this.awaitingSnapshot = true;
-      void this.call('requestSnapshot', {});
+      this.#awaitingSnapshot = true;
+      void this.#call('requestSnapshot', {});
       return;
     }
-    this.streaming.seq = append.seq;
-    const view = this.messages.get(this.streaming.messageId);
+    this.#streaming.seq = append.seq;
+    const view = this.#messages.get(this.#streaming.messageId);
     if (append.reasoning) view?.appendReasoning(append.text);
     else view?.append(append.text);
   }
 
-  private applySnapshot(snapshot: SnapshotMessage): void {
-    this.awaitingSnapshot = false;
+  #applySnapshot(snapshot: SnapshotMessage): void {
+    this.#awaitingSnapshot = false;
     const { messages, ...conversation } = snapshot.conversation;
-    this.conversation = conversation;
-    this.streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
-    this.messages.show(messages);
-    this.composer.setAttachments(snapshot.attachments);
-    this.applyEnvironment(snapshot.environment);
-    this.saveState({ conversationId: this.conversation.id });
-    this.refreshChrome();
+    this.#conversation = conversation;
+    this.#streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
+    this.#messages.show(messages);
+    this.#composer.setAttachments(snapshot.attachments);
+    this.#applyEnvironment(snapshot.environment);
+    this.#saveState({ conversationId: this.#conversation.id });
+    this.#refreshChrome();
   }
 
   /** The older part of a long conversation, after its snapshot: shown deferred above what is there. */
-  private prependEarlier(earlier: EarlierMessagesMessage): void {
-    if (earlier.conversationId !== this.conversation?.id || this.messages.all[0]?.id !== earlier.before) return;
-    this.messages.prepend(earlier.messages);
+  #prependEarlier(earlier: EarlierMessagesMessage): void {
+    if (earlier.conversationId !== this.#conversation?.id || this.#messages.all[0]?.id !== earlier.before) return;
+    this.#messages.prepend(earlier.messages);
   }
 
-  private applyEnvironment(environment: ChatEnvironmentView): void {
-    if (!this.conversation) return;
-    this.header.update(this.conversation, environment);
-    this.composer.setModel(environment.effectiveModel);
-    this.composer.setEstimate(environment.estimate);
+  #applyEnvironment(environment: ChatEnvironmentView): void {
+    if (!this.#conversation) return;
+    this.#header.update(this.#conversation, environment);
+    this.#composer.setModel(environment.effectiveModel);
+    this.#composer.setEstimate(environment.estimate);
   }
 
   /** The end of an answer: status, meta and error change; the text is what the appends built. */
-  private patch(patch: MessagePatchMessage): void {
-    const element = this.messages.get(patch.messageId);
+  #patch(patch: MessagePatchMessage): void {
+    const element = this.#messages.get(patch.messageId);
     if (!element) return;
-    this.followStatus(patch.messageId, patch);
-    element.patch(patch, false, this.busy);
-    this.refreshChrome();
+    this.#followStatus(patch.messageId, patch);
+    element.patch(patch, false, this.#busy);
+    this.#refreshChrome();
   }
 
-  private upsert(view: MessageView): void {
-    if (!this.conversation) return;
-    this.followStatus(view.id, view);
-    const existing = this.messages.get(view.id);
-    if (existing) existing.update(view, false, this.busy);
-    else this.messages.add(view);
-    this.refreshChrome();
+  #upsert(view: MessageView): void {
+    if (!this.#conversation) return;
+    this.#followStatus(view.id, view);
+    const existing = this.#messages.get(view.id);
+    if (existing) existing.update(view, false, this.#busy);
+    else this.#messages.add(view);
+    this.#refreshChrome();
   }
 
   /** Which answer streams (the next appends are its), and the announcement when it ends. */
-  private followStatus(messageId: string, { status, error }: MessagePatch): void {
-    if (status === 'streaming' && this.streaming?.messageId !== messageId) this.streaming = { messageId, seq: 0 };
-    if (status !== 'streaming' && this.streaming?.messageId === messageId) {
-      this.streaming = undefined;
-      if (status === 'stopped') this.live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
-      else if (error) this.live.announceNow(l10n.t('Request failed: {0}', error.message));
-      else this.live.announceNow(l10n.t('Answer complete.'));
+  #followStatus(messageId: string, { status, error }: MessagePatch): void {
+    if (status === 'streaming' && this.#streaming?.messageId !== messageId) this.#streaming = { messageId, seq: 0 };
+    if (status !== 'streaming' && this.#streaming?.messageId === messageId) {
+      this.#streaming = undefined;
+      if (status === 'stopped') this.#live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
+      else if (error) this.#live.announceNow(l10n.t('Request failed: {0}', error.message));
+      else this.#live.announceNow(l10n.t('Answer complete.'));
     }
   }
 
-  private get busy(): boolean {
-    return this.streaming !== undefined;
+  get #busy(): boolean {
+    return this.#streaming !== undefined;
   }
 
   /** The chrome that depends on the whole conversation: the last turn's buttons, the composer, the spend. */
-  private refreshChrome(): void {
-    this.messages.refreshChrome(this.busy);
-    this.composer.setBusy(this.busy);
-    this.header.showSpend(conversationSpend(this.messages.all));
+  #refreshChrome(): void {
+    this.#messages.refreshChrome(this.#busy);
+    this.#composer.setBusy(this.#busy);
+    this.#header.showSpend(conversationSpend(this.#messages.all));
   }
 
-  private async send(text: string, editing: boolean): Promise<boolean> {
-    this.messages.followBottom();
-    const reply = await this.call(editing ? 'editLast' : 'send', { text });
+  async #send(text: string, editing: boolean): Promise<boolean> {
+    this.#messages.followBottom();
+    const reply = await this.#call(editing ? 'editLast' : 'send', { text });
     // The host took the pending attachments with the message: the chips left with it.
-    if (reply) this.composer.setAttachments(reply.result.attachments);
+    if (reply) this.#composer.setAttachments(reply.result.attachments);
     return reply !== undefined;
   }
 
-  private async mention(target: MentionTarget): Promise<void> {
-    const reply = await this.call('mention', target);
+  async #mention(target: MentionTarget): Promise<void> {
+    const reply = await this.#call('mention', target);
     if (!reply) return;
-    this.composer.setAttachments(reply.result.attachments);
+    this.#composer.setAttachments(reply.result.attachments);
     if (reply.result.refused) {
-      this.composer.addRefusal(reply.result.refused);
-      this.live.announceNow(reply.result.refused.message);
+      this.#composer.addRefusal(reply.result.refused);
+      this.#live.announceNow(reply.result.refused.message);
     }
   }
 
-  private async updateAttachments<M extends AttachmentMethod>(method: M, params: ChatRequests[M]): Promise<void> {
-    const reply = await this.call(method, params);
-    if (reply) this.composer.setAttachments(reply.result.attachments);
+  async #updateAttachments<M extends AttachmentMethod>(method: M, params: ChatRequests[M]): Promise<void> {
+    const reply = await this.#call(method, params);
+    if (reply) this.#composer.setAttachments(reply.result.attachments);
   }
 
   /** Pasted or dropped files, one request each, in order: the host checks each one's bytes and size. */
-  private async attachFiles(files: File[]): Promise<void> {
+  async #attachFiles(files: File[]): Promise<void> {
     for (const file of files) {
-      await this.updateAttachments('attachImage', { name: file.name, data: bytesBase64(new Uint8Array(await file.arrayBuffer())) });
+      await this.#updateAttachments('attachImage', { name: file.name, data: bytesBase64(new Uint8Array(await file.arrayBuffer())) });
     }
   }
 
   /** Undefined when the host refused the request (announced to screen readers; the host shows why). */
-  private async call<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<{ result: ChatResponses[M] } | undefined> {
+  async #call<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<{ result: ChatResponses[M] } | undefined> {
     try {
-      return { result: await this.host.request(method, params) };
+      return { result: await this.#host.request(method, params) };
     } catch (error) {
-      this.live.announceNow(error instanceof Error ? error.message : String(error));
+      this.#live.announceNow(error instanceof Error ? error.message : String(error));
       return undefined;
     }
   }
 
-  private saveState(patch: Partial<ChatWebviewState>): void {
-    this.state = { ...this.state, ...patch, v: CHAT_STATE_VERSION };
-    this.api.setState(this.state);
+  #saveState(patch: Partial<ChatWebviewState>): void {
+    this.#state = { ...this.#state, ...patch, v: CHAT_STATE_VERSION };
+    this.#api.setState(this.#state);
   }
 }

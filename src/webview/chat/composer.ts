@@ -26,22 +26,27 @@ export interface ComposerHandlers {
 export class Composer {
   readonly root: HTMLElement;
   readonly input: HTMLTextAreaElement;
-  private readonly chips: HTMLElement;
-  private readonly sendButton: HTMLButtonElement;
-  private readonly stopButton: HTMLButtonElement;
-  private readonly modelButton: HTMLButtonElement;
-  private readonly editBanner: HTMLElement;
-  private readonly estimate: HTMLElement;
-  private readonly picker: MentionPicker;
-  private readonly modelMenu: ModelMenu;
-  private attachments: AttachmentView[] = [];
+  readonly #chips: HTMLElement;
+  readonly #sendButton: HTMLButtonElement;
+  readonly #stopButton: HTMLButtonElement;
+  readonly #modelButton: HTMLButtonElement;
+  readonly #editBanner: HTMLElement;
+  readonly #estimate: HTMLElement;
+  readonly #picker: MentionPicker;
+  readonly #modelMenu: ModelMenu;
+  #attachments: AttachmentView[] = [];
   /** Mentions that attached nothing: shown until removed, and nothing is sent while one is. */
-  private refusals: MentionRefusal[] = [];
-  private busy = false;
-  private editing = false;
-  private hasImages = false;
+  #refusals: MentionRefusal[] = [];
+  #busy = false;
+  #editing = false;
+  #hasImages = false;
 
-  constructor(private readonly handlers: ComposerHandlers, private readonly thumbnails: ImageThumbnails) {
+  readonly #handlers: ComposerHandlers;
+  readonly #thumbnails: ImageThumbnails;
+
+  constructor(handlers: ComposerHandlers, thumbnails: ImageThumbnails) {
+    this.#handlers = handlers;
+    this.#thumbnails = thumbnails;
     this.input = el('textarea', {
       className: 'composer-input',
       attrs: {
@@ -50,106 +55,106 @@ export class Composer {
         placeholder: l10n.t('Ask anything (# to mention a file, problems, the terminal or changes; Enter to send)'),
       },
     });
-    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': l10n.t('Attached context') } });
-    this.sendButton = actionButton('send', 'send', l10n.t('Send (Enter)'), true);
-    this.sendButton.classList.add('primary');
-    this.stopButton = actionButton('stop', 'debug-stop', l10n.t('Stop (Escape)'), true);
-    this.stopButton.hidden = true;
-    this.modelButton = actionButton('pickModel', 'chip', l10n.t('Model'), true);
-    this.modelButton.classList.add('model-button');
-    this.modelButton.setAttribute('aria-haspopup', 'listbox');
-    this.modelButton.setAttribute('aria-expanded', 'false');
-    this.modelMenu = new ModelMenu(this.modelButton, handlers.models);
-    this.editBanner = el('div', { className: 'edit-banner', attrs: { hidden: '' } }, [
+    this.#chips = el('div', { className: 'chips', attrs: { 'aria-label': l10n.t('Attached context') } });
+    this.#sendButton = actionButton('send', 'send', l10n.t('Send (Enter)'), true);
+    this.#sendButton.classList.add('primary');
+    this.#stopButton = actionButton('stop', 'debug-stop', l10n.t('Stop (Escape)'), true);
+    this.#stopButton.hidden = true;
+    this.#modelButton = actionButton('pickModel', 'chip', l10n.t('Model'), true);
+    this.#modelButton.classList.add('model-button');
+    this.#modelButton.setAttribute('aria-haspopup', 'listbox');
+    this.#modelButton.setAttribute('aria-expanded', 'false');
+    this.#modelMenu = new ModelMenu(this.#modelButton, handlers.models);
+    this.#editBanner = el('div', { className: 'edit-banner', attrs: { hidden: '' } }, [
       codicon('edit'), el('span', { text: l10n.t('Editing your last message. Enter resends it, Escape cancels.') }),
     ]);
-    this.estimate = el('span', { className: 'estimate', attrs: { hidden: '' } });
+    this.#estimate = el('span', { className: 'estimate', attrs: { hidden: '' } });
     const toolbar = el('div', { className: 'composer-toolbar' }, [
       actionButton('attachSelection', 'selection', l10n.t('Attach editor selection')),
       actionButton('attachFile', 'file-add', l10n.t('Attach active file')),
       actionButton('attachImage', 'file-media', l10n.t('Attach image (or paste or drop one)')),
-      this.modelButton,
-      this.estimate,
+      this.#modelButton,
+      this.#estimate,
       el('span', { className: 'spacer' }),
-      this.stopButton,
-      this.sendButton,
+      this.#stopButton,
+      this.#sendButton,
     ]);
-    this.picker = new MentionPicker(this.input, handlers.mentions);
-    this.root = el('div', { className: 'composer' }, [this.picker.root, this.modelMenu.root, this.editBanner, this.chips, this.input, toolbar]);
-    this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
-    this.input.addEventListener('input', () => this.handlers.draftChanged(this.input.value));
-    this.input.addEventListener('paste', (event) => this.takeFiles(event, event.clipboardData));
+    this.#picker = new MentionPicker(this.input, handlers.mentions);
+    this.root = el('div', { className: 'composer' }, [this.#picker.root, this.#modelMenu.root, this.#editBanner, this.#chips, this.input, toolbar]);
+    this.input.addEventListener('keydown', (event) => this.#onKeyDown(event));
+    this.input.addEventListener('input', () => this.#handlers.draftChanged(this.input.value));
+    this.input.addEventListener('paste', (event) => this.#takeFiles(event, event.clipboardData));
     this.root.addEventListener('dragover', (event) => {
       if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
     });
-    this.root.addEventListener('drop', (event) => this.takeFiles(event, event.dataTransfer));
+    this.root.addEventListener('drop', (event) => this.#takeFiles(event, event.dataTransfer));
   }
 
   /** A paste or drop that carries files attaches them instead of inserting anything. */
-  private takeFiles(event: Event, transfer: DataTransfer | null): void {
+  #takeFiles(event: Event, transfer: DataTransfer | null): void {
     const files = [...(transfer?.files ?? [])];
     if (!files.length) return;
     event.preventDefault();
-    this.handlers.attachFiles(files);
+    this.#handlers.attachFiles(files);
   }
 
   /** The model button's menu (modelMenu.ts): opens it, or closes it when open. */
   toggleModelMenu(): void {
-    if (this.modelMenu.isOpen) this.modelMenu.close();
-    else void this.modelMenu.open();
+    if (this.#modelMenu.isOpen) this.#modelMenu.close();
+    else void this.#modelMenu.open();
   }
 
   /** The model menu for a failed answer's Pick Model: the answer is asked again with the pick. */
   pickModelToAnswerAgain(messageId: string): void {
-    void this.modelMenu.open(messageId);
+    void this.#modelMenu.open(messageId);
   }
 
   setBusy(busy: boolean): void {
-    this.busy = busy;
-    this.stopButton.hidden = !busy;
-    this.sendButton.hidden = busy;
+    this.#busy = busy;
+    this.#stopButton.hidden = !busy;
+    this.#sendButton.hidden = busy;
   }
 
   setModel(model: string | undefined): void {
-    const label = this.modelButton.querySelector('span:not(.codicon)');
+    const label = this.#modelButton.querySelector('span:not(.codicon)');
     if (label) label.textContent = model ?? l10n.t('Pick a model');
-    this.modelButton.title = model ? l10n.t('Model: {0} (click to change for this conversation)', model) : l10n.t('Pick a model');
-    this.modelButton.setAttribute('aria-label', this.modelButton.title);
+    this.#modelButton.title = model ? l10n.t('Model: {0} (click to change for this conversation)', model) : l10n.t('Pick a model');
+    this.#modelButton.setAttribute('aria-label', this.#modelButton.title);
   }
 
   /** The user's own cost so far with the model, labelled as an estimate; nothing with too few answers. */
   setEstimate(estimate: ChatEnvironmentView['estimate']): void {
-    this.estimate.hidden = estimate === undefined;
+    this.#estimate.hidden = estimate === undefined;
     if (!estimate) return;
-    this.estimate.textContent = l10n.t('≈ {0} credits / 1,000 characters', formatCredits(estimate.creditsPer1kChars, SPEND_DIGITS));
-    this.estimate.title = l10n.t('An estimate from your last {0} measured answers with this model: the credits they cost per 1,000 characters of question and answer together. Not a price.', estimate.answers);
+    this.#estimate.textContent = l10n.t('≈ {0} credits / 1,000 characters', formatCredits(estimate.creditsPer1kChars, SPEND_DIGITS));
+    this.#estimate.title = l10n.t('An estimate from your last {0} measured answers with this model: the credits they cost per 1,000 characters of question and answer together. Not a price.', estimate.answers);
   }
 
   setAttachments(attachments: AttachmentView[]): void {
-    this.attachments = attachments;
-    this.hasImages = attachments.some((a) => a.image);
-    this.renderChips();
+    this.#attachments = attachments;
+    this.#hasImages = attachments.some((a) => a.image);
+    this.#renderChips();
   }
 
   /** A mention the host refused: an error chip, and the message cannot be sent until it is removed. */
   addRefusal(refusal: MentionRefusal): void {
-    this.refusals = [...this.refusals.filter((r) => r.label !== refusal.label), refusal];
-    this.renderChips();
+    this.#refusals = [...this.#refusals.filter((r) => r.label !== refusal.label), refusal];
+    this.#renderChips();
   }
 
-  private renderChips(): void {
-    const refused = this.refusals.map((refusal) => refusalChip(refusal, () => {
-      this.refusals = this.refusals.filter((r) => r !== refusal);
-      this.renderChips();
+  #renderChips(): void {
+    const refused = this.#refusals.map((refusal) => refusalChip(refusal, () => {
+      this.#refusals = this.#refusals.filter((r) => r !== refusal);
+      this.#renderChips();
       this.input.focus();
     }));
-    const note = this.refusals.length ? [el('span', { className: 'chips-note', text: l10n.t('Remove the mention marked with an error to send.') })] : [];
-    this.chips.replaceChildren(...this.attachments.map((a) => attachmentChip(a, this.thumbnails, true)), ...refused, ...note);
+    const note = this.#refusals.length ? [el('span', { className: 'chips-note', text: l10n.t('Remove the mention marked with an error to send.') })] : [];
+    this.#chips.replaceChildren(...this.#attachments.map((a) => attachmentChip(a, this.#thumbnails, true)), ...refused, ...note);
   }
 
   startEditing(text: string): void {
-    this.editing = true;
-    this.editBanner.hidden = false;
+    this.#editing = true;
+    this.#editBanner.hidden = false;
     this.input.value = text;
     this.input.focus();
     this.input.setSelectionRange(text.length, text.length);
@@ -172,33 +177,33 @@ export class Composer {
 
   async submit(): Promise<void> {
     const text = this.input.value;
-    if ((!text.trim() && !this.hasImages) || this.busy || this.refusals.length) return;
-    const editing = this.editing;
+    if ((!text.trim() && !this.#hasImages) || this.#busy || this.#refusals.length) return;
+    const editing = this.#editing;
     // Keep the text until the host accepted it: a failed send must never lose the user's message.
-    if (await this.handlers.send(text, editing)) {
+    if (await this.#handlers.send(text, editing)) {
       if (this.input.value === text) this.input.value = '';
-      this.stopEditing();
-      this.handlers.draftChanged(this.input.value);
+      this.#stopEditing();
+      this.#handlers.draftChanged(this.input.value);
     }
   }
 
-  private stopEditing(): void {
-    this.editing = false;
-    this.editBanner.hidden = true;
+  #stopEditing(): void {
+    this.#editing = false;
+    this.#editBanner.hidden = true;
   }
 
-  private onKeyDown(event: KeyboardEvent): void {
-    if (this.picker.handleKey(event)) return;
+  #onKeyDown(event: KeyboardEvent): void {
+    if (this.#picker.handleKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       void this.submit();
     } else if (event.key === 'Escape') {
-      if (this.busy) {
+      if (this.#busy) {
         event.preventDefault();
-        this.handlers.stop();
-      } else if (this.editing) {
+        this.#handlers.stop();
+      } else if (this.#editing) {
         event.preventDefault();
-        this.stopEditing();
+        this.#stopEditing();
         this.input.value = '';
       }
     }

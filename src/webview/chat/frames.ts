@@ -4,20 +4,20 @@ export interface FrameTask {
 }
 
 export class FrameScheduler {
-  private readonly pending = new Set<FrameTask>();
-  private scheduled = false;
+  readonly #pending = new Set<FrameTask>();
+  #scheduled = false;
 
   request(task: FrameTask): void {
-    this.pending.add(task);
-    if (this.scheduled) return;
-    this.scheduled = true;
+    this.#pending.add(task);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
     requestAnimationFrame(() => this.flush());
   }
 
   flush(): void {
-    this.scheduled = false;
-    const tasks = [...this.pending];
-    this.pending.clear();
+    this.#scheduled = false;
+    const tasks = [...this.#pending];
+    this.#pending.clear();
     for (const task of tasks) task.renderFrame();
   }
 }

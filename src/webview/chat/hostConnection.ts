@@ -18,42 +18,46 @@ interface Pending {
 
 /** The webview's side of the protocol: requests correlated by id, each settled exactly once. */
 export class HostConnection {
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  #nextId = 1;
+  readonly #pending = new Map<number, Pending>();
 
-  constructor(private readonly api: WebviewApi<ChatWebviewState>) {}
+  readonly #api: WebviewApi<ChatWebviewState>;
+
+  constructor(api: WebviewApi<ChatWebviewState>) {
+    this.#api = api;
+  }
 
   ready(state: ChatWebviewState | undefined): void {
-    this.post(state ? { v: CHAT_PROTOCOL_VERSION, type: 'ready', state } : { v: CHAT_PROTOCOL_VERSION, type: 'ready' });
+    this.#post(state ? { v: CHAT_PROTOCOL_VERSION, type: 'ready', state } : { v: CHAT_PROTOCOL_VERSION, type: 'ready' });
   }
 
   /** Resolves with the host's typed answer to the request. */
   request<M extends ChatMethod>(method: M, params: ChatRequests[M]): Promise<ChatResponses[M]> {
-    const id = this.nextId++;
+    const id = this.#nextId++;
     return new Promise<ChatResponses[M]>((resolve, reject) => {
       const timeout = CHAT_REQUESTS[method].waitsForUser ? INTERACTIVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
       const timer = setTimeout(() => {
-        this.pending.delete(id);
+        this.#pending.delete(id);
         reject(new Error(`The extension did not answer "${method}" in time.`));
       }, timeout);
-      this.pending.set(id, { resolve: (result) => resolve(result as ChatResponses[M]), reject, timer });
-      this.post({ v: CHAT_PROTOCOL_VERSION, type: 'request', id, method, params } as WebviewToHost);
+      this.#pending.set(id, { resolve: (result) => resolve(result as ChatResponses[M]), reject, timer });
+      this.#post({ v: CHAT_PROTOCOL_VERSION, type: 'request', id, method, params } as WebviewToHost);
     });
   }
 
   /** Returns true when the message was a response (and has been consumed). */
   handleResponse(message: HostMessage): boolean {
     if (message.type !== 'response') return false;
-    const pending = this.pending.get(message.id);
+    const pending = this.#pending.get(message.id);
     if (!pending) return true;
-    this.pending.delete(message.id);
+    this.#pending.delete(message.id);
     clearTimeout(pending.timer);
     if (message.ok) pending.resolve(message.result);
     else pending.reject(new Error(message.error));
     return true;
   }
 
-  private post(message: WebviewToHost): void {
-    this.api.postMessage(message);
+  #post(message: WebviewToHost): void {
+    this.#api.postMessage(message);
   }
 }

@@ -9,27 +9,31 @@ export type ImageLoader = (id: string) => Promise<ChatResponses['imageData'] | u
  * assets (core/webviewHtml.ts): a data: or remote image in model output still cannot load.
  */
 export class ImageThumbnails {
-  private readonly urls = new Map<string, Promise<string | undefined>>();
+  readonly #urls = new Map<string, Promise<string | undefined>>();
 
-  constructor(private readonly load: ImageLoader) {}
+  readonly #load: ImageLoader;
+
+  constructor(load: ImageLoader) {
+    this.#load = load;
+  }
 
   image(id: string, label: string): HTMLImageElement {
     const img = document.createElement('img');
     img.className = 'thumbnail';
     img.alt = label;
-    void this.url(id).then((url) => {
+    void this.#url(id).then((url) => {
       if (url) img.src = url;
     });
     return img;
   }
 
-  private url(id: string): Promise<string | undefined> {
-    let url = this.urls.get(id);
+  #url(id: string): Promise<string | undefined> {
+    let url = this.#urls.get(id);
     if (!url) {
-      url = this.load(id).then((reply) => reply && URL.createObjectURL(new Blob([base64Bytes(reply.data)], { type: reply.mime })));
+      url = this.#load(id).then((reply) => reply && URL.createObjectURL(new Blob([base64Bytes(reply.data)], { type: reply.mime })));
       // A failed load is tried again the next time the chip is drawn.
-      void url.then((value) => value ?? this.urls.delete(id));
-      this.urls.set(id, url);
+      void url.then((value) => value ?? this.#urls.delete(id));
+      this.#urls.set(id, url);
     }
     return url;
   }

@@ -29,32 +29,35 @@ const FRAME_BUDGET_MS = 3;
 
 export class LazyMessages {
   /** Deferred messages by their root element. */
-  private readonly watched = new Map<Element, MessageElement>();
-  private scheduled = false;
+  readonly #watched = new Map<Element, MessageElement>();
+  #scheduled = false;
   /**
    * The deferred message whose placeholder holds the selection (find-in-page put its match there):
    * not rendered while it does, which would drop the match's highlight.
    */
-  private holdingSelection: MessageElement | undefined;
+  #holdingSelection: MessageElement | undefined;
   /**
    * Parts of answers rendered here, not laid out yet (layOutSome). Chromium lays out a part when it
    * finds it near the viewport, in that frame: a frame scrolling onto a just-rendered answer paid its
    * style, text shaping and layout at once (20–40 ms for a 20 KB answer here).
    */
-  private readonly toLayOut: Element[] = [];
+  readonly #toLayOut: Element[] = [];
 
-  constructor(private readonly list: HTMLElement) {
-    document.addEventListener('selectionchange', () => this.followSelection());
-    list.addEventListener('scroll', () => this.schedule(), { passive: true });
+  readonly #list: HTMLElement;
+
+  constructor(list: HTMLElement) {
+    this.#list = list;
+    document.addEventListener('selectionchange', () => this.#followSelection());
+    list.addEventListener('scroll', () => this.#schedule(), { passive: true });
     // A wider or narrower panel changes what is near.
-    new ResizeObserver(() => this.schedule()).observe(list);
+    new ResizeObserver(() => this.#schedule()).observe(list);
   }
 
   /** Renders `message` when it comes near the visible part, if it is deferred. */
   watch(message: MessageElement): void {
     if (!message.deferred) return;
-    this.watched.set(message.root, message);
-    this.scheduleAfterLayout();
+    this.#watched.set(message.root, message);
+    this.#scheduleAfterLayout();
   }
 
   /** Renders `message` at once if it is deferred (it is about to be scrolled to). */
@@ -64,7 +67,7 @@ export class LazyMessages {
   }
 
   unwatch(message: MessageElement): void {
-    this.watched.delete(message.root);
+    this.#watched.delete(message.root);
   }
 
   /**
@@ -73,27 +76,27 @@ export class LazyMessages {
    * the match to the middle of the list, and keeps the placeholder (and so the highlight) until the
    * selection leaves it.
    */
-  private followSelection(): void {
+  #followSelection(): void {
     const selection = document.getSelection();
     const holder = selection?.focusNode?.parentElement?.closest('.md-placeholder')?.closest('.message');
-    const message = holder ? this.watched.get(holder) : undefined;
-    const previous = this.holdingSelection;
-    this.holdingSelection = message;
+    const message = holder ? this.#watched.get(holder) : undefined;
+    const previous = this.#holdingSelection;
+    this.#holdingSelection = message;
     if (previous && previous !== message) {
       previous.root.style.removeProperty('content-visibility');
-      this.schedule();
+      this.#schedule();
     }
     if (!message || !selection?.rangeCount || previous === message) return;
     message.root.style.setProperty('content-visibility', 'visible');
     const match = selection.getRangeAt(0).getBoundingClientRect();
-    const list = this.list.getBoundingClientRect();
-    this.list.scrollTop += match.top - list.top - (list.height - match.height) / 2;
+    const list = this.#list.getBoundingClientRect();
+    this.#list.scrollTop += match.top - list.top - (list.height - match.height) / 2;
   }
 
-  private schedule(): void {
-    if (this.scheduled || (this.watched.size === 0 && !this.toLayOut.length)) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => this.renderSome());
+  #schedule(): void {
+    if (this.#scheduled || (this.#watched.size === 0 && !this.#toLayOut.length)) return;
+    this.#scheduled = true;
+    requestAnimationFrame(() => this.#renderSome());
   }
 
   /**
@@ -101,27 +104,27 @@ export class LazyMessages {
    * measuring them would force that layout early, and rendering some would lengthen the frame that
    * first shows the conversation.
    */
-  private scheduleAfterLayout(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => requestAnimationFrame(() => this.renderSome()));
+  #scheduleAfterLayout(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    requestAnimationFrame(() => requestAnimationFrame(() => this.#renderSome()));
   }
 
-  private renderSome(): void {
-    this.scheduled = false;
+  #renderSome(): void {
+    this.#scheduled = false;
     const started = performance.now();
-    const nearestFirst = this.nearDeferred().filter((message) => message !== this.holdingSelection);
+    const nearestFirst = this.#nearDeferred().filter((message) => message !== this.#holdingSelection);
     // A long answer is built over several frames (MessageElement.render), nearest first.
     for (const message of nearestFirst) {
       if (message.render(started + FRAME_BUDGET_MS)) {
         this.unwatch(message);
-        this.toLayOut.push(...Array.from(message.root.querySelectorAll('.md-part')));
+        this.#toLayOut.push(...Array.from(message.root.querySelectorAll('.md-part')));
       }
       if (performance.now() - started >= FRAME_BUDGET_MS) break;
     }
-    this.layOutSome(started);
+    this.#layOutSome(started);
     // Looked at again next frame: the rest, and what a rendered answer's real height brought near.
-    if (nearestFirst.length || this.toLayOut.length) this.schedule();
+    if (nearestFirst.length || this.#toLayOut.length) this.#schedule();
   }
 
   /**
@@ -132,9 +135,9 @@ export class LazyMessages {
    * placeholders' slices, longConversation bench runs alternated with the commit before the three:
    * p99 scrolled frame 14–16 ms against 21–26 ms.
    */
-  private layOutSome(started: number): void {
-    while (this.toLayOut.length && performance.now() - started < FRAME_BUDGET_MS) {
-      const part = this.toLayOut.shift();
+  #layOutSome(started: number): void {
+    while (this.#toLayOut.length && performance.now() - started < FRAME_BUDGET_MS) {
+      const part = this.#toLayOut.shift();
       if (part?.isConnected) part.lastElementChild?.getBoundingClientRect();
     }
   }
@@ -144,14 +147,14 @@ export class LazyMessages {
    * frame, the layout is the last frame's (scrolling does not dirty it): no layout is forced.
    * Messages are in chunks (messageChunks.ts): the chunks near, then their messages near.
    */
-  private nearDeferred(): MessageElement[] {
-    const view = this.list.getBoundingClientRect();
+  #nearDeferred(): MessageElement[] {
+    const view = this.#list.getBoundingClientRect();
     const top = view.top - NEAR_PX;
     const bottom = view.bottom + NEAR_PX;
     const near: Array<{ message: MessageElement; distance: number }> = [];
-    for (const [chunk] of laidOutWithin(this.list.children, top, bottom)) {
+    for (const [chunk] of laidOutWithin(this.#list.children, top, bottom)) {
       for (const [child, box] of laidOutWithin(chunk.children, top, bottom)) {
-        const message = this.watched.get(child);
+        const message = this.#watched.get(child);
         if (message) near.push({ message, distance: Math.max(0, view.top - box.bottom, box.top - view.bottom) });
       }
     }

@@ -9,8 +9,8 @@ const MAX_CHARS = 600;
  */
 export class LiveRegion {
   readonly element: HTMLElement;
-  private queued: string[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  #queued: string[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     this.element = el('div', { className: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
@@ -19,22 +19,22 @@ export class LiveRegion {
   announce(text: string): void {
     const trimmed = text.trim();
     if (!trimmed) return;
-    this.queued.push(trimmed);
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    this.#queued.push(trimmed);
+    this.#timer ??= setTimeout(() => this.#flush(), FLUSH_MS);
   }
 
   /** Announces now (status changes such as "Answer stopped" should not wait behind text). */
   announceNow(text: string): void {
-    this.flush();
+    this.#flush();
     this.element.textContent = text;
   }
 
-  private flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (!this.queued.length) return;
-    const text = this.queued.join(' ');
-    this.queued = [];
+  #flush(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (!this.#queued.length) return;
+    const text = this.#queued.join(' ');
+    this.#queued = [];
     this.element.textContent = text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS)}…` : text;
   }
 }

@@ -27,45 +27,50 @@ const MENTION_AT_CARET = /(^|\s)#([^\s#]*)$/;
  */
 export class MentionPicker {
   readonly root: HTMLElement;
-  private readonly list: HTMLElement;
-  private items: MentionItemView[] = [];
-  private active = 0;
+  readonly #list: HTMLElement;
+  #items: MentionItemView[] = [];
+  #active = 0;
   /** Where the `#` is in the textarea while the picker is open. */
-  private start: number | undefined;
-  private queries = 0;
+  #start: number | undefined;
+  #queries = 0;
 
-  constructor(private readonly input: HTMLTextAreaElement, private readonly handlers: MentionPickerHandlers) {
-    this.list = el('ul', { className: 'mention-list', attrs: { role: 'listbox', id: 'mention-list', 'aria-label': l10n.t('Context to mention') } });
-    this.root = el('div', { className: 'mention-picker', attrs: { hidden: '' } }, [this.list]);
+  readonly #input: HTMLTextAreaElement;
+  readonly #handlers: MentionPickerHandlers;
+
+  constructor(input: HTMLTextAreaElement, handlers: MentionPickerHandlers) {
+    this.#input = input;
+    this.#handlers = handlers;
+    this.#list = el('ul', { className: 'mention-list', attrs: { role: 'listbox', id: 'mention-list', 'aria-label': l10n.t('Context to mention') } });
+    this.root = el('div', { className: 'mention-picker', attrs: { hidden: '' } }, [this.#list]);
     input.setAttribute('role', 'combobox');
     input.setAttribute('aria-autocomplete', 'list');
     input.setAttribute('aria-controls', 'mention-list');
     input.setAttribute('aria-expanded', 'false');
-    input.addEventListener('input', () => this.update());
-    input.addEventListener('click', () => this.update());
+    input.addEventListener('input', () => this.#update());
+    input.addEventListener('click', () => this.#update());
     input.addEventListener('blur', () => this.close());
     // Keep the focus in the textarea when a row is clicked.
-    this.list.addEventListener('mousedown', (event) => event.preventDefault());
-    this.list.addEventListener('click', (event) => {
+    this.#list.addEventListener('mousedown', (event) => event.preventDefault());
+    this.#list.addEventListener('click', (event) => {
       const row = (event.target as Element).closest<HTMLElement>('[data-index]');
-      if (row) this.choose(Number(row.dataset.index));
+      if (row) this.#choose(Number(row.dataset.index));
     });
   }
 
   get isOpen(): boolean {
-    return this.start !== undefined;
+    return this.#start !== undefined;
   }
 
   /** The composer's keys while the picker is open; true when the picker used the key. */
   handleKey(event: KeyboardEvent): boolean {
     if (!this.isOpen || event.isComposing) return false;
     switch (event.key) {
-      case 'ArrowDown': this.move(1); break;
-      case 'ArrowUp': this.move(-1); break;
+      case 'ArrowDown': this.#move(1); break;
+      case 'ArrowUp': this.#move(-1); break;
       case 'Enter':
       case 'Tab':
-        if (!this.items.length || event.shiftKey) return false;
-        this.choose(this.active);
+        if (!this.#items.length || event.shiftKey) return false;
+        this.#choose(this.#active);
         break;
       case 'Escape': this.close(); break;
       default: return false;
@@ -75,69 +80,69 @@ export class MentionPicker {
     return true;
   }
 
-  private update(): void {
-    const caret = this.input.selectionStart;
-    const match = caret === this.input.selectionEnd ? MENTION_AT_CARET.exec(this.input.value.slice(0, caret)) : null;
+  #update(): void {
+    const caret = this.#input.selectionStart;
+    const match = caret === this.#input.selectionEnd ? MENTION_AT_CARET.exec(this.#input.value.slice(0, caret)) : null;
     if (!match) return this.close();
     const query = match[2] ?? '';
-    this.start = caret - query.length - 1;
-    const ticket = ++this.queries;
-    void this.handlers.query(query).then((items) => {
+    this.#start = caret - query.length - 1;
+    const ticket = ++this.#queries;
+    void this.#handlers.query(query).then((items) => {
       // A slower answer to an earlier keystroke must not replace a newer one.
-      if (ticket !== this.queries || !this.isOpen) return;
-      this.show(items ?? []);
+      if (ticket !== this.#queries || !this.isOpen) return;
+      this.#show(items ?? []);
     });
   }
 
-  private show(items: MentionItemView[]): void {
-    this.items = items;
-    this.active = 0;
-    this.list.replaceChildren(...items.map((item, index) => row(item, index)));
-    if (!items.length) this.list.append(el('li', { className: 'mention-empty', text: l10n.t('Nothing matches') }));
+  #show(items: MentionItemView[]): void {
+    this.#items = items;
+    this.#active = 0;
+    this.#list.replaceChildren(...items.map((item, index) => row(item, index)));
+    if (!items.length) this.#list.append(el('li', { className: 'mention-empty', text: l10n.t('Nothing matches') }));
     this.root.hidden = false;
-    this.input.setAttribute('aria-expanded', 'true');
-    this.highlight();
+    this.#input.setAttribute('aria-expanded', 'true');
+    this.#highlight();
   }
 
-  private move(delta: number): void {
-    if (!this.items.length) return;
-    this.active = (this.active + delta + this.items.length) % this.items.length;
-    this.highlight();
+  #move(delta: number): void {
+    if (!this.#items.length) return;
+    this.#active = (this.#active + delta + this.#items.length) % this.#items.length;
+    this.#highlight();
   }
 
-  private highlight(): void {
-    for (const [index, node] of [...this.list.children].entries()) node.setAttribute('aria-selected', String(index === this.active));
-    const current = this.list.children[this.active];
-    if (current && this.items.length) {
-      this.input.setAttribute('aria-activedescendant', current.id);
+  #highlight(): void {
+    for (const [index, node] of [...this.#list.children].entries()) node.setAttribute('aria-selected', String(index === this.#active));
+    const current = this.#list.children[this.#active];
+    if (current && this.#items.length) {
+      this.#input.setAttribute('aria-activedescendant', current.id);
       current.scrollIntoView({ block: 'nearest' });
     } else {
-      this.input.removeAttribute('aria-activedescendant');
+      this.#input.removeAttribute('aria-activedescendant');
     }
   }
 
-  private choose(index: number): void {
-    const item = this.items[index];
-    if (!item || this.start === undefined) return;
+  #choose(index: number): void {
+    const item = this.#items[index];
+    if (!item || this.#start === undefined) return;
     // The `#query` typed so far leaves the text: the chip stands for it.
-    const caret = this.input.selectionStart;
-    const value = this.input.value;
-    this.input.value = value.slice(0, this.start) + value.slice(caret);
-    this.input.setSelectionRange(this.start, this.start);
-    this.input.dispatchEvent(new Event('input'));
+    const caret = this.#input.selectionStart;
+    const value = this.#input.value;
+    this.#input.value = value.slice(0, this.#start) + value.slice(caret);
+    this.#input.setSelectionRange(this.#start, this.#start);
+    this.#input.dispatchEvent(new Event('input'));
     this.close();
-    this.handlers.pick(item.kind === 'file' ? { kind: 'file', path: item.path ?? item.label } : { kind: item.kind });
+    this.#handlers.pick(item.kind === 'file' ? { kind: 'file', path: item.path ?? item.label } : { kind: item.kind });
   }
 
   close(): void {
     if (!this.isOpen) return;
-    this.start = undefined;
-    this.queries++;
-    this.items = [];
+    this.#start = undefined;
+    this.#queries++;
+    this.#items = [];
     this.root.hidden = true;
-    this.list.replaceChildren();
-    this.input.setAttribute('aria-expanded', 'false');
-    this.input.removeAttribute('aria-activedescendant');
+    this.#list.replaceChildren();
+    this.#input.setAttribute('aria-expanded', 'false');
+    this.#input.removeAttribute('aria-activedescendant');
   }
 }
 

@@ -24,45 +24,49 @@ const DEFAULT_MESSAGE_PX = 120;
  */
 export class MessageChunks {
   /** The estimated height of each answer not rendered yet (MessageElement.placeholderHeight), for its chunk's. */
-  private readonly estimates = new Map<Element, number>();
+  readonly #estimates = new Map<Element, number>();
 
-  constructor(private readonly list: HTMLElement) {}
+  readonly #list: HTMLElement;
+
+  constructor(list: HTMLElement) {
+    this.#list = list;
+  }
 
   /** Puts `message` before `before` (a message in the list), or at the end. */
   insert(message: HTMLElement, estimatedHeight: number | undefined, before?: HTMLElement): void {
-    if (estimatedHeight !== undefined) this.estimates.set(message, estimatedHeight);
+    if (estimatedHeight !== undefined) this.#estimates.set(message, estimatedHeight);
     let chunk: HTMLElement;
     if (!before) {
-      const last = this.list.lastElementChild;
-      chunk = isChunk(last) && last.childElementCount < MESSAGES_PER_CHUNK ? last : this.newChunk(null);
+      const last = this.#list.lastElementChild;
+      chunk = isChunk(last) && last.childElementCount < MESSAGES_PER_CHUNK ? last : this.#newChunk(null);
       chunk.append(message);
     } else {
       chunk = before.parentElement!;
       // Older messages come in parts, each message put before the first: the chunk before fills up.
-      if (before === chunk.firstElementChild && chunk.childElementCount >= MESSAGES_PER_CHUNK) chunk = this.roomBefore(chunk);
+      if (before === chunk.firstElementChild && chunk.childElementCount >= MESSAGES_PER_CHUNK) chunk = this.#roomBefore(chunk);
       chunk.insertBefore(message, chunk === before.parentElement ? before : null);
     }
-    this.estimate(chunk);
+    this.#estimate(chunk);
   }
 
   remove(message: HTMLElement): void {
     const chunk = message.parentElement;
     message.remove();
-    this.estimates.delete(message);
+    this.#estimates.delete(message);
     if (!isChunk(chunk)) return;
     if (chunk.childElementCount === 0) chunk.remove();
-    else this.estimate(chunk);
+    else this.#estimate(chunk);
   }
 
   /** The chunk right before `chunk` if it has room, else a new one there. */
-  private roomBefore(chunk: HTMLElement): HTMLElement {
+  #roomBefore(chunk: HTMLElement): HTMLElement {
     const previous = chunk.previousElementSibling;
-    return isChunk(previous) && previous.childElementCount < MESSAGES_PER_CHUNK ? previous : this.newChunk(chunk);
+    return isChunk(previous) && previous.childElementCount < MESSAGES_PER_CHUNK ? previous : this.#newChunk(chunk);
   }
 
-  private newChunk(before: Element | null): HTMLElement {
+  #newChunk(before: Element | null): HTMLElement {
     const chunk = el('div', { className: 'message-chunk' });
-    this.list.insertBefore(chunk, before);
+    this.#list.insertBefore(chunk, before);
     return chunk;
   }
 
@@ -72,11 +76,11 @@ export class MessageChunks {
    * answers not rendered yet have an estimate: a chunk of rendered messages (the latest, on screen
    * when shown) gets none, and so no style attribute, as the rendered messages have none.
    */
-  private estimate(chunk: HTMLElement): void {
+  #estimate(chunk: HTMLElement): void {
     let height = 0;
     let estimated = false;
     for (const message of chunk.children) {
-      const estimate = this.estimates.get(message);
+      const estimate = this.#estimates.get(message);
       estimated ||= estimate !== undefined;
       height += estimate ?? DEFAULT_MESSAGE_PX;
     }

@@ -43,32 +43,35 @@ function holdInView(list: HTMLElement, element: HTMLElement, ms: number): void {
  */
 export class MessageList {
   readonly root: HTMLElement;
-  private readonly empty: HTMLElement;
-  private readonly messages = new Map<string, MessageElement>();
-  private ordered: MessageElement[] = [];
-  private readonly bottom: BottomFollower;
-  private readonly lazy: LazyMessages;
-  private readonly chunks: MessageChunks;
+  readonly #empty: HTMLElement;
+  readonly #messages = new Map<string, MessageElement>();
+  #ordered: MessageElement[] = [];
+  readonly #bottom: BottomFollower;
+  readonly #lazy: LazyMessages;
+  readonly #chunks: MessageChunks;
   /** A message asked to be shown before it was here (its snapshot not applied yet): shown when it comes. */
-  private revealWhenShown: string | undefined;
+  #revealWhenShown: string | undefined;
   /** The messages whose chrome was last rendered as the last turn's (refreshChrome). */
-  private lastTurn = new Set<string>();
+  #lastTurn = new Set<string>();
 
-  constructor(private readonly ctx: MessageContext) {
-    this.empty = el('div', { className: 'empty-state', text: l10n.t('Ask a question to start the conversation.') });
-    this.root = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.empty]);
-    this.bottom = new BottomFollower(this.root);
-    this.lazy = new LazyMessages(this.root);
-    this.chunks = new MessageChunks(this.root);
+  readonly #ctx: MessageContext;
+
+  constructor(ctx: MessageContext) {
+    this.#ctx = ctx;
+    this.#empty = el('div', { className: 'empty-state', text: l10n.t('Ask a question to start the conversation.') });
+    this.root = el('main', { className: 'messages', attrs: { 'aria-label': l10n.t('Conversation'), tabindex: '0' } }, [this.#empty]);
+    this.#bottom = new BottomFollower(this.root);
+    this.#lazy = new LazyMessages(this.root);
+    this.#chunks = new MessageChunks(this.root);
   }
 
   get(id: string): MessageElement | undefined {
-    return this.messages.get(id);
+    return this.#messages.get(id);
   }
 
   /** Every message, first to last. */
   get all(): readonly MessageElement[] {
-    return this.ordered;
+    return this.#ordered;
   }
 
   /**
@@ -76,38 +79,38 @@ export class MessageList {
    * (eagerFrom). The list then follows the bottom, unless a message asked to be shown is among them.
    */
   show(views: readonly MessageView[]): void {
-    this.clear();
+    this.#clear();
     const eager = eagerFrom(views.map((m) => m.text));
     views.forEach((view, index) => this.add(view, index < eager));
-    if (!this.revealPending()) this.bottom.follow();
+    if (!this.#revealPending()) this.#bottom.follow();
   }
 
   /** Older messages of the conversation (a snapshot's earlier parts), deferred, before those shown. */
   prepend(views: readonly MessageView[]): void {
-    const first = this.ordered[0]?.id;
+    const first = this.#ordered[0]?.id;
     for (const view of views) this.add(view, true, first);
-    this.revealPending();
+    this.#revealPending();
   }
 
-  private revealPending(): boolean {
-    if (!this.revealWhenShown || !this.messages.has(this.revealWhenShown)) return false;
-    this.reveal(this.revealWhenShown);
+  #revealPending(): boolean {
+    if (!this.#revealWhenShown || !this.#messages.has(this.#revealWhenShown)) return false;
+    this.reveal(this.#revealWhenShown);
     return true;
   }
 
   /** Keeps the newest message in view as the list grows (a snapshot shown, a question sent). */
   followBottom(): void {
-    this.bottom.follow();
+    this.#bottom.follow();
   }
 
   /** Shows a message (a search result): the list stops following the bottom and scrolls it into view. */
   reveal(messageId: string): void {
-    const element = this.messages.get(messageId);
-    this.revealWhenShown = element ? undefined : messageId;
+    const element = this.#messages.get(messageId);
+    this.#revealWhenShown = element ? undefined : messageId;
     if (!element) return;
     // Shown as it will look, not as the placeholder of an answer not rendered yet.
-    this.lazy.renderNow(element);
-    this.bottom.release();
+    this.#lazy.renderNow(element);
+    this.#bottom.release();
     holdInView(this.root, element.root, REVEAL_HOLD_MS);
     element.root.classList.add('revealed');
     setTimeout(() => element.root.classList.remove('revealed'), REVEAL_HIGHLIGHT_MS);
@@ -115,28 +118,28 @@ export class MessageList {
 
   /** `deferred`: rendered when scrolled near (lazyMessages.ts); `before`: the message it goes before, the end by default. */
   add(view: MessageView, deferred = false, before?: string): void {
-    const element = new MessageElement(view, this.ctx, deferred);
-    const next = before === undefined ? undefined : this.messages.get(before);
-    this.messages.set(view.id, element);
-    if (next) this.ordered.splice(this.ordered.indexOf(next), 0, element);
-    else this.ordered.push(element);
-    this.chunks.insert(element.root, element.placeholderHeight, next?.root);
-    this.bottom.watch(element.root);
-    this.lazy.watch(element);
+    const element = new MessageElement(view, this.#ctx, deferred);
+    const next = before === undefined ? undefined : this.#messages.get(before);
+    this.#messages.set(view.id, element);
+    if (next) this.#ordered.splice(this.#ordered.indexOf(next), 0, element);
+    else this.#ordered.push(element);
+    this.#chunks.insert(element.root, element.placeholderHeight, next?.root);
+    this.#bottom.watch(element.root);
+    this.#lazy.watch(element);
   }
 
   remove(id: string): void {
-    const element = this.messages.get(id);
+    const element = this.#messages.get(id);
     if (!element) return;
-    this.bottom.unwatch(element.root);
-    this.lazy.unwatch(element);
-    this.chunks.remove(element.root);
-    this.messages.delete(id);
-    this.ordered.splice(this.ordered.indexOf(element), 1);
+    this.#bottom.unwatch(element.root);
+    this.#lazy.unwatch(element);
+    this.#chunks.remove(element.root);
+    this.#messages.delete(id);
+    this.#ordered.splice(this.#ordered.indexOf(element), 1);
   }
 
-  private clear(): void {
-    for (const id of [...this.messages.keys()]) this.remove(id);
+  #clear(): void {
+    for (const id of [...this.#messages.keys()]) this.remove(id);
   }
 
   /**
@@ -145,13 +148,13 @@ export class MessageList {
    * a long conversation's thousand others keep their chrome.
    */
   refreshChrome(busy: boolean): void {
-    const views = this.ordered;
+    const views = this.#ordered;
     const lastUser = views.findLast((m) => m.role === 'user')?.id;
     const lastIsUser = views.at(-1)?.role === 'user';
     const lastAssistant = lastIsUser ? undefined : views.findLast((m) => m.role === 'assistant')?.id;
     const last = new Set([lastAssistant, lastUser].filter((id) => id !== undefined));
-    for (const id of new Set([...this.lastTurn, ...last])) this.messages.get(id)?.renderChrome(last.has(id), busy);
-    this.lastTurn = last;
-    this.empty.hidden = views.length > 0;
+    for (const id of new Set([...this.#lastTurn, ...last])) this.#messages.get(id)?.renderChrome(last.has(id), busy);
+    this.#lastTurn = last;
+    this.#empty.hidden = views.length > 0;
   }
 }

@@ -26,76 +26,79 @@ type MessageFacts = Omit<MessageView, 'text' | 'reasoning'>;
  */
 export class MessageElement {
   readonly root: HTMLElement;
-  private readonly metaLine: HTMLElement;
-  private readonly body: HTMLElement;
-  private readonly status: HTMLElement;
-  private readonly errorSlot: HTMLElement;
-  private readonly actions: HTMLElement;
-  private markdown: StreamingMarkdown | undefined;
+  readonly #metaLine: HTMLElement;
+  readonly #body: HTMLElement;
+  readonly #status: HTMLElement;
+  readonly #errorSlot: HTMLElement;
+  readonly #actions: HTMLElement;
+  #markdown: StreamingMarkdown | undefined;
   /**
    * An answer not rendered yet (lazyMessages.ts): its text as plain text, so that find-in-page and a
    * selection see it, in a box of the rendered answer's estimated height; no chrome yet.
    */
-  private placeholder: HTMLElement | undefined;
+  #placeholder: HTMLElement | undefined;
   /** A deferred answer's renderer while it is built off the page, a slice at a time (render). */
-  private building: StreamingMarkdown | undefined;
+  #building: StreamingMarkdown | undefined;
   /** The collapsed Thinking block, made when the first thinking arrives. */
-  private thinking: { root: HTMLDetailsElement; text: HTMLElement } | undefined;
-  private facts: MessageFacts;
+  #thinking: { root: HTMLDetailsElement; text: HTMLElement } | undefined;
+  #facts: MessageFacts;
   /** The text while no renderer holds it: a user's message, or an answer waiting for render(). */
-  private plainText: string | undefined;
+  #plainText: string | undefined;
   /** What the chrome was last asked to show (renderChrome). */
-  private chrome = { isLast: false, busy: false };
+  #chrome = { isLast: false, busy: false };
   /** The answer ended and its last frame is pending: the chrome waits for it (patch()). */
-  private endingFrame = false;
+  #endingFrame = false;
   /** A deferred answer's estimated height in px (its placeholder's), for its chunk's (messageChunks.ts). */
   placeholderHeight: number | undefined;
 
+  readonly #ctx: MessageContext;
+
   /** With `deferred`, an answer's markdown is rendered only by render() (off-screen answers of a long conversation). */
-  constructor(view: MessageView, private readonly ctx: MessageContext, deferred = false) {
+  constructor(view: MessageView, ctx: MessageContext, deferred = false) {
+    this.#ctx = ctx;
     const { text, reasoning, ...facts } = view;
-    this.facts = facts;
+    this.#facts = facts;
     const assistant = view.role === 'assistant';
-    this.metaLine = el('span', { className: 'message-meta' });
+    this.#metaLine = el('span', { className: 'message-meta' });
     const header = el('div', { className: 'message-header' }, [
       codicon(assistant ? 'sparkle' : 'account'),
       el('span', { className: 'message-role', text: assistant ? l10n.t('Assistant') : l10n.t('You') }),
-      this.metaLine,
+      this.#metaLine,
     ]);
-    this.body = el('div', { className: 'message-body' });
-    this.status = el('div', { className: 'message-status' });
-    this.errorSlot = el('div', { className: 'message-error' });
-    this.actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': l10n.t('Message actions') } });
+    this.#body = el('div', { className: 'message-body' });
+    this.#status = el('div', { className: 'message-status' });
+    this.#errorSlot = el('div', { className: 'message-error' });
+    this.#actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': l10n.t('Message actions') } });
     this.root = el('article', {
       className: `message role-${view.role}`,
       attrs: { 'data-message-id': view.id, 'aria-label': assistant ? l10n.t('Assistant message') : l10n.t('Your message') },
-    }, [header, this.body, this.status, this.errorSlot, this.actions]);
+    }, [header, this.#body, this.#status, this.#errorSlot, this.#actions]);
     if (assistant) {
-      if (deferred && view.status !== 'streaming') this.showPlaceholder(text);
-      else this.startMarkdown(text);
-      if (reasoning) this.thinkingBlock().text.textContent = reasoning;
+      if (deferred && view.status !== 'streaming') this.#showPlaceholder(text);
+      else this.#startMarkdown(text);
+      if (reasoning) this.#thinkingBlock().text.textContent = reasoning;
     } else {
-      this.plainText = text;
-      this.body.append(el('div', { className: 'user-text', text }), attachmentList(view.attachments, this.ctx.thumbnails));
+      this.#plainText = text;
+      this.#body.append(el('div', { className: 'user-text', text }), attachmentList(view.attachments, this.#ctx.thumbnails));
     }
     this.renderChrome(false, false);
   }
 
   get id(): string {
-    return this.facts.id;
+    return this.#facts.id;
   }
 
   get role(): MessageView['role'] {
-    return this.facts.role;
+    return this.#facts.role;
   }
 
   get meta(): MessageView['meta'] {
-    return this.facts.meta;
+    return this.#facts.meta;
   }
 
   /** An answer whose markdown waits for render(). */
   get deferred(): boolean {
-    return this.placeholder !== undefined;
+    return this.#placeholder !== undefined;
   }
 
   /**
@@ -106,112 +109,112 @@ export class MessageElement {
    * same DOM as when it was never deferred.
    */
   render(deadline = Infinity): boolean {
-    if (!this.placeholder) return true;
+    if (!this.#placeholder) return true;
     if (this.streaming) {
       // Rendered as it streams, so that the appends have a renderer to go to.
-      this.building = undefined;
-      this.startMarkdown(this.plainText ?? '').renderFrame();
+      this.#building = undefined;
+      this.#startMarkdown(this.#plainText ?? '').renderFrame();
     } else {
-      this.building ??= this.newMarkdown();
-      if (!this.building.renderSlice(this.plainText ?? '', deadline)) return false;
-      this.markdown = this.building;
-      this.building = undefined;
-      this.plainText = undefined;
-      this.body.append(this.markdown.element);
+      this.#building ??= this.#newMarkdown();
+      if (!this.#building.renderSlice(this.#plainText ?? '', deadline)) return false;
+      this.#markdown = this.#building;
+      this.#building = undefined;
+      this.#plainText = undefined;
+      this.#body.append(this.#markdown.element);
     }
     // The estimate stays: until the browser lays the answer out (it may still be off screen), its
     // `auto` size is that estimate; after, the size it was laid out at.
-    this.placeholder.remove();
-    this.placeholder = undefined;
-    this.renderChrome(this.chrome.isLast, this.chrome.busy);
+    this.#placeholder.remove();
+    this.#placeholder = undefined;
+    this.renderChrome(this.#chrome.isLast, this.#chrome.busy);
     return true;
   }
 
   /** Hands the text to a new renderer, which holds it from now on. */
-  private startMarkdown(text: string): StreamingMarkdown {
-    const markdown = this.newMarkdown();
-    this.markdown = markdown;
-    this.plainText = undefined;
-    this.body.append(markdown.element);
-    markdown.reset(text, this.facts.status !== 'streaming');
+  #startMarkdown(text: string): StreamingMarkdown {
+    const markdown = this.#newMarkdown();
+    this.#markdown = markdown;
+    this.#plainText = undefined;
+    this.#body.append(markdown.element);
+    markdown.reset(text, this.#facts.status !== 'streaming');
     return markdown;
   }
 
-  private newMarkdown(): StreamingMarkdown {
-    return new StreamingMarkdown(this.ctx.md, this.ctx.frames, (committed) => {
-      if (this.facts.status === 'streaming') this.ctx.announce(committed);
+  #newMarkdown(): StreamingMarkdown {
+    return new StreamingMarkdown(this.#ctx.md, this.#ctx.frames, (committed) => {
+      if (this.#facts.status === 'streaming') this.#ctx.announce(committed);
     });
   }
 
-  private showPlaceholder(text: string): void {
-    if (this.placeholder && this.plainText === text) return;
-    this.plainText = text;
+  #showPlaceholder(text: string): void {
+    if (this.#placeholder && this.#plainText === text) return;
+    this.#plainText = text;
     // A build under way was of the text before.
-    this.building = undefined;
-    if (!this.placeholder) {
-      this.placeholder = el('div', { className: 'md-placeholder' });
-      this.body.append(this.placeholder);
+    this.#building = undefined;
+    if (!this.#placeholder) {
+      this.#placeholder = el('div', { className: 'md-placeholder' });
+      this.#body.append(this.#placeholder);
     }
-    this.placeholderHeight = fillPlaceholder(this.placeholder, text);
+    this.placeholderHeight = fillPlaceholder(this.#placeholder, text);
     this.root.style.setProperty('contain-intrinsic-size', `auto ${this.placeholderHeight}px`);
   }
 
   get streaming(): boolean {
-    return this.facts.status === 'streaming';
+    return this.#facts.status === 'streaming';
   }
 
   /** The text as received so far (what Copy copies, what Edit starts from). */
   get text(): string {
-    return this.markdown?.text ?? this.plainText ?? '';
+    return this.#markdown?.text ?? this.#plainText ?? '';
   }
 
   append(text: string): void {
-    this.markdown?.append(text);
+    this.#markdown?.append(text);
   }
 
   /** The model's thinking so far; not part of the answer (Copy leaves it out). */
   get reasoning(): string | undefined {
-    return this.thinking?.text.textContent ?? undefined;
+    return this.#thinking?.text.textContent ?? undefined;
   }
 
   appendReasoning(text: string): void {
-    this.thinkingBlock().text.append(text);
+    this.#thinkingBlock().text.append(text);
   }
 
   /**
    * Thinking is shown as plain text (never rendered as markup), collapsed by default, above the
    * answer, so that reading the answer and copying it are not disturbed by it.
    */
-  private thinkingBlock(): { root: HTMLDetailsElement; text: HTMLElement } {
-    if (!this.thinking) {
+  #thinkingBlock(): { root: HTMLDetailsElement; text: HTMLElement } {
+    if (!this.#thinking) {
       const text = el('div', { className: 'thinking-text' });
       const root = el('details', { className: 'thinking' }, [el('summary', { text: l10n.t('Thinking') }), text]);
-      this.body.prepend(root);
-      this.thinking = { root, text };
+      this.#body.prepend(root);
+      this.#thinking = { root, text };
     }
-    return this.thinking;
+    return this.#thinking;
   }
 
   /** The whole message again (the host's upsert): its text replaces what this element holds when it differs. */
   update(view: MessageView, isLast: boolean, busy: boolean): void {
     const { text, reasoning, ...facts } = view;
     const wasStreaming = this.streaming;
-    this.facts = facts;
-    if (this.placeholder && !this.streaming) {
-      this.showPlaceholder(text);
-    } else if (this.placeholder) {
+    this.#facts = facts;
+    if (this.#placeholder && !this.streaming) {
+      this.#showPlaceholder(text);
+    } else if (this.#placeholder) {
       // It streams: rendered now, so that the appends have a renderer to go to.
-      this.plainText = text;
+      this.#plainText = text;
       this.render();
-    } else if (this.markdown) {
+    } else if (this.#markdown) {
       // A finished answer that streams again (Continue) takes the appends from where its text ends.
-      if (this.markdown.text !== text || (!wasStreaming && this.streaming)) this.markdown.reset(text, !this.streaming);
-      else if (wasStreaming && !this.streaming) this.markdown.finish();
+      if (this.#markdown.text !== text || (!wasStreaming && this.streaming)) this.#markdown.reset(text, !this.streaming);
+      else if (wasStreaming && !this.streaming) this.#markdown.finish();
     } else {
-      this.plainText = text;
-      this.body.replaceChildren(el('div', { className: 'user-text', text }), attachmentList(view.attachments, this.ctx.thumbnails));
+      this.#plainText = text;
+      this.#body.replaceChildren(el('div', { className: 'user-text', text }), attachmentList(view.attachments, this.#ctx.thumbnails));
     }
-    if (this.role === 'assistant' && reasoning !== undefined && this.reasoning !== reasoning) this.thinkingBlock().text.textContent = reasoning;
+    if (this.role === 'assistant' && reasoning !== undefined && this.reasoning !== reasoning) this.#thinkingBlock().text.textContent = reasoning;
     this.renderChrome(isLast, busy);
   }
 
@@ -221,14 +224,14 @@ export class MessageElement {
    */
   patch(patch: MessagePatch, isLast: boolean, busy: boolean): void {
     const wasStreaming = this.streaming;
-    this.facts = { ...this.facts, status: patch.status, meta: patch.meta, error: patch.error };
-    if (wasStreaming && !this.streaming && this.markdown) {
-      this.markdown.finish();
-      this.endingFrame = true;
-      this.ctx.frames.request({
+    this.#facts = { ...this.#facts, status: patch.status, meta: patch.meta, error: patch.error };
+    if (wasStreaming && !this.streaming && this.#markdown) {
+      this.#markdown.finish();
+      this.#endingFrame = true;
+      this.#ctx.frames.request({
         renderFrame: () => {
-          this.endingFrame = false;
-          this.renderChrome(this.chrome.isLast, this.chrome.busy);
+          this.#endingFrame = false;
+          this.renderChrome(this.#chrome.isLast, this.#chrome.busy);
         },
       });
     }
@@ -236,21 +239,21 @@ export class MessageElement {
   }
 
   renderChrome(isLast: boolean, busy: boolean): void {
-    this.chrome = { isLast, busy };
+    this.#chrome = { isLast, busy };
     // A deferred answer is off screen: its header, status and buttons are built with its markdown.
-    if (this.placeholder || this.endingFrame) return;
-    const view = this.facts;
-    this.metaLine.replaceChildren(...metaParts(view.meta, view.createdAt));
+    if (this.#placeholder || this.#endingFrame) return;
+    const view = this.#facts;
+    this.#metaLine.replaceChildren(...metaParts(view.meta, view.createdAt));
     const cut = view.status === 'done' && view.meta?.finishReason === 'length';
     const status = cut ? cutAtLimit() : statusLabel(view.status);
-    this.status.replaceChildren(...(status ? [codicon(status.icon), el('span', { text: status.text })] : []));
-    this.status.hidden = !status;
+    this.#status.replaceChildren(...(status ? [codicon(status.icon), el('span', { text: status.text })] : []));
+    this.#status.hidden = !status;
     this.root.classList.toggle('is-stopped', view.status === 'stopped' || view.status === 'interrupted' || cut);
-    this.errorSlot.replaceChildren(...(view.error ? [errorCard(view.error)] : []));
+    this.#errorSlot.replaceChildren(...(view.error ? [errorCard(view.error)] : []));
     const buttons: HTMLElement[] = [];
     if (view.role === 'assistant' && view.status !== 'streaming' && this.text) buttons.push(actionButton('copyAnswer', 'copy', l10n.t('Copy answer')));
     if (view.role === 'assistant' && isLast && !busy) buttons.push(actionButton('regenerate', 'refresh', l10n.t('Regenerate')));
     if (view.role === 'user' && isLast && !busy) buttons.push(actionButton('editLast', 'edit', l10n.t('Edit and resend')));
-    this.actions.replaceChildren(...buttons);
+    this.#actions.replaceChildren(...buttons);
   }
 }

@@ -32,45 +32,50 @@ const VISIBLE_ROWS = 12;
  */
 export class ModelMenu {
   readonly root: HTMLElement;
-  private readonly filter: HTMLInputElement;
-  private readonly viewport: HTMLElement;
-  private readonly rowsBox: HTMLElement;
-  private readonly title: HTMLElement;
-  private models: ChatModelsView | undefined;
+  readonly #filter: HTMLInputElement;
+  readonly #viewport: HTMLElement;
+  readonly #rowsBox: HTMLElement;
+  readonly #title: HTMLElement;
+  #models: ChatModelsView | undefined;
   /** Each model with its id in lower case, for the filter. */
-  private lowered: Array<[string, string]> = [];
-  private shown: Row[] = [];
-  private active = 0;
-  private opening = 0;
-  private answerAgain: string | undefined;
+  #lowered: Array<[string, string]> = [];
+  #shown: Row[] = [];
+  #active = 0;
+  #opening = 0;
+  #answerAgain: string | undefined;
 
-  constructor(private readonly anchor: HTMLElement, private readonly handlers: ModelMenuHandlers) {
-    this.title = el('div', { className: 'model-menu-title' });
-    this.filter = el('input', {
+  readonly #anchor: HTMLElement;
+  readonly #handlers: ModelMenuHandlers;
+
+  constructor(anchor: HTMLElement, handlers: ModelMenuHandlers) {
+    this.#anchor = anchor;
+    this.#handlers = handlers;
+    this.#title = el('div', { className: 'model-menu-title' });
+    this.#filter = el('input', {
       className: 'model-menu-filter',
       attrs: {
         type: 'text', role: 'combobox', 'aria-autocomplete': 'list', 'aria-expanded': 'true', 'aria-controls': 'model-menu-list',
         'aria-label': l10n.t('Filter the models'), placeholder: l10n.t('Type to filter the models'), spellcheck: 'false',
       },
     });
-    this.rowsBox = el('div', { className: 'model-menu-rows' });
-    this.viewport = el('div', {
+    this.#rowsBox = el('div', { className: 'model-menu-rows' });
+    this.#viewport = el('div', {
       className: 'model-menu-list', attrs: { id: 'model-menu-list', role: 'listbox', 'aria-label': l10n.t('Models') },
-    }, [this.rowsBox]);
-    this.root = el('div', { className: 'model-menu', attrs: { hidden: '' } }, [this.title, this.filter, this.viewport]);
-    this.filter.addEventListener('input', () => this.applyFilter());
-    this.filter.addEventListener('keydown', (event) => this.onKey(event));
-    this.viewport.addEventListener('scroll', () => this.renderRows(), { passive: true });
+    }, [this.#rowsBox]);
+    this.root = el('div', { className: 'model-menu', attrs: { hidden: '' } }, [this.#title, this.#filter, this.#viewport]);
+    this.#filter.addEventListener('input', () => this.#applyFilter());
+    this.#filter.addEventListener('keydown', (event) => this.#onKey(event));
+    this.#viewport.addEventListener('scroll', () => this.#renderRows(), { passive: true });
     // Keep the focus in the filter when a row is clicked.
-    this.viewport.addEventListener('mousedown', (event) => event.preventDefault());
-    this.viewport.addEventListener('click', (event) => {
+    this.#viewport.addEventListener('mousedown', (event) => event.preventDefault());
+    this.#viewport.addEventListener('click', (event) => {
       const row = (event.target as Element).closest<HTMLElement>('[data-index]');
-      if (row) this.choose(Number(row.dataset.index));
+      if (row) this.#choose(Number(row.dataset.index));
     });
     // Focus elsewhere closes it; on the model button, its click closes it (toggleModelMenu).
     this.root.addEventListener('focusout', (event) => {
       const to = event.relatedTarget as Node | null;
-      if (!this.root.contains(to) && to !== this.anchor) this.close(false);
+      if (!this.root.contains(to) && to !== this.#anchor) this.close(false);
     });
   }
 
@@ -80,90 +85,90 @@ export class ModelMenu {
 
   /** `answerAgain`: opened by a failed answer's Pick Model, which is answered again with the pick. */
   async open(answerAgain?: string): Promise<void> {
-    const ticket = ++this.opening;
-    const models = await this.handlers.list();
-    if (ticket !== this.opening || !models) return;
-    this.models = models;
-    this.answerAgain = answerAgain;
-    this.lowered = models.models.map((id) => [id, id.toLowerCase()]);
-    this.title.textContent = answerAgain === undefined
+    const ticket = ++this.#opening;
+    const models = await this.#handlers.list();
+    if (ticket !== this.#opening || !models) return;
+    this.#models = models;
+    this.#answerAgain = answerAgain;
+    this.#lowered = models.models.map((id) => [id, id.toLowerCase()]);
+    this.#title.textContent = answerAgain === undefined
       ? l10n.t('Model for this chat ({0})', models.environment)
       : l10n.t('Answer again with a model of {0}', models.environment);
-    this.filter.value = '';
+    this.#filter.value = '';
     this.root.hidden = false;
-    this.anchor.setAttribute('aria-expanded', 'true');
-    this.applyFilter();
-    this.filter.focus();
+    this.#anchor.setAttribute('aria-expanded', 'true');
+    this.#applyFilter();
+    this.#filter.focus();
   }
 
   close(returnFocus = true): void {
-    this.opening++;
+    this.#opening++;
     if (!this.isOpen) return;
     this.root.hidden = true;
-    this.anchor.setAttribute('aria-expanded', 'false');
-    this.rowsBox.replaceChildren();
-    if (returnFocus) this.anchor.focus();
+    this.#anchor.setAttribute('aria-expanded', 'false');
+    this.#rowsBox.replaceChildren();
+    if (returnFocus) this.#anchor.focus();
   }
 
-  private applyFilter(): void {
-    const models = this.models;
+  #applyFilter(): void {
+    const models = this.#models;
     if (!models) return;
-    const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const words = this.#filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const rows: Row[] = [];
     if (!words.length) {
       rows.push({ model: undefined, label: l10n.t('Use the environment\'s model'), detail: models.environmentModel ?? l10n.t('(none selected)') });
     }
-    for (const [id, lower] of this.lowered) {
+    for (const [id, lower] of this.#lowered) {
       if (words.every((word) => lower.includes(word))) rows.push({ model: id, label: id, ...(id === models.current && { detail: l10n.t('(current for this chat)') }) });
     }
-    this.shown = rows;
+    this.#shown = rows;
     const current = rows.findIndex((row) => row.model === models.current);
-    this.active = !words.length && current >= 0 ? current : 0;
-    this.viewport.style.height = `${Math.max(1, Math.min(rows.length, VISIBLE_ROWS)) * ROW_PX}px`;
-    this.rowsBox.style.height = `${rows.length * ROW_PX}px`;
-    this.reveal();
-    this.renderRows();
+    this.#active = !words.length && current >= 0 ? current : 0;
+    this.#viewport.style.height = `${Math.max(1, Math.min(rows.length, VISIBLE_ROWS)) * ROW_PX}px`;
+    this.#rowsBox.style.height = `${rows.length * ROW_PX}px`;
+    this.#reveal();
+    this.#renderRows();
   }
 
   /** Only the rows in view (and one either side) are elements. */
-  private renderRows(): void {
-    if (!this.shown.length) {
-      this.rowsBox.replaceChildren(el('div', { className: 'model-menu-empty', text: l10n.t('No model matches') }));
-      this.filter.removeAttribute('aria-activedescendant');
+  #renderRows(): void {
+    if (!this.#shown.length) {
+      this.#rowsBox.replaceChildren(el('div', { className: 'model-menu-empty', text: l10n.t('No model matches') }));
+      this.#filter.removeAttribute('aria-activedescendant');
       return;
     }
-    const first = Math.max(0, Math.floor(this.viewport.scrollTop / ROW_PX) - 1);
-    const last = Math.min(this.shown.length, first + VISIBLE_ROWS + 2);
+    const first = Math.max(0, Math.floor(this.#viewport.scrollTop / ROW_PX) - 1);
+    const last = Math.min(this.#shown.length, first + VISIBLE_ROWS + 2);
     const rows: HTMLElement[] = [];
-    for (let index = first; index < last; index++) rows.push(this.rowElement(index));
-    this.rowsBox.replaceChildren(...rows);
-    this.filter.setAttribute('aria-activedescendant', `model-menu-${this.active}`);
+    for (let index = first; index < last; index++) rows.push(this.#rowElement(index));
+    this.#rowsBox.replaceChildren(...rows);
+    this.#filter.setAttribute('aria-activedescendant', `model-menu-${this.#active}`);
   }
 
-  private rowElement(index: number): HTMLElement {
-    const row = this.shown[index];
+  #rowElement(index: number): HTMLElement {
+    const row = this.#shown[index];
     const children: (Node | string)[] = [codicon(row.model === undefined ? 'settings' : 'sparkle'), el('span', { className: 'model-menu-label', text: row.label })];
     if (row.detail) children.push(el('span', { className: 'model-menu-detail', text: row.detail }));
     const element = el('div', {
       className: 'model-menu-row',
       attrs: {
-        role: 'option', id: `model-menu-${index}`, 'data-index': String(index), 'aria-selected': String(index === this.active),
-        'aria-setsize': String(this.shown.length), 'aria-posinset': String(index + 1),
+        role: 'option', id: `model-menu-${index}`, 'data-index': String(index), 'aria-selected': String(index === this.#active),
+        'aria-setsize': String(this.#shown.length), 'aria-posinset': String(index + 1),
       },
     }, children);
     element.style.top = `${index * ROW_PX}px`;
     return element;
   }
 
-  private onKey(event: KeyboardEvent): void {
+  #onKey(event: KeyboardEvent): void {
     if (event.isComposing) return;
     const page = VISIBLE_ROWS - 1;
     switch (event.key) {
-      case 'ArrowDown': this.move(1); break;
-      case 'ArrowUp': this.move(-1); break;
-      case 'PageDown': this.move(page); break;
-      case 'PageUp': this.move(-page); break;
-      case 'Enter': this.choose(this.active); break;
+      case 'ArrowDown': this.#move(1); break;
+      case 'ArrowUp': this.#move(-1); break;
+      case 'PageDown': this.#move(page); break;
+      case 'PageUp': this.#move(-page); break;
+      case 'Enter': this.#choose(this.#active); break;
       case 'Escape': this.close(); break;
       case 'Tab': this.close(false); return;
       default: return;
@@ -172,25 +177,25 @@ export class ModelMenu {
     event.stopPropagation();
   }
 
-  private move(delta: number): void {
-    if (!this.shown.length) return;
-    this.active = Math.max(0, Math.min(this.shown.length - 1, this.active + delta));
-    this.reveal();
-    this.renderRows();
+  #move(delta: number): void {
+    if (!this.#shown.length) return;
+    this.#active = Math.max(0, Math.min(this.#shown.length - 1, this.#active + delta));
+    this.#reveal();
+    this.#renderRows();
   }
 
   /** Scrolls the active row into view. */
-  private reveal(): void {
-    const top = this.active * ROW_PX;
-    const height = this.viewport.clientHeight || VISIBLE_ROWS * ROW_PX;
-    if (top < this.viewport.scrollTop) this.viewport.scrollTop = top;
-    else if (top + ROW_PX > this.viewport.scrollTop + height) this.viewport.scrollTop = top + ROW_PX - height;
+  #reveal(): void {
+    const top = this.#active * ROW_PX;
+    const height = this.#viewport.clientHeight || VISIBLE_ROWS * ROW_PX;
+    if (top < this.#viewport.scrollTop) this.#viewport.scrollTop = top;
+    else if (top + ROW_PX > this.#viewport.scrollTop + height) this.#viewport.scrollTop = top + ROW_PX - height;
   }
 
-  private choose(index: number): void {
-    const row = this.shown[index];
+  #choose(index: number): void {
+    const row = this.#shown[index];
     if (!row) return;
     this.close();
-    this.handlers.pick(row.model, this.answerAgain);
+    this.#handlers.pick(row.model, this.#answerAgain);
   }
 }

@@ -16,14 +16,19 @@ interface UsageState { v: 1; stackBy: StackBy }
 
 /** The usage view: draws the report the host sends; the only state it keeps is how bars are stacked. */
 class UsageView {
-  private report: UsageReport | undefined;
-  private limits: LimitRow[] = [];
-  private stackBy: StackBy;
+  #report: UsageReport | undefined;
+  #limits: LimitRow[] = [];
+  #stackBy: StackBy;
 
-  constructor(private readonly root: HTMLElement, private readonly api: WebviewApi<UsageState>) {
+  readonly #root: HTMLElement;
+  readonly #api: WebviewApi<UsageState>;
+
+  constructor(root: HTMLElement, api: WebviewApi<UsageState>) {
+    this.#root = root;
+    this.#api = api;
     const state = api.getState() as Partial<UsageState> | undefined;
-    this.stackBy = state?.v === 1 && state.stackBy === 'kind' ? 'kind' : 'model';
-    root.addEventListener('click', (event) => this.onClick(event));
+    this.#stackBy = state?.v === 1 && state.stackBy === 'kind' ? 'kind' : 'model';
+    root.addEventListener('click', (event) => this.#onClick(event));
     root.addEventListener('change', (event) => {
       if (event.target instanceof HTMLSelectElement && event.target.name === 'token-filter') {
         const token = event.target.value;
@@ -32,39 +37,39 @@ class UsageView {
       }
       const input = event.target instanceof HTMLInputElement ? event.target : null;
       if (input?.name !== 'stack-by') return;
-      this.stackBy = input.value === 'kind' ? 'kind' : 'model';
-      this.api.setState({ v: 1, stackBy: this.stackBy });
-      this.render();
+      this.#stackBy = input.value === 'kind' ? 'kind' : 'model';
+      this.#api.setState({ v: 1, stackBy: this.#stackBy });
+      this.#render();
     });
-    this.root.append(el('p', { className: 'loading', text: l10n.t('Reading the usage ledger…') }));
+    this.#root.append(el('p', { className: 'loading', text: l10n.t('Reading the usage ledger…') }));
   }
 
   post(message: UsageWebviewMessage): void {
-    this.api.postMessage(message);
+    this.#api.postMessage(message);
   }
 
   handle(message: UsageHostMessage): void {
     if (message.v !== USAGE_PROTOCOL_VERSION || message.type !== 'report') return;
-    this.report = message.report;
-    this.limits = Array.isArray(message.limits) ? message.limits : [];
-    this.render();
+    this.#report = message.report;
+    this.#limits = Array.isArray(message.limits) ? message.limits : [];
+    this.#render();
   }
 
-  private render(): void {
-    const report = this.report;
+  #render(): void {
+    const report = this.#report;
     if (!report) return;
-    const stacked: StackedDays = this.stackBy === 'kind' ? report.byKind : report.byModel;
+    const stacked: StackedDays = this.#stackBy === 'kind' ? report.byKind : report.byModel;
     const seriesIndex = new Map(stacked.series.map((s, i) => [s, i]));
     const toolbar = el('div', { className: 'toolbar' }, [
       el('fieldset', { className: 'stack-by' }, [
         el('legend', { text: l10n.t('Stack by') }),
-        this.radio('model', l10n.t('Model')),
-        this.radio('kind', l10n.t('Kind')),
+        this.#radio('model', l10n.t('Model')),
+        this.#radio('kind', l10n.t('Kind')),
       ]),
-      ...(report.tokens.length || report.tokenFilter !== undefined ? [this.tokenFilter(report)] : []),
+      ...(report.tokens.length || report.tokenFilter !== undefined ? [this.#tokenFilter(report)] : []),
       el('span', { className: 'spacer' }),
-      this.button('refresh', 'refresh', l10n.t('Refresh')),
-      this.button('exportCsv', 'export', l10n.t('Export CSV')),
+      this.#button('refresh', 'refresh', l10n.t('Refresh')),
+      this.#button('exportCsv', 'export', l10n.t('Export CSV')),
     ]);
     const summary = el('p', { className: 'summary' }, [
       el('strong', { text: l10n.t('{0} credits', formatSpend(report.total)) }),
@@ -81,25 +86,25 @@ class UsageView {
       el('li', {}, [el('span', { className: `swatch series-${Math.min(seriesIndex.get(series) ?? 0, SERIES_CLASSES - 1)}`, attrs: { 'aria-hidden': 'true' } }), series]),
     ));
     const note = el('p', { className: 'note', text: l10n.t('Recorded on this machine from the balance the service reported before and after each request; requests whose spend could not be measured are not included.') });
-    this.root.replaceChildren(
+    this.#root.replaceChildren(
       el('h1', { text: l10n.t('Usage') }),
       toolbar,
       summary,
-      ...(this.limits.length ? [this.limitTable(this.limits)] : []),
+      ...(this.#limits.length ? [this.#limitTable(this.#limits)] : []),
       el('section', { className: 'chart-section', attrs: { 'aria-label': l10n.t('Spend per day') } }, [stackedBarChart(stacked, seriesIndex), legend]),
-      el('div', { className: 'tables' }, [this.topTable(report.topRequests), this.environmentTable(report), ...(report.tokens.length ? [this.tokenTable(report.tokens)] : [])]),
+      el('div', { className: 'tables' }, [this.#topTable(report.topRequests), this.#environmentTable(report), ...(report.tokens.length ? [this.#tokenTable(report.tokens)] : [])]),
       note,
     );
   }
 
-  private radio(value: StackBy, label: string): HTMLLabelElement {
+  #radio(value: StackBy, label: string): HTMLLabelElement {
     const input = el('input', { attrs: { type: 'radio', name: 'stack-by', value } });
-    input.checked = this.stackBy === value;
+    input.checked = this.#stackBy === value;
     return el('label', {}, [input, label]);
   }
 
   /** Narrows the report to one endpoint token's requests; the host rebuilds it. */
-  private tokenFilter(report: UsageReport): HTMLLabelElement {
+  #tokenFilter(report: UsageReport): HTMLLabelElement {
     const select = el('select', { attrs: { name: 'token-filter' } }, [
       el('option', { text: l10n.t('All requests'), attrs: { value: '' } }),
       ...report.tokens.map((token) => el('option', { text: token.name, attrs: { value: token.id } })),
@@ -111,11 +116,11 @@ class UsageView {
     return el('label', { className: 'token-filter' }, [el('span', { text: l10n.t('Endpoint token') }), select]);
   }
 
-  private button(action: string, icon: string, label: string): HTMLButtonElement {
+  #button(action: string, icon: string, label: string): HTMLButtonElement {
     return el('button', { className: 'action labelled', attrs: { type: 'button', 'data-action': action } }, [codicon(icon), el('span', { text: label })]);
   }
 
-  private topTable(rows: readonly RequestRow[]): HTMLElement {
+  #topTable(rows: readonly RequestRow[]): HTMLElement {
     const body = rows.map((row) => {
       const copy = el('button', { className: 'action', attrs: { type: 'button', 'data-action': 'copyRequestId', 'data-request-id': row.requestId, title: l10n.t('Copy request ID {0}', row.requestId), 'aria-label': l10n.t('Copy request ID {0}', row.requestId) } }, [codicon('copy')]);
       copy.disabled = !row.requestId;
@@ -139,7 +144,7 @@ class UsageView {
   }
 
   /** Today's and this month's spend against each limit (every window's, with the allowance for unmeasured requests). */
-  private limitTable(rows: readonly LimitRow[]): HTMLElement {
+  #limitTable(rows: readonly LimitRow[]): HTMLElement {
     const stateText = (row: LimitRow) => row.state === 'reached' ? l10n.t('reached: requests are refused') : row.state === 'warning' ? l10n.t('near the limit') : l10n.t('within the limit');
     return el('section', { className: 'limits' }, [
       el('h2', { text: l10n.t('Spending limits') }),
@@ -157,7 +162,7 @@ class UsageView {
     ]);
   }
 
-  private environmentTable(report: UsageReport): HTMLElement {
+  #environmentTable(report: UsageReport): HTMLElement {
     return el('section', { className: 'environments' }, [
       el('h2', { text: l10n.t('Per environment') }),
       report.environments.length === 0 ? el('p', { text: l10n.t('None yet.') }) : el('table', {}, [
@@ -172,7 +177,7 @@ class UsageView {
   }
 
   /** Spend per endpoint token (requests other tools made through the local endpoint), over the days shown and today. */
-  private tokenTable(tokens: readonly TokenTotal[]): HTMLElement {
+  #tokenTable(tokens: readonly TokenTotal[]): HTMLElement {
     return el('section', { className: 'tokens' }, [
       el('h2', { text: l10n.t('Per endpoint token') }),
       el('table', {}, [
@@ -187,7 +192,7 @@ class UsageView {
     ]);
   }
 
-  private onClick(event: MouseEvent): void {
+  #onClick(event: MouseEvent): void {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-action]') : null;
     switch (button?.dataset.action) {
       case 'refresh': return this.post({ v: USAGE_PROTOCOL_VERSION, type: 'refresh' });

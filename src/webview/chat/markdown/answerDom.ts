@@ -48,31 +48,31 @@ interface OpenContainer {
  */
 export class AnswerDom {
   readonly element: HTMLElement;
-  private readonly tail: HTMLElement;
-  private container: OpenContainer | undefined;
+  readonly #tail: HTMLElement;
+  #container: OpenContainer | undefined;
   /** Provisional nodes inside the open container's slot (the root tail holds the others). */
-  private provisional: Node[] = [];
+  #provisional: Node[] = [];
   /** Committed pieces shown from their tokens, waiting for the sanitiser. */
-  private readonly unsanitised = new PendingSanitiser<OpenContainer>();
+  readonly #unsanitised = new PendingSanitiser<OpenContainer>();
   /** A full batch waits for idle time: its check changes no DOM when it passes, so no frame needs it. */
-  private sanitiserCheckScheduled = false;
+  #sanitiserCheckScheduled = false;
   /** Where the last cheap frame put its text (the next one goes right after it). */
-  private lastProvisionalText: Text | undefined;
+  #lastProvisionalText: Text | undefined;
 
   constructor() {
-    this.tail = el('div', { className: 'md-tail' });
-    this.element = el('div', { className: 'markdown' }, [this.tail]);
+    this.#tail = el('div', { className: 'md-tail' });
+    this.element = el('div', { className: 'markdown' }, [this.#tail]);
   }
 
   /** Removes everything rendered so far. */
   clear(): void {
-    for (const child of Array.from(this.element.childNodes)) if (child !== this.tail) child.remove();
+    for (const child of Array.from(this.element.childNodes)) if (child !== this.#tail) child.remove();
     this.element.classList.remove('segmented');
-    this.tail.replaceChildren();
-    this.container = undefined;
-    this.provisional = [];
-    this.lastProvisionalText = undefined;
-    this.unsanitised.clear();
+    this.#tail.replaceChildren();
+    this.#container = undefined;
+    this.#provisional = [];
+    this.#lastProvisionalText = undefined;
+    this.#unsanitised.clear();
   }
 
   /**
@@ -83,17 +83,17 @@ export class AnswerDom {
     switch (op.op) {
       case 'append': {
         if (!op.html) return;
-        const rows = this.container?.kind === 'table';
+        const rows = this.#container?.kind === 'table';
         // While streaming, shown from its tokens now (never code: nothing to decorate) and sanitised with the next batch.
         const fromTokens = op.tokens !== undefined && streaming;
         const fragment = fromTokens ? tokensToFragment(op.tokens ?? []) : rows ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html);
         const nodes = Array.from(fragment.childNodes);
-        if (fromTokens && nodes.length) this.unsanitised.add(op.html, nodes, rows, this.container);
-        if (!fromTokens && this.container?.kind !== 'fence') decorateCodeBlocks(nodes);
-        if (this.container?.kind === 'fence') appendCodeLines(this.container.slot, fragment);
-        else if (this.container) this.container.slot.append(fragment);
-        else this.place(fragment);
-        if (this.container?.kind !== 'fence') committed.push(...nodes);
+        if (fromTokens && nodes.length) this.#unsanitised.add(op.html, nodes, rows, this.#container);
+        if (!fromTokens && this.#container?.kind !== 'fence') decorateCodeBlocks(nodes);
+        if (this.#container?.kind === 'fence') appendCodeLines(this.#container.slot, fragment);
+        else if (this.#container) this.#container.slot.append(fragment);
+        else this.#place(fragment);
+        if (this.#container?.kind !== 'fence') committed.push(...nodes);
         return;
       }
       case 'open': {
@@ -103,32 +103,32 @@ export class AnswerDom {
         const nodes = Array.from(fragment.childNodes);
         const top = fragment.firstElementChild;
         const slot = op.kind === 'list' ? top : top?.querySelector(op.kind === 'table' ? 'tbody' : 'code');
-        this.place(fragment);
+        this.#place(fragment);
         // A sanitiser that refused the container would leave no slot: render its children in the answer.
-        this.container = slot ? { kind: op.kind, nodes, slot } : undefined;
-        if (this.container?.kind === 'fence') (top as Element).classList.add(GROWING_FENCE);
+        this.#container = slot ? { kind: op.kind, nodes, slot } : undefined;
+        if (this.#container?.kind === 'fence') (top as Element).classList.add(GROWING_FENCE);
         return;
       }
       case 'close':
-        if (this.container?.kind === 'fence') closeFence(this.container.slot, this.container.nodes[0] as Element);
-        this.container = undefined;
+        if (this.#container?.kind === 'fence') closeFence(this.#container.slot, this.#container.nodes[0] as Element);
+        this.#container = undefined;
         return;
       case 'discard':
-        for (const node of this.container?.nodes ?? []) node.parentNode?.removeChild(node);
-        this.unsanitised.drop(this.container);
-        this.container = undefined;
+        for (const node of this.#container?.nodes ?? []) node.parentNode?.removeChild(node);
+        this.#unsanitised.drop(this.#container);
+        this.#container = undefined;
         return;
       case 'tail': {
-        const inSlot = this.container?.slot;
+        const inSlot = this.#container?.slot;
         const inner = op.text !== undefined ? document.createTextNode(op.text) : op.tokens?.length ? tokensToFragment(op.tokens) : undefined;
         if (inSlot) {
           if (inner) {
-            this.provisional = inner instanceof DocumentFragment ? Array.from(inner.childNodes) : [inner];
+            this.#provisional = inner instanceof DocumentFragment ? Array.from(inner.childNodes) : [inner];
             inSlot.append(inner);
           }
-          if (op.after?.length) this.tail.replaceChildren(tokensToFragment(op.after));
+          if (op.after?.length) this.#tail.replaceChildren(tokensToFragment(op.after));
         } else if (inner) {
-          this.tail.replaceChildren(inner);
+          this.#tail.replaceChildren(inner);
         }
         return;
       }
@@ -142,25 +142,25 @@ export class AnswerDom {
    * else in idle time once a batch is full.
    */
   sanitise(now: boolean): void {
-    if (now) this.unsanitised.flush();
-    else if (this.unsanitised.full && !this.sanitiserCheckScheduled) {
-      this.sanitiserCheckScheduled = true;
+    if (now) this.#unsanitised.flush();
+    else if (this.#unsanitised.full && !this.#sanitiserCheckScheduled) {
+      this.#sanitiserCheckScheduled = true;
       whenIdle(() => {
-        this.sanitiserCheckScheduled = false;
-        this.unsanitised.flush();
+        this.#sanitiserCheckScheduled = false;
+        this.#unsanitised.flush();
       });
     }
   }
 
   /** Puts committed top-level nodes at the end of the answer, in parts (PART_ELEMENTS) of segments (SEGMENT_ELEMENTS). */
-  private place(fragment: DocumentFragment): void {
+  #place(fragment: DocumentFragment): void {
     for (const node of Array.from(fragment.childNodes)) {
-      let segment = this.tail.previousElementSibling;
+      let segment = this.#tail.previousElementSibling;
       let part = segment?.lastElementChild;
       if (!segment || !part || (node.nodeType === Node.ELEMENT_NODE && part.childElementCount >= PART_ELEMENTS)) {
         if (!segment || segment.childElementCount * PART_ELEMENTS >= SEGMENT_ELEMENTS) {
           segment = el('div', { className: 'md-segment' });
-          this.element.insertBefore(segment, this.tail);
+          this.element.insertBefore(segment, this.#tail);
           // The segments and the tail.
           if (this.element.childElementCount > SEGMENTED_FROM) this.element.classList.add('segmented');
         }
@@ -172,10 +172,10 @@ export class AnswerDom {
   }
 
   removeProvisional(): void {
-    this.lastProvisionalText = undefined;
-    for (const node of this.provisional) node.parentNode?.removeChild(node);
-    this.provisional = [];
-    this.tail.replaceChildren();
+    this.#lastProvisionalText = undefined;
+    for (const node of this.#provisional) node.parentNode?.removeChild(node);
+    this.#provisional = [];
+    this.#tail.replaceChildren();
   }
 
   /**
@@ -185,22 +185,22 @@ export class AnswerDom {
    */
   appendProvisionalText(text: string): void {
     const node = document.createTextNode(text);
-    let after = this.lastProvisionalText;
+    let after = this.#lastProvisionalText;
     if (!after) {
       // At the visual end: the container's provisional item or row (a fence's provisional lines),
       // unless the root tail shows what follows the container; else the root tail itself (a new
       // row or item shows as text below the container until the next parse).
-      const inContainer = this.tail.hasChildNodes() ? undefined
-        : this.provisional.findLast((n) => n.nodeType === Node.ELEMENT_NODE) ?? (this.container?.kind === 'fence' ? this.provisional[0] : undefined);
-      const holder = lastTextHolder(inContainer ?? this.tail);
+      const inContainer = this.#tail.hasChildNodes() ? undefined
+        : this.#provisional.findLast((n) => n.nodeType === Node.ELEMENT_NODE) ?? (this.#container?.kind === 'fence' ? this.#provisional[0] : undefined);
+      const holder = lastTextHolder(inContainer ?? this.#tail);
       if (holder.nodeType === Node.TEXT_NODE) after = holder as Text;
       else holder.appendChild(node);
     }
     if (after) {
       after.after(node);
       // A sibling of a provisional node in the container's slot is provisional too (a fence's lines).
-      if (this.provisional.includes(after)) this.provisional.push(node);
+      if (this.#provisional.includes(after)) this.#provisional.push(node);
     }
-    this.lastProvisionalText = node;
+    this.#lastProvisionalText = node;
   }
 }

@@ -14,15 +14,18 @@ const SLICE_BLOCKS = 8;
  * answer of a long conversation equal to its one-shot render). Its tokens live only while it builds.
  */
 export class AnswerSlices {
-  private readonly tokens: Token[];
-  private readonly blocks: Block[];
-  private next = 0;
+  readonly #tokens: Token[];
+  readonly #blocks: Block[];
+  #next = 0;
   /** The top-level nodes committed so far. */
   readonly committed: Node[] = [];
 
-  constructor(private readonly md: MarkdownIt, text: string) {
-    this.tokens = md.parse(text, {});
-    this.blocks = topLevelBlocks(this.tokens);
+  readonly #md: MarkdownIt;
+
+  constructor(md: MarkdownIt, text: string) {
+    this.#md = md;
+    this.#tokens = md.parse(text, {});
+    this.#blocks = topLevelBlocks(this.#tokens);
   }
 
   /**
@@ -31,12 +34,12 @@ export class AnswerSlices {
    */
   renderUntil(dom: AnswerDom, deadline: number): boolean {
     do {
-      const blocks = this.blocks.slice(this.next, this.next + SLICE_BLOCKS);
+      const blocks = this.#blocks.slice(this.#next, this.#next + SLICE_BLOCKS);
       if (!blocks.length) break;
-      this.next += blocks.length;
-      const html = renderTokens(this.md, this.tokens.slice(blocks[0].start, blocks[blocks.length - 1].end + 1), { highlight: true });
+      this.#next += blocks.length;
+      const html = renderTokens(this.#md, this.#tokens.slice(blocks[0].start, blocks[blocks.length - 1].end + 1), { highlight: true });
       dom.apply({ op: 'append', html }, this.committed, false);
     } while (performance.now() < deadline);
-    return this.next >= this.blocks.length;
+    return this.#next >= this.#blocks.length;
   }
 }

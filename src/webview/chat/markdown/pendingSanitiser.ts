@@ -38,26 +38,26 @@ interface Piece<Owner> {
 }
 
 export class PendingSanitiser<Owner> {
-  private pieces: Piece<Owner>[] = [];
-  private chars = 0;
+  #pieces: Piece<Owner>[] = [];
+  #chars = 0;
 
   add(html: string, nodes: Node[], rows: boolean, owner: Owner | undefined): void {
-    this.pieces.push({ html, nodes, rows, owner });
-    this.chars += html.length;
+    this.#pieces.push({ html, nodes, rows, owner });
+    this.#chars += html.length;
   }
 
   get full(): boolean {
-    return this.chars >= SANITISE_BATCH_CHARS;
+    return this.#chars >= SANITISE_BATCH_CHARS;
   }
 
   /** The pieces inside a container that was taken out of the DOM. */
   drop(owner: Owner | undefined): void {
-    this.pieces = this.pieces.filter((p) => p.owner !== owner);
+    this.#pieces = this.#pieces.filter((p) => p.owner !== owner);
   }
 
   clear(): void {
-    this.pieces = [];
-    this.chars = 0;
+    this.#pieces = [];
+    this.#chars = 0;
   }
 
   /**
@@ -66,7 +66,7 @@ export class PendingSanitiser<Owner> {
    * the sanitiser's stays; any other gives its place to the sanitiser's node.
    */
   flush(): void {
-    const pieces = this.pieces;
+    const pieces = this.#pieces;
     if (!pieces.length) return;
     this.clear();
     const wrapped = pieces.map((p) => (p.rows ? rowsInTable(p.html) : `<span>${p.html}</span>`)).join('');

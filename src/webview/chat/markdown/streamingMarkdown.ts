@@ -31,101 +31,108 @@ const STALL_MS = 150;
  * animation frame however many appends arrived in between.
  */
 export class StreamingMarkdown implements FrameTask {
-  private readonly dom = new AnswerDom();
-  private readonly engine: IncrementalMarkdown;
-  private fullText = '';
-  private final = false;
-  private committedAny = false;
+  readonly #dom = new AnswerDom();
+  readonly #engine: IncrementalMarkdown;
+  #fullText = '';
+  #final = false;
+  #committedAny = false;
   /** The final text is rendered: nothing is left to do until the next reset. */
-  private rendered = false;
+  #rendered = false;
   /** Characters appended since the last frame. */
-  private arrivedSinceFrame = 0;
+  #arrivedSinceFrame = 0;
   /** When the last append came, and how long after the one before it. */
-  private lastAppendAt = -Infinity;
-  private appendGapMs = Infinity;
+  #lastAppendAt = -Infinity;
+  #appendGapMs = Infinity;
   /** The unfinished part a fast frame did not show (FAST_FRAME_CHARS), and its stall timer. */
-  private hiddenTail: { op: RenderOp; stall: ReturnType<typeof setTimeout> } | undefined;
+  #hiddenTail: { op: RenderOp; stall: ReturnType<typeof setTimeout> } | undefined;
   /** A final render a slice at a time (renderSlice), while it is built. */
-  private slices: AnswerSlices | undefined;
+  #slices: AnswerSlices | undefined;
+
+  readonly #md: MarkdownIt;
+  readonly #frames: FrameScheduler;
+  /** Called with the plain text of newly committed blocks (for the screen-reader live region). */
+  readonly #onCommitted: (text: string) => void;
 
   constructor(
-    private readonly md: MarkdownIt,
-    private readonly frames: FrameScheduler,
-    /** Called with the plain text of newly committed blocks (for the screen-reader live region). */
-    private readonly onCommitted: (text: string) => void = () => {},
+    md: MarkdownIt,
+    frames: FrameScheduler,
+    onCommitted: (text: string) => void = () => {},
   ) {
-    this.engine = new IncrementalMarkdown(md);
+    this.#md = md;
+    this.#frames = frames;
+    this.#onCommitted = onCommitted;
+    this.#engine = new IncrementalMarkdown(md);
   }
 
   get element(): HTMLElement {
-    return this.dom.element;
+    return this.#dom.element;
   }
 
   get text(): string {
-    return this.fullText;
+    return this.#fullText;
   }
 
   append(text: string): void {
     if (!text) return;
-    this.fullText += text;
-    this.arrivedSinceFrame += text.length;
+    this.#fullText += text;
+    this.#arrivedSinceFrame += text.length;
     const now = performance.now();
-    this.appendGapMs = now - this.lastAppendAt;
-    this.lastAppendAt = now;
-    this.engine.append(text);
-    this.frames.request(this);
+    this.#appendGapMs = now - this.#lastAppendAt;
+    this.#lastAppendAt = now;
+    this.#engine.append(text);
+    this.#frames.request(this);
   }
 
   /** Replaces everything (a snapshot, or a host correction); renders from scratch on the next frame. */
   reset(text: string, final: boolean): void {
-    this.clear(text, final);
-    this.frames.request(this);
+    this.#clear(text, final);
+    this.#frames.request(this);
   }
 
-  private clear(text: string, final: boolean): void {
-    this.dom.clear();
-    this.forgetHiddenTail();
-    this.arrivedSinceFrame = 0;
-    this.lastAppendAt = -Infinity;
-    this.appendGapMs = Infinity;
-    this.slices = undefined;
-    this.committedAny = false;
-    this.rendered = false;
-    this.fullText = text;
-    this.final = final;
-    this.engine.reset(text);
+  #clear(text: string, final: boolean): void {
+    this.#dom.clear();
+    this.#forgetHiddenTail();
+    this.#arrivedSinceFrame = 0;
+    this.#lastAppendAt = -Infinity;
+    this.#appendGapMs = Infinity;
+    this.#slices = undefined;
+    this.#committedAny = false;
+    this.#rendered = false;
+    this.#fullText = text;
+    this.#final = final;
+    this.#engine.reset(text);
   }
 
   finish(): void {
-    this.final = true;
-    this.frames.request(this);
+    this.#final = true;
+    this.#frames.request(this);
   }
 
   renderFrame(): void {
-    if (this.rendered) return;
-    if (this.final && this.committedAny && REFERENCE_DEFINITION.test(this.fullText)) {
+    if (this.#rendered) return;
+    if (this.#final && this.#committedAny && REFERENCE_DEFINITION.test(this.#fullText)) {
       // Rare: re-render the whole answer once so references resolve exactly as a one-shot render.
-      this.clear(this.fullText, true);
+      this.#clear(this.#fullText, true);
     }
-    const fast = this.arrivedSinceFrame >= FAST_FRAME_CHARS && this.appendGapMs < STALL_MS;
-    this.arrivedSinceFrame = 0;
-    const ops = this.engine.update(this.final);
-    this.rendered = this.final;
+    const fast = this.#arrivedSinceFrame >= FAST_FRAME_CHARS && this.#appendGapMs < STALL_MS;
+    this.#arrivedSinceFrame = 0;
+    const ops = this.#engine.update(this.#final);
+    this.#rendered = this.#final;
     // Nothing new (the stall timer's frame), or text for the unfinished part: it shows first.
-    if (!ops.length) return this.showHiddenTail();
+    if (!ops.length) return this.#showHiddenTail();
     if (ops.length === 1 && ops[0].op === 'tailText') {
-      this.showHiddenTail();
-      return this.dom.appendProvisionalText(ops[0].text);
+      this.#showHiddenTail();
+      return this.#dom.appendProvisionalText(ops[0].text);
     }
-    this.forgetHiddenTail();
-    this.dom.removeProvisional();
+    this.#forgetHiddenTail();
+    this.#dom.removeProvisional();
     const tail = ops[ops.length - 1];
-    const hide = fast && !this.final && tail.op === 'tail' && hasContent(tail) && this.engine.openChars <= HIDDEN_TAIL_MAX_CHARS;
+    const hide = fast && !this.#final && tail.op === 'tail' && hasContent(tail) && this.#engine.openChars <= HIDDEN_TAIL_MAX_CHARS;
     const committed: Node[] = [];
-    for (const op of hide ? ops.slice(0, -1) : ops) this.dom.apply(op, committed, !this.final);
-    if (hide) this.hiddenTail = { op: tail, stall: setTimeout(() => this.frames.request(this), STALL_MS) };
-    this.committed(committed);
-    this.dom.sanitise(this.final);
+    for (const op of hide ? ops.slice(0, -1) : ops) this.#dom.apply(op, committed, !this.#final);
+    if (hide) this.#hiddenTail = { op: tail, stall: setTimeout(() => this.#frames.request(this), STALL_MS) };
+    this.#committed(committed);
+    this.#dom.sanitise(this.#final);
   }
 
   /**
@@ -134,34 +141,34 @@ export class StreamingMarkdown implements FrameTask {
    * takes the text; a later call with another text starts again.
    */
   renderSlice(text: string, deadline: number): boolean {
-    if (!this.slices || this.fullText !== text || !this.final) {
-      this.clear(text, true);
+    if (!this.#slices || this.#fullText !== text || !this.#final) {
+      this.#clear(text, true);
       // Everything is committed here: text appended after this is new blocks, as after a stream.
-      this.engine.reset('');
-      this.rendered = true;
-      this.slices = new AnswerSlices(this.md, text);
+      this.#engine.reset('');
+      this.#rendered = true;
+      this.#slices = new AnswerSlices(this.#md, text);
     }
-    if (!this.slices.renderUntil(this.dom, deadline)) return false;
-    this.committed(this.slices.committed);
-    this.slices = undefined;
+    if (!this.#slices.renderUntil(this.#dom, deadline)) return false;
+    this.#committed(this.#slices.committed);
+    this.#slices = undefined;
     return true;
   }
 
-  private committed(nodes: Node[]): void {
+  #committed(nodes: Node[]): void {
     if (!nodes.length) return;
-    this.committedAny = true;
-    this.onCommitted(nodes.map((n) => n.textContent ?? '').join(' ').trim());
+    this.#committedAny = true;
+    this.#onCommitted(nodes.map((n) => n.textContent ?? '').join(' ').trim());
   }
 
-  private showHiddenTail(): void {
-    const hidden = this.hiddenTail;
-    this.forgetHiddenTail();
-    if (hidden) this.dom.apply(hidden.op, [], !this.final);
+  #showHiddenTail(): void {
+    const hidden = this.#hiddenTail;
+    this.#forgetHiddenTail();
+    if (hidden) this.#dom.apply(hidden.op, [], !this.#final);
   }
 
-  private forgetHiddenTail(): void {
-    if (this.hiddenTail) clearTimeout(this.hiddenTail.stall);
-    this.hiddenTail = undefined;
+  #forgetHiddenTail(): void {
+    if (this.#hiddenTail) clearTimeout(this.#hiddenTail.stall);
+    this.#hiddenTail = undefined;
   }
 }
 
