@@ -58,6 +58,25 @@ const coreZone = (depth, files = [`src/core/${'*/'.repeat(depth - 1)}*.ts`], oth
   },
 });
 
+/**
+ * One private-member style in src: ECMAScript private names (`#name`), private at run time, so what a
+ * class holds (a key, a secret store) never shows in a log, util.inspect, JSON.stringify or a
+ * structured clone. TypeScript's `private` hides a member from the compiler only. A `private
+ * constructor` has no `#` form and stays allowed.
+ */
+const TS_PRIVATE = [
+  "TSParameterProperty[accessibility='private']",
+  "PropertyDefinition[accessibility='private']",
+  "TSAbstractPropertyDefinition[accessibility='private']",
+  "MethodDefinition[accessibility='private'][kind!='constructor']",
+  "TSAbstractMethodDefinition[accessibility='private']",
+  "AccessorProperty[accessibility='private']",
+  "TSAbstractAccessorProperty[accessibility='private']",
+].map((selector) => ({
+  selector,
+  message: 'Use an ECMAScript private name (#name), not TypeScript\'s `private`: it is private at run time too (a parameter property becomes a `#` field assigned in the constructor).',
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -79,10 +98,11 @@ export default tseslint.config(
       // bundle: a copy of the API's ~300 properties for every importing file, ~20 ms of every
       // window's start for 40 files. `import vscode = require('vscode')` is a plain require.
       '@typescript-eslint/no-require-imports': ['error', { allow: ['^vscode$'] }],
+      // The only no-restricted-syntax of src: a later entry for these files would replace this list, not add to it.
       'no-restricted-syntax': ['error', {
         selector: "ImportDeclaration[source.value='vscode'][importKind!='type']",
         message: "Write `import vscode = require('vscode');` (a plain require in the bundle; an ES import of it costs a copy of the whole API per file at start-up).",
-      }],
+      }, ...TS_PRIVATE],
     },
   },
   coreZone(1),

@@ -1,16 +1,10 @@
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
-import { ESLint } from 'eslint';
+import { ruleLines } from './ruleLines';
 
 /** The import zones of eslint.config.mjs, checked on code that crosses each boundary. */
 describe('lint: layer boundaries', function () {
   this.timeout(60_000);
-  const root = path.resolve(__dirname, '..', '..', '..', '..');
-  const eslint = new ESLint({ cwd: root });
-  const problems = async (file: string, code: string) => {
-    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-    return result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.line);
-  };
+  const problems = ruleLines('@typescript-eslint/no-restricted-imports');
   const lines = (...imports: string[]) => `${imports.join('\n')}\nexport const used = [${imports.map((_, i) => `i${i}`).join(', ')}];\n`;
   const named = (source: string, index: number) => `import * as i${index} from '${source}';`;
 
