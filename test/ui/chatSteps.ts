@@ -31,7 +31,8 @@ export function chatSteps(ui: UiFixture) {
           await ui.pickQuickPickItem(model, 20_000);
           return true;
         } catch (error) {
-          console.log(`    [ui] ${model} did not show in Pick Chat Model (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); running it again`);
+          // The whole message: its second line says what the quick input showed (workbench.describeQuickInput).
+          console.log(`    [ui] ${model} did not show in Pick Chat Model (${error instanceof Error ? error.message : String(error)}); running it again`);
           return false;
         }
       }, { timeoutMs: 60_000, intervalMs: 500 });
