@@ -4,25 +4,32 @@ import { registerAccountCommands } from './host/account/accountCommands';
 import { importKeysFromEnvironment } from './host/account/apiKeyCommands';
 import type { Releasable } from './host/shared/disposable';
 import { offerFirstRunSetup } from './host/account/firstRunSetup';
-import { registerImages } from './host/images';
-import { registerChat, type ChatTestApi } from './host/chat';
-import { registerLocalEndpoint, type LocalEndpointController, type LocalEndpointStatusItem } from './host/localEndpoint';
+import type { ChatTestApi } from './host/chat';
+import { registerChatShell } from './host/chat/chatShell';
+import type { EndpointState } from './host/localEndpoint/controller';
 import { registerLanguageModels } from './host/languageModels';
 import type { InferenceChatModelProvider } from './host/languageModels/provider';
 import { createServices, type Services } from './host/shared/services';
 import { AccountStatusBar } from './host/account/statusBar';
-import { registerUsage } from './host/usage/usagePanel';
 import { registerWalkthrough } from './host/account/walkthrough';
+import { featuresLoaded, LazyFeature } from './host/shared/lazyFeature';
+import { LAZY_COMMANDS } from './host/shared/lazyCommands';
+
 
 /** Returned from activate() only when VS Code runs the extension's tests: never exposes secrets to other extensions. */
 export interface TestApi {
   services: Services;
   statusBar: AccountStatusBar;
-  localEndpoint: LocalEndpointController;
-  localEndpointStatus: LocalEndpointStatusItem;
+  /** The local endpoint as it runs; nothing before its first start loads it. */
+  localEndpoint: { readonly state: EndpointState | undefined; readonly tokenForTests: string | undefined };
+  localEndpointStatus: { snapshot(): { visible: boolean; text: string; tooltip: string } };
   chat: ChatTestApi;
   /** Absent where VS Code has no language model provider API. */
   languageModels: InferenceChatModelProvider | undefined;
+  /** The lazily loaded features activate() loaded itself (none, unless a restored panel or view asked during it). */
+  featuresLoadedByActivation: readonly string[];
+  /** The lazily loaded features loaded so far, in load order. */
+  featuresLoaded(): readonly string[];
 }
 
 /**
@@ -42,14 +49,25 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     const services = createServices(context, log);
     const statusBar = new AccountStatusBar(services);
     context.subscriptions.push(registerAccountCommands(services), statusBar);
-    const chat = registerChat(services);
+    const chat = registerChatShell(services);
     savingOnExit = [chat, services.usage];
     context.subscriptions.push(chat);
-    context.subscriptions.push(registerImages(services));
+    // Each loads on its first command (a dynamic import: the bundle's module runs then, not now).
+    const images = new LazyFeature('images', LAZY_COMMANDS.images, async () => {
+      const { registerImages } = await import('./host/images');
+      return () => registerImages(services);
+    });
+    const localEndpoint = new LazyFeature('localEndpoint', LAZY_COMMANDS.localEndpoint, async () => {
+      const { registerLocalEndpoint } = await import('./host/localEndpoint');
+      return () => registerLocalEndpoint(services);
+    });
+    const usage = new LazyFeature('usage', LAZY_COMMANDS.usage, async () => {
+      const { registerUsage } = await import('./host/usage/usagePanel');
+      return () => registerUsage(services);
+    });
     void services.workspaceGuard.check();
-    const localEndpoint = registerLocalEndpoint(services);
     const languageModels = registerLanguageModels(services);
-    context.subscriptions.push(localEndpoint, languageModels, registerUsage(services), registerWalkthrough(services));
+    context.subscriptions.push(images, localEndpoint, usage, languageModels, registerWalkthrough(services));
     // Not awaited: activate() never waits on IPC (VS Code runs other extensions' work meanwhile, and
     // it counted as ours). Key reads wait for the import instead; the first-run offer knows its outcome.
     void services.keys.importAtStartup((read) => importKeysFromEnvironment(services, process.env, read)).then(() => offerFirstRunSetup(services))
@@ -57,8 +75,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     log.info(`Activated; active environment: ${services.environments.active().name}`);
     return context.extensionMode === vscode.ExtensionMode.Test
       ? {
-        services, statusBar, localEndpoint: localEndpoint.controller, localEndpointStatus: localEndpoint.statusItem,
-        chat: chat.testApi, languageModels: languageModels.provider,
+        services, statusBar, chat: chat.testApi, languageModels: languageModels.provider,
+        localEndpoint: {
+          get state() { return localEndpoint.loaded?.controller.state; },
+          get tokenForTests() { return localEndpoint.loaded?.controller.tokenForTests; },
+        },
+        localEndpointStatus: { snapshot: () => localEndpoint.loaded?.statusItem.snapshot() ?? { visible: false, text: '', tooltip: '' } },
+        featuresLoadedByActivation: featuresLoaded(), featuresLoaded,
       }
       : undefined;
   } catch (error) {

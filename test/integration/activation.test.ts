@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
 import { activateExtension, EXTENSION_ID } from './manifest';
 import { NO_WORKSPACE } from './tags';
 
@@ -14,5 +15,18 @@ describe('activation', () => {
     assert.equal(vscode.workspace.workspaceFolders, undefined, 'this window should have no folder open');
     const extension = await activateExtension();
     assert.ok(extension.isActive, `${EXTENSION_ID} should be active`);
+  });
+
+  it('loads none of the chat, the local endpoint, the usage view or image generation until first used', async () => {
+    const api = (await activateExtension()).exports as TestApi;
+    assert.deepEqual(api.featuresLoadedByActivation, [], 'features activate() loaded');
+    // Other files may have used features since; a command's first run loads its feature, once.
+    const before = api.featuresLoaded();
+    await vscode.commands.executeCommand('inference.showUsage');
+    await vscode.commands.executeCommand('inference.showUsage');
+    const after = api.featuresLoaded();
+    assert.equal(after.filter((name) => name === 'usage').length, 1, `usage loaded once: ${after.join(', ')}`);
+    assert.deepEqual(after.slice(0, before.length), before);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });

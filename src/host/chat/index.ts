@@ -3,10 +3,10 @@ import { createConversation, type Conversation } from '../../core/chat/conversat
 import { parseChatWebviewState } from '../../core/chat/protocol/chatMessageValidation';
 import { CHAT_PROTOCOL_VERSION } from '../../core/chat/protocol/chatProtocol';
 import type { ChatMethod, ChatRequestMessage, ChatRequests } from '../../core/chat/protocol/chatRequests';
-import { Disposable, type Registered } from '../shared/disposable';
+import { Disposable } from '../shared/disposable';
 import type { Services } from '../shared/services';
-import { CHAT_VIEW_TYPE, panelFrame } from './surfaces/chatPanel';
-import { registerChatSideView } from './surfaces/chatSideView';
+import { panelFrame } from './surfaces/chatPanel';
+import { registerSideViewCommands, resolveChatSideView } from './surfaces/chatSideView';
 import { ChatSurfaces } from './surfaces/chatSurfaces';
 import { registerEditorActions } from './context/editorActions';
 import { registerSendImageToChat } from './context/chatImageFiles';
@@ -34,11 +34,15 @@ export interface ChatTestApi {
 }
 
 /**
- * The chat feature: commands, the panel serializer (restores panels after a reload), the side-bar
+ * The chat feature, loaded on first use (chatShell.ts): commands, restored panels, the side-bar
  * view and the history. Disposing it stops every answer in flight and resolves once each has been saved.
  */
 export class ChatFeature extends Disposable {
   readonly testApi: ChatTestApi;
+  /** A panel VS Code restores after a reload (its serializer is registered at activation: chatShell.ts). */
+  readonly restorePanel: (webviewPanel: vscode.WebviewPanel, state: unknown) => Promise<void>;
+  /** The side-bar view, once VS Code creates it (its provider is registered at activation: chatShell.ts). */
+  readonly resolveView: (view: vscode.WebviewView, state: unknown) => Promise<void>;
 
   constructor(services: Services) {
     super();
@@ -59,12 +63,11 @@ export class ChatFeature extends Disposable {
     surfaces.useHandler(createRequestHandler(services, history, editors, mentions, deleteConversation, surfaces, proposals));
     const latest = () => surfaces.panels().at(-1);
 
-    this.register(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
-      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, raw: unknown) {
-        surfaces.attach(panelFrame(webviewPanel), await surfaces.restore(parseChatWebviewState(raw)?.conversationId));
-      },
-    }));
-    this.register(registerChatSideView(surfaces, services.context.workspaceState));
+    this.restorePanel = async (webviewPanel, state) => {
+      surfaces.attach(panelFrame(webviewPanel), await surfaces.restore(parseChatWebviewState(state)?.conversationId));
+    };
+    this.resolveView = (view, state) => resolveChatSideView(surfaces, services.context.workspaceState, view, state);
+    this.register(registerSideViewCommands(surfaces));
     this.register(vscode.commands.registerCommand('inference.openChat', () => {
       const existing = latest();
       if (existing) existing.frame.reveal();
@@ -109,8 +112,4 @@ export class ChatFeature extends Disposable {
       conversation: async (id) => surfaces.holder(id)?.conversation ?? store.load(id),
     };
   }
-}
-
-export function registerChat(services: Services): Registered<Pick<ChatFeature, 'testApi'>> {
-  return new ChatFeature(services);
 }

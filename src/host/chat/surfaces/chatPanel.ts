@@ -1,8 +1,6 @@
 import vscode = require('vscode');
 import type { ChatFrame } from './chatSurface';
 
-export const CHAT_VIEW_TYPE = 'inference.chat';
-
 /** A chat surface in an editor tab: the tab is named after the conversation, and closing it closes the surface. */
 export function panelFrame(panel: vscode.WebviewPanel): ChatFrame {
   return {

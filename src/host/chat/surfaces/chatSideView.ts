@@ -3,7 +3,7 @@ import { createConversation } from '../../../core/chat/conversation';
 import { parseChatWebviewState } from '../../../core/chat/protocol/chatMessageValidation';
 import type { Registered } from '../../shared/disposable';
 import type { ChatFrame } from './chatSurface';
-import { CHAT_SIDE_VIEW_ID, type ChatSurfaces } from './chatSurfaces';
+import type { ChatSurfaces } from './chatSurfaces';
 
 /** workspaceState key of the conversation the side-bar view showed last (an id, nothing else). */
 const LAST_CONVERSATION_KEY = 'inference.chatView.conversationId';
@@ -39,24 +39,23 @@ function viewFrame(view: vscode.WebviewView): ChatFrame {
 /**
  * The chat in the side bar: a webview view running the same surface as the editor panels. It shows
  * the conversation it showed last (kept in workspaceState, or else its webview's saved state) after
- * a reload, or when the user opens it again after closing it.
+ * a reload, or when the user opens it again after closing it. The view's provider is registered at
+ * activation (chatShell.ts) and hands the view here once the chat has loaded.
  */
-export function registerChatSideView(surfaces: ChatSurfaces, workspaceState: vscode.Memento): Registered {
-  const provider: vscode.WebviewViewProvider = {
-    async resolveWebviewView(view, context) {
-      const remembered = workspaceState.get<string>(LAST_CONVERSATION_KEY) ?? parseChatWebviewState(context.state)?.conversationId;
-      const surface = surfaces.attach(viewFrame(view), await surfaces.restore(remembered));
-      const remember = (id: string) => void workspaceState.update(LAST_CONVERSATION_KEY, id);
-      remember(surface.conversationId);
-      surface.onDidChangeConversation((conversation) => remember(conversation.id));
-      // Open Chat in Editor is offered in the command palette while there is a view to move from.
-      void vscode.commands.executeCommand('setContext', VIEW_OPEN_CONTEXT, true);
-      surface.onDidDispose(() => void vscode.commands.executeCommand('setContext', VIEW_OPEN_CONTEXT, false));
-    },
-  };
+export async function resolveChatSideView(surfaces: ChatSurfaces, workspaceState: vscode.Memento, view: vscode.WebviewView, state: unknown): Promise<void> {
+  const remembered = workspaceState.get<string>(LAST_CONVERSATION_KEY) ?? parseChatWebviewState(state)?.conversationId;
+  const surface = surfaces.attach(viewFrame(view), await surfaces.restore(remembered));
+  const remember = (id: string) => void workspaceState.update(LAST_CONVERSATION_KEY, id);
+  remember(surface.conversationId);
+  surface.onDidChangeConversation((conversation) => remember(conversation.id));
+  // Open Chat in Editor is offered in the command palette while there is a view to move from.
+  void vscode.commands.executeCommand('setContext', VIEW_OPEN_CONTEXT, true);
+  surface.onDidDispose(() => void vscode.commands.executeCommand('setContext', VIEW_OPEN_CONTEXT, false));
+}
+
+/** Moving a conversation between the side-bar view and an editor tab, both ways. */
+export function registerSideViewCommands(surfaces: ChatSurfaces): Registered {
   return vscode.Disposable.from(
-    // Not retained when hidden, as the panels: the webview is rebuilt from a snapshot when shown again.
-    vscode.window.registerWebviewViewProvider(CHAT_SIDE_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: false } }),
     vscode.commands.registerCommand('inference.openChatInEditor', () => openViewChatInEditor(surfaces)),
     vscode.commands.registerCommand('inference.moveChatToSideBar', () => movePanelChatToSideBar(surfaces)),
   );

@@ -3,7 +3,8 @@ import { createConversation, type Conversation } from '../../../core/chat/conver
 import { ConversationOwners } from '../../../core/chat/conversationOwners';
 import type { HistoryStore } from '../../../core/chat/history/historyStore';
 import type { Services } from '../../shared/services';
-import { CHAT_VIEW_TYPE, panelFrame } from './chatPanel';
+import { CHAT_SIDE_VIEW_ID, CHAT_VIEW_TYPE } from './chatViewIds';
+import { panelFrame } from './chatPanel';
 import { ChatSession } from './chatSession';
 import { CHAT_WEBVIEW_OPTIONS, ChatSurface, type ChatFrame, type RequestHandler } from './chatSurface';
 
@@ -186,5 +187,3 @@ export class ChatSurfaces implements SurfaceConversations {
 /** How long Move Chat to Side Bar waits for VS Code to create the view it asked to show. */
 const VIEW_CREATION_TIMEOUT_MS = 15_000;
 
-/** The side-bar view's id (package.json `views`), also the prefix of the commands VS Code makes for it. */
-export const CHAT_SIDE_VIEW_ID = 'inference.chatView';
