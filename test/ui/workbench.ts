@@ -27,12 +27,16 @@ export async function quickInputVisible(page: Page): Promise<boolean> {
   return page.locator(QUICK_INPUT).isVisible();
 }
 
-/** Closes whatever quick input is open (Escape), so that the next step starts from the editor. */
+/**
+ * Closes whatever quick input is open (Escape), so that the next step starts from the editor. A
+ * widget still fading out after it was accepted no longer has the focus: Escape would reach the
+ * editor instead and collapse its selection, so that one is waited for, not escaped.
+ */
 export async function closeQuickInput(page: Page): Promise<void> {
-  if (await quickInputVisible(page)) {
-    await page.keyboard.press('Escape');
-    await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 5000 });
-  }
+  if (!(await quickInputVisible(page))) return;
+  const focused = await page.evaluate(`document.activeElement?.closest('${QUICK_INPUT}') != null`);
+  if (focused) await page.keyboard.press('Escape');
+  await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: 5000 });
 }
 
 /**
@@ -116,6 +120,8 @@ export async function openFile(page: Page, relativePath: string, timeoutMs = 15_
   await page.locator(QUICK_INPUT_ROW).filter({ hasText: path.basename(relativePath) }).first().waitFor({ timeout: timeoutMs });
   await input.press('Enter');
   await page.locator(`.tabs-container .tab[data-resource-name="${path.basename(relativePath)}"]`).first().waitFor({ timeout: timeoutMs });
+  // A file that has a tab already shows at once: the next step must not find Quick Open still closing.
+  await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: timeoutMs });
 }
 
 /** Labels of the items in the open quick pick, in order. */
