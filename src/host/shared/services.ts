@@ -39,7 +39,10 @@ export interface Services {
   readonly billing: SpendingGuard;
   /** The active environment against its spending limits, for the status bar; warns once per period. */
   readonly spendingWatch: SpendingWatch;
-  /** The local endpoint's named tokens (SecretStorage): the endpoint accepts them, the usage view shows their limits. */
+  /**
+   * The local endpoint's named tokens (SecretStorage): the endpoint accepts them, the usage view shows
+   * their limits. Read on first use (both load lazily), so that activation never reads them.
+   */
   readonly endpointTokens: EndpointTokens;
 }
 
@@ -58,7 +61,16 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const billingWindows = new BillingWindows(SETTLE_WAIT_MS, new FileBillingActivity(path.join(context.globalStorageUri.fsPath, 'usage', 'billing')));
   const billing = new SpendingGuard(billingWindows, usage, log, limitSettings, context.globalStorageUri.fsPath);
   const spendingWatch = new SpendingWatch(billing, environments, usage, context.globalState);
-  const endpointTokens = new EndpointTokens(context.secrets, log);
-  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch, endpointTokens);
-  return { context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing, spendingWatch, endpointTokens };
+  context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch);
+  let endpointTokens: EndpointTokens | undefined;
+  return {
+    context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing, spendingWatch,
+    get endpointTokens() {
+      if (!endpointTokens) {
+        endpointTokens = new EndpointTokens(context.secrets, log);
+        context.subscriptions.push(endpointTokens);
+      }
+      return endpointTokens;
+    },
+  };
 }
