@@ -72,7 +72,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     // it counted as ours). Key reads wait for the import instead; the first-run offer knows its outcome.
     void services.keys.importAtStartup((read) => importKeysFromEnvironment(services, process.env, read)).then(() => offerFirstRunSetup(services))
       .catch((error: unknown) => log.warn(`Key import or first-run offer failed: ${String(error)}`));
-    log.info(`Activated; active environment: ${services.environments.active().name}`);
+    // After activate() returns: the channel's first write can take milliseconds that nothing waits for.
+    setImmediate(() => log.info(`Activated; active environment: ${services.environments.active().name}`));
     return context.extensionMode === vscode.ExtensionMode.Test
       ? {
         services, statusBar, chat: chat.testApi, languageModels: languageModels.provider,

@@ -21,19 +21,29 @@ export class Environments extends Disposable {
   /** Fires when the active environment or any environment's settings change. */
   readonly onDidChange = this.#onDidChange.event;
 
+  /**
+   * Both settings, read and checked once until they change: the status bar, the walkthrough, the
+   * model list and every request ask for the active environment, and a read is an `inspect` of the
+   * whole configuration. This listener is the first of the extension's, so that no listener of the
+   * same change reads the old value.
+   */
+  #checked: { all: readonly Environment[]; active: Environment } | undefined;
+
   constructor() {
     super();
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
-      if (affectsSetting(event, 'inference.environments', 'inference.activeEnvironment')) this.#onDidChange.fire();
+      if (!affectsSetting(event, 'inference.environments', 'inference.activeEnvironment')) return;
+      this.#checked = undefined;
+      this.#onDidChange.fire();
     }));
   }
 
-  all(configuration = vscode.workspace.getConfiguration()): Environment[] {
-    return checkEnvironments(readRawSetting('inference.environments', configuration)).environments;
+  all(): Environment[] {
+    return [...this.#read().all];
   }
 
   get(name: string): Environment | undefined {
-    return this.all().find((env) => env.name === name);
+    return this.#read().all.find((env) => env.name === name);
   }
 
   /**
@@ -41,15 +51,16 @@ export class Environments extends Disposable {
    * exist (or none exists), a stand-in whose `problem` says so: never silently another environment.
    */
   active(): Environment {
+    return this.#read().active;
+  }
+
+  #read(): { all: readonly Environment[]; active: Environment } {
+    if (this.#checked) return this.#checked;
     const configuration = vscode.workspace.getConfiguration();
-    const all = this.all(configuration);
+    const all = checkEnvironments(readRawSetting('inference.environments', configuration)).environments;
     const raw = readRawSetting('inference.activeEnvironment', configuration);
-    const name = typeof raw === 'string' ? raw : '';
-    if (!name && all[0]) return all[0];
-    const found = all.find((env) => env.name === name);
-    if (found) return found;
-    const problem = all.length === 0 && !name ? noEnvironmentProblem() : checkActiveEnvironment(raw, all.map((env) => env.name)) ?? noEnvironmentProblem();
-    return { name, label: name || 'no environment', baseUrl: '', keyPrefix: '', problem };
+    this.#checked = { all, active: activeOf(all, raw) };
+    return this.#checked;
   }
 
   async activate(name: string): Promise<void> {
@@ -63,4 +74,13 @@ export class Environments extends Disposable {
     const others = typeof current === 'object' && current !== null && !Array.isArray(current) ? current as Record<string, EnvironmentSettings> : {};
     await writeSetting('inference.environments', { ...others, [name]: settings });
   }
+}
+
+function activeOf(all: readonly Environment[], raw: unknown): Environment {
+  const name = typeof raw === 'string' ? raw : '';
+  if (!name && all[0]) return all[0];
+  const found = all.find((env) => env.name === name);
+  if (found) return found;
+  const problem = all.length === 0 && !name ? noEnvironmentProblem() : checkActiveEnvironment(raw, all.map((env) => env.name)) ?? noEnvironmentProblem();
+  return { name, label: name || 'no environment', baseUrl: '', keyPrefix: '', problem };
 }
