@@ -32,6 +32,7 @@ const ROWS: Row[] = [
   { name: 'the line before the cursor echoed with its indentation', file: 'function sum(a, b) {\n  return ‸\n}\n', raw: '  return a + b;', expected: 'a + b;' },
   { name: 'the previous line echoed on a line of its own', file: BODY, raw: 'function sum(a, b) {\n  return a + b;\n}', expected: 'return a + b;' },
   { name: 'the rest of the line repeated', file: 'console.log(‸);\n', raw: "'ready');", expected: "'ready'" },
+  { name: 'the whole line echoed, before and after the cursor', file: '  console.log(‸);\n', raw: "  console.log('ready');", expected: "'ready'" },
   { name: 'a closing bracket the file already has', file: 'console.log(‸)\n', raw: "'ready')", expected: "'ready'" },
   { name: 'a bracket the suggestion opened is kept', file: 'wrap(‸)\n', raw: 'inner()', expected: 'inner()' },
   { name: 'a semicolon the line already ends with', file: STATEMENT, raw: 'items.length;', expected: 'items.length' },
