@@ -18,7 +18,7 @@ describe('chat panel: apply a code block as a reviewed diff', () => {
     settings: () => ({ 'files.autoSave': 'off' }),
     workspaceFiles: { 'src/greet.ts': ORIGINAL },
   });
-  const { chat, lastAnswer, openChat, send, waitForAnswerEnd, editorText, selectLines2To3 } = chatSteps(ui);
+  const { chat, lastAnswer, openChat, send, waitForAnswerEnd, editorText, selectLines2To3, focusActiveEditor } = chatSteps(ui);
   const onDisk = () => fs.readFileSync(path.join(ui.workspace, 'src/greet.ts'), 'utf8');
   const diffTab = () => diffTabOf(ui);
   const titleAction = (name: string) => titleActionOf(ui, name);
@@ -54,7 +54,7 @@ describe('chat panel: apply a code block as a reviewed diff', () => {
     assert.equal(onDisk(), ORIGINAL, 'the edit is in the editor, not saved');
     await ui.screenshot('02-accepted');
 
-    await ui.page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await focusActiveEditor();
     await ui.page.keyboard.press('Control+Z');
     await waitFor('one undo to restore the file', async () => (await editorText()).includes("return 'Hello ' + name;"), { timeoutMs: 10_000, intervalMs: 200 });
     await ui.page.locator('.tabs-container .tab.dirty[data-resource-name="greet.ts"]').waitFor({ state: 'detached', timeout: 10_000 });
@@ -129,7 +129,7 @@ describe('chat panel: apply a code block as a reviewed diff', () => {
     assert.equal(fs.readFileSync(created, 'utf8'), 'export const farewell = (name: string) => `Bye, ${name}`;\n', 'the naming comment is a label, not code');
     // "Undo takes the change back", as the status bar says: for a new file, the file goes.
     await ui.page.locator('.tabs-container .tab.active[data-resource-name="farewell.ts"]').waitFor({ timeout: 10_000 });
-    await ui.page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await focusActiveEditor();
     await ui.page.keyboard.press('Control+Z');
     await waitFor('one undo to remove the new file', () => !fs.existsSync(created), { timeoutMs: 10_000, intervalMs: 200 });
     await ui.screenshot('08-new-file-undone');

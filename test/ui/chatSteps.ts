@@ -53,6 +53,15 @@ export function chatSteps(ui: UiFixture) {
         return /role-assistant/.test((await last.getAttribute('class')) ?? '') && (await last.locator('.message-status', { hasText: 'Answering' }).count()) === 0;
       }, { timeoutMs: 30_000, intervalMs: 100 });
     },
+    /**
+     * Gives the active editor the keyboard, as a user's click in it would, and waits until it has
+     * it: a click on a busy machine can land before the editor is there and leave the focus elsewhere,
+     * so that the next key (Ctrl+Z) reaches nothing.
+     */
+    async focusActiveEditor(): Promise<void> {
+      await ui.runCommand('View: Focus Active Editor Group');
+      await ui.page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+    },
     /** Opens a workspace file and selects its lines 2 to 3 with the keyboard, as a user would. */
     async selectLines2To3(file: string): Promise<void> {
       await ui.openFile(file);

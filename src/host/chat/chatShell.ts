@@ -31,6 +31,7 @@ export function registerChatShell(services: Services): Registered<{ chat: LazyFe
     conversation: async (id) => (await chat.get()).testApi.conversation(id),
     openConversations: () => chat.loaded?.testApi.openConversations() ?? [],
     sideViewConversation: () => chat.loaded?.testApi.sideViewConversation(),
+    ready: (conversationId) => chat.loaded?.testApi.ready(conversationId) ?? false,
   };
   return {
     chat, testApi,

@@ -27,6 +27,8 @@ export interface ChatTestApi {
   openConversations(): string[];
   /** The conversation the side-bar view shows, once VS Code has created the view. */
   sideViewConversation(): string | undefined;
+  /** Whether the surface showing the conversation has loaded its webview, which said `ready`, and is visible. */
+  ready(conversationId: string): boolean;
   /** What a surface's own history pick does once `conversationId` is picked, in the surface showing `surfaceConversationId`. */
   showIn(surfaceConversationId: string, conversationId: string): Promise<void>;
   /** The conversation as its surface holds it, else as the history has it. */
@@ -109,6 +111,7 @@ export class ChatFeature extends Disposable {
       },
       openConversations: () => surfaces.panels().map((p) => p.conversationId),
       sideViewConversation: () => surfaces.view()?.conversationId,
+      ready: (conversationId) => surfaces.holder(conversationId)?.ready ?? false,
       conversation: async (id) => surfaces.holder(id)?.conversation ?? store.load(id),
     };
   }

@@ -106,7 +106,11 @@ const sideView = chatSurface('side-bar view', async (api) => {
   await vscode.commands.executeCommand('inference.chatView.focus');
   const shown = await waitFor('the side-bar chat view', () => api.sideViewConversation(), { timeoutMs: 10_000, intervalMs: 20 });
   await api.request(shown, 'newConversation', {});
-  return api.sideViewConversation() ?? shown;
+  const id = api.sideViewConversation() ?? shown;
+  // The view takes the focus when its webview has loaded: a cell after this one (a quick pick, which
+  // closes when it loses the focus) must not see that happen under it on a busy machine.
+  await waitFor('the side-bar chat view to load', () => api.ready(id), { timeoutMs: 30_000, intervalMs: 20 });
+  return id;
 });
 
 /** Runs a command that may show quick inputs, accepting what each proposes, until it returns. */
