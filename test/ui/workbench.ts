@@ -166,11 +166,14 @@ async function describeQuickInput(page: Page): Promise<string> {
   try {
     return await page.locator(QUICK_INPUT).evaluate((widget) => {
       const text = (selector: string) => widget.querySelector(selector)?.textContent?.trim() ?? '';
-      const input = widget.querySelector('.quick-input-box input') as unknown as { value: string } | null;
+      const input = widget.querySelector('.quick-input-box input') as unknown as { value: string; placeholder: string } | null;
       // The progress bar's classes tell a busy quick pick ("active") from a settled one ("done").
       const busy = widget.querySelector('.quick-input-progress')?.className ?? '';
       const rows = Array.from(widget.querySelectorAll('.quick-input-list .monaco-list-row .label-name'), (row) => row.textContent?.trim() ?? '');
-      return `the quick input showed: title "${text('.quick-input-title')}", input "${input?.value ?? ''}", progress "${busy}", ${rows.length} row(s): ${rows.slice(0, 10).map((row) => `"${row}"`).join(', ')}`;
+      // The placeholder tells an empty list ("offers no models") from rows the list has not drawn; the
+      // page's visibility tells a background page, whose animation frames (and so rows) wait.
+      const visibility = (widget.ownerDocument as unknown as { visibilityState: string }).visibilityState;
+      return `the quick input showed: title "${text('.quick-input-title')}", input "${input?.value ?? ''}", placeholder "${input?.placeholder ?? ''}", progress "${busy}", page ${visibility}, ${rows.length} row(s): ${rows.slice(0, 10).map((row) => `"${row}"`).join(', ')}`;
     }, undefined, { timeout: 5000 });
   } catch (error) {
     return `the quick input could not be read: ${(error as Error).message}`;
