@@ -13,8 +13,6 @@ import { createServices, type Services } from './host/shared/services';
 import { AccountStatusBar } from './host/account/statusBar';
 import { registerWalkthrough } from './host/account/walkthrough';
 import { featuresLoaded, LazyFeature } from './host/shared/lazyFeature';
-import { LAZY_COMMANDS } from './host/shared/lazyCommands';
-
 
 /** Returned from activate() only when VS Code runs the extension's tests: never exposes secrets to other extensions. */
 export interface TestApi {
@@ -53,15 +51,15 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     savingOnExit = [chat, services.usage];
     context.subscriptions.push(chat);
     // Each loads on its first command (a dynamic import: the bundle's module runs then, not now).
-    const images = new LazyFeature('images', LAZY_COMMANDS.images, async () => {
+    const images = new LazyFeature('images', async () => {
       const { registerImages } = await import('./host/images');
       return () => registerImages(services);
     });
-    const localEndpoint = new LazyFeature('localEndpoint', LAZY_COMMANDS.localEndpoint, async () => {
+    const localEndpoint = new LazyFeature('localEndpoint', async () => {
       const { registerLocalEndpoint } = await import('./host/localEndpoint');
       return () => registerLocalEndpoint(services);
     });
-    const usage = new LazyFeature('usage', LAZY_COMMANDS.usage, async () => {
+    const usage = new LazyFeature('usage', async () => {
       const { registerUsage } = await import('./host/usage/usagePanel');
       return () => registerUsage(services);
     });

@@ -1,6 +1,5 @@
 import vscode = require('vscode');
 import type { Registered } from '../shared/disposable';
-import { LAZY_COMMANDS } from '../shared/lazyCommands';
 import { LazyFeature } from '../shared/lazyFeature';
 import type { Services } from '../shared/services';
 import type { ChatFeature, ChatTestApi } from '.';
@@ -12,7 +11,7 @@ import { CHAT_SIDE_VIEW_ID, CHAT_VIEW_TYPE } from './surfaces/chatViewIds';
  * command, a panel VS Code restores after a reload, or the view when it is first shown.
  */
 export function registerChatShell(services: Services): Registered<{ chat: LazyFeature<ChatFeature>; testApi: ChatTestApi }> {
-  const chat = new LazyFeature('chat', LAZY_COMMANDS.chat, async () => {
+  const chat = new LazyFeature('chat', async () => {
     const { ChatFeature } = await import('.');
     return () => new ChatFeature(services);
   });

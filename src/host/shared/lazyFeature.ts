@@ -1,5 +1,9 @@
 import vscode = require('vscode');
 import type { Releasable } from './disposable';
+import { LAZY_COMMANDS } from './lazyCommands';
+
+/** A feature that loads on first use, named by its row of commands in lazyCommands.ts. */
+export type LazyFeatureName = keyof typeof LAZY_COMMANDS;
 
 /** The features whose code has loaded in this extension host, in load order: what activation loaded is read from here. */
 const loadedFeatures: string[] = [];
@@ -19,23 +23,21 @@ export function featuresLoaded(): readonly string[] {
  * feature, whose disposal may save.
  */
 export class LazyFeature<Feature extends Releasable> implements Releasable {
-  readonly #name: string;
+  readonly #name: LazyFeatureName;
   readonly #load: () => Promise<() => Feature>;
-  readonly #commands: readonly string[];
   #standIns: vscode.Disposable[] = [];
   #loading: Promise<Feature> | undefined;
   #feature: Feature | undefined;
   #disposed = false;
 
-  constructor(name: string, commands: readonly string[], load: () => Promise<() => Feature>) {
+  constructor(name: LazyFeatureName, load: () => Promise<() => Feature>) {
     this.#name = name;
     this.#load = load;
-    this.#commands = commands;
     this.#registerStandIns();
   }
 
   #registerStandIns(): void {
-    this.#standIns = this.#commands.map((command) => vscode.commands.registerCommand(command, async (...args: unknown[]) => {
+    this.#standIns = LAZY_COMMANDS[this.#name].map((command) => vscode.commands.registerCommand(command, async (...args: unknown[]) => {
       await this.get();
       return vscode.commands.executeCommand(command, ...args);
     }));
