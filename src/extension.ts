@@ -13,6 +13,7 @@ import { createServices, type Services } from './host/shared/services';
 import { AccountStatusBar } from './host/account/statusBar';
 import { registerWalkthrough } from './host/account/walkthrough';
 import { featuresLoaded, LazyFeature } from './host/shared/lazyFeature';
+import { SuggestionsShell } from './host/suggestions/suggestionsShell';
 
 /** Returned from activate() only when VS Code runs the extension's tests: never exposes secrets to other extensions. */
 export interface TestApi {
@@ -22,6 +23,7 @@ export interface TestApi {
   localEndpoint: { readonly state: EndpointState | undefined; readonly tokenForTests: string | undefined };
   localEndpointStatus: { snapshot(): { visible: boolean; text: string; tooltip: string } };
   chat: ChatTestApi;
+  suggestions: SuggestionsShell;
   /** Absent where VS Code has no language model provider API. */
   languageModels: InferenceChatModelProvider | undefined;
   /** The lazily loaded features activate() loaded itself (none, unless a restored panel or view asked during it). */
@@ -63,9 +65,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       const { registerUsage } = await import('./host/usage/usagePanel');
       return () => registerUsage(services);
     });
+    const suggestions = new SuggestionsShell(services, async (shell) => {
+      const { registerSuggestions } = await import('./host/suggestions');
+      return () => registerSuggestions(services, shell);
+    });
     void services.workspaceGuard.check();
     const languageModels = registerLanguageModels(services);
-    context.subscriptions.push(images, localEndpoint, usage, languageModels, registerWalkthrough(services));
+    context.subscriptions.push(images, localEndpoint, usage, suggestions, languageModels, registerWalkthrough(services));
     // Not awaited: activate() never waits on IPC (VS Code runs other extensions' work meanwhile, and
     // it counted as ours). Key reads wait for the import instead; the first-run offer knows its outcome.
     void services.keys.importAtStartup((read) => importKeysFromEnvironment(services, process.env, read)).then(() => offerFirstRunSetup(services))
@@ -74,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     setImmediate(() => log.info(`Activated; active environment: ${services.environments.active().name}`));
     return context.extensionMode === vscode.ExtensionMode.Test
       ? {
-        services, statusBar, chat: chat.testApi, languageModels: languageModels.provider,
+        services, statusBar, chat: chat.testApi, suggestions, languageModels: languageModels.provider,
         localEndpoint: {
           get state() { return localEndpoint.loaded?.controller.state; },
           get tokenForTests() { return localEndpoint.loaded?.controller.tokenForTests; },

@@ -8,7 +8,7 @@ import { parseJson } from '../json';
 
 export const USAGE_ENTRY_VERSION = 1;
 
-export type UsageKind = 'chat' | 'image';
+export type UsageKind = 'chat' | 'image' | 'suggestion';
 
 export interface UsageEntry {
   v: typeof USAGE_ENTRY_VERSION;

@@ -3,6 +3,7 @@ import { NUMBER_PARAMS, type NumberParamSetting } from '../../core/numberParams'
 import { DEFAULT_CONTEXT_CAP_CHARS } from '../../core/chat/mentions/mentionText';
 import { DEFAULT_MAX_IMAGE_MB } from '../../core/chat/chatImages';
 import { DEFAULT_UNMEASURED_CREDITS } from '../../core/usage/spendingLimits';
+import { DEFAULT_DEBOUNCE_MS, DEFAULT_DISABLED_LANGUAGES, DEFAULT_EXCLUDED_FILES, DEFAULT_MAX_FILE_KB } from '../../core/suggestions/eligibility';
 
 /** One environment of the service: its own host, keys, wallet and model ids (spec section 1). */
 export interface EnvironmentSettings {
@@ -52,6 +53,13 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   'inference.languageModels.enabled': boolean;
   /** Per model id (or "*"): limits and capabilities the service does not publish; validated by the reader. */
   'inference.languageModels.overrides': Record<string, unknown>;
+  'inference.suggestions.enabled': boolean;
+  'inference.suggestions.debounceMs': number;
+  'inference.suggestions.disabledLanguages': string[];
+  /** Globs of files never sent for suggestions (core/suggestions/eligibility.ts). */
+  'inference.suggestions.excludedFiles': string[];
+  'inference.suggestions.maxFileSizeKB': number;
+  'inference.suggestions.allowInUntrustedWorkspaces': boolean;
 }
 
 export type SettingId = keyof SettingTypes;
@@ -83,6 +91,12 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.localEndpoint.port': 0,
   'inference.languageModels.enabled': true,
   'inference.languageModels.overrides': {},
+  'inference.suggestions.enabled': false,
+  'inference.suggestions.debounceMs': DEFAULT_DEBOUNCE_MS,
+  'inference.suggestions.disabledLanguages': [...DEFAULT_DISABLED_LANGUAGES],
+  'inference.suggestions.excludedFiles': [...DEFAULT_EXCLUDED_FILES],
+  'inference.suggestions.maxFileSizeKB': DEFAULT_MAX_FILE_KB,
+  'inference.suggestions.allowInUntrustedWorkspaces': false,
 };
 
 /**
@@ -90,7 +104,12 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
  * ignores them in workspace and folder settings) and are read from the user's own settings only, so
  * that no repository, in any VS Code version, can point a key somewhere else.
  */
-export const USER_LEVEL_SETTINGS = ['inference.environments', 'inference.activeEnvironment', 'inference.spendingLimits', 'inference.unmeasuredRequestCredits'] as const satisfies readonly SettingId[];
+export const USER_LEVEL_SETTINGS = [
+  'inference.environments', 'inference.activeEnvironment', 'inference.spendingLimits', 'inference.unmeasuredRequestCredits',
+  // What suggestions send, and how often: a repository must neither turn them on nor widen what leaves the machine.
+  'inference.suggestions.enabled', 'inference.suggestions.debounceMs', 'inference.suggestions.excludedFiles',
+  'inference.suggestions.maxFileSizeKB', 'inference.suggestions.allowInUntrustedWorkspaces',
+] as const satisfies readonly SettingId[];
 
 function isUserLevel(id: SettingId): boolean {
   return (USER_LEVEL_SETTINGS as readonly SettingId[]).includes(id);

@@ -17,4 +17,5 @@ export const LAZY_COMMANDS = {
     'inference.createEndpointToken', 'inference.manageEndpointTokens', 'inference.revokeEndpointToken',
   ],
   usage: ['inference.showUsage'],
+  suggestions: ['inference.toggleSuggestions', 'inference.snoozeSuggestions', 'inference.pickSuggestionModel', 'inference.suggestionsMenu'],
 } as const;

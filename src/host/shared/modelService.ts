@@ -8,7 +8,11 @@ import { readSetting } from './config';
 import { Disposable } from './disposable';
 import type { Environments } from './environments';
 
-const SELECTED_KEY = (env: string, kind: ModelKind) => `inference.selectedModel.${env}.${kind}`;
+/** What a model is chosen for: a kind of list, or inline suggestions, which take one of the chat models. */
+export type ModelRole = ModelKind | 'suggestion';
+const LIST_OF: Readonly<Record<ModelRole, ModelKind>> = { chat: 'chat', image: 'image', suggestion: 'chat' };
+
+const SELECTED_KEY = (env: string, role: ModelRole) => `inference.selectedModel.${env}.${role}`;
 
 export interface ListOptions {
   /** Always ask the service (the balance comes with the answer). */
@@ -128,16 +132,16 @@ export class ModelService extends Disposable {
     if (await this.#lists.save(envName, kind, ids, source)) this.#onDidChangeModels.fire({ env: envName, kind });
   }
 
-  selected(kind: ModelKind, envName = this.#environments.active().name): string | undefined {
-    return this.#memento.get<string>(SELECTED_KEY(envName, kind));
+  selected(role: ModelRole, envName = this.#environments.active().name): string | undefined {
+    return this.#memento.get<string>(SELECTED_KEY(envName, role));
   }
 
   selectedChatModel(envName?: string): string | undefined {
     return this.selected('chat', envName);
   }
 
-  async select(kind: ModelKind, id: string | undefined, envName = this.#environments.active().name): Promise<void> {
-    await this.#memento.update(SELECTED_KEY(envName, kind), id);
+  async select(role: ModelRole, id: string | undefined, envName = this.#environments.active().name): Promise<void> {
+    await this.#memento.update(SELECTED_KEY(envName, role), id);
     this.#onDidChangeSelection.fire(envName);
   }
 
@@ -162,17 +166,18 @@ export class ModelService extends Disposable {
     return this.pick('chat', envName);
   }
 
-  async pick(kind: ModelKind, envName = this.#environments.active().name, extraIds: string[] = []): Promise<string | undefined> {
+  async pick(role: ModelRole, envName = this.#environments.active().name, extraIds: string[] = []): Promise<string | undefined> {
+    const kind = LIST_OF[role];
     const env = this.#environments.get(envName) ?? this.#environments.active();
     const picker = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
     const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: vscode.l10n.t('Refresh the model list') };
-    picker.title = kind === 'chat' ? vscode.l10n.t('Chat model for {0}', env.label) : vscode.l10n.t('Image model for {0}', env.label);
+    picker.title = PICKER_TITLES[role](env.label);
     picker.placeholder = vscode.l10n.t('Models offered by this environment');
     picker.buttons = [refresh];
     // Filtered on the ids alone: matching every item's description too cost VS Code's filter per
     // keystroke with 2,000 models (the only description is the current model's "(current)").
     picker.matchOnDescription = false;
-    const current = this.selected(kind, env.name);
+    const current = this.selected(role, env.name);
     const load = async (refreshList: boolean) => {
       picker.busy = true;
       try {
@@ -206,7 +211,7 @@ export class ModelService extends Disposable {
           reject(error);
         });
       }).then(async (id) => {
-        if (id) await this.select(kind, id, env.name);
+        if (id) await this.select(role, id, env.name);
         return id;
       });
     } finally {
@@ -214,6 +219,12 @@ export class ModelService extends Disposable {
     }
   }
 }
+
+const PICKER_TITLES: Readonly<Record<ModelRole, (environment: string) => string>> = {
+  chat: (environment) => vscode.l10n.t('Chat model for {0}', environment),
+  image: (environment) => vscode.l10n.t('Image model for {0}', environment),
+  suggestion: (environment) => vscode.l10n.t('Model for inline suggestions in {0}', environment),
+};
 
 /**
  * Which callers share one model-list request: those of one environment, kind and manner, and of one

@@ -40,11 +40,12 @@ describe('activation loads only what the window shows at once', function () {
   let graph: { eager: Set<string>; all: string[] };
   before(async () => { graph = await loadedAtActivation(); });
 
-  it('leaves the chat engine and surfaces, the local endpoint, the usage view and image generation to first use', () => {
+  it('leaves the chat engine and surfaces, the local endpoint, the usage view, image generation and inline suggestions to first use', () => {
     const deferred = [
       'src/host/chat/index.ts', 'src/host/chat/surfaces/chatSurfaces.ts', 'src/core/chat/chatEngine.ts',
       'src/host/localEndpoint/controller.ts', 'src/core/localEndpoint/server.ts',
       'src/host/usage/usagePanel.ts', 'src/host/images/generateImage.ts',
+      'src/host/suggestions/index.ts', 'src/core/suggestions/suggester.ts', 'src/core/suggestions/postProcess.ts',
     ];
     for (const file of deferred) {
       assert.ok(graph.all.includes(file), `${file} is in the bundle (the test names a real module)`);
