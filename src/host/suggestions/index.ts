@@ -24,6 +24,8 @@ export interface SuggestionTally {
   cancelled: number;
   shown: number;
   accepted: number;
+  /** Questions about documents nothing may be sent of (eligibility.ts). */
+  skipped: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface SuggestionTally {
 export class SuggestionsFeature extends Disposable {
   readonly provider: InlineSuggestionProvider;
   readonly suggester: Suggester;
-  readonly tally: SuggestionTally = { requested: 0, cancelled: 0, shown: 0, accepted: 0 };
+  readonly tally: SuggestionTally = { requested: 0, cancelled: 0, shown: 0, accepted: 0, skipped: 0 };
   /** Documents whose skipping was logged, with the reason: once each. */
   readonly #loggedSkips = new Set<string>();
 
@@ -141,6 +143,7 @@ export class SuggestionsFeature extends Disposable {
   }
 
   #skipped(document: vscode.TextDocument, why: Ineligible): void {
+    this.tally.skipped++;
     const key = `${why}\n${document.uri.toString()}`;
     if (this.#loggedSkips.has(key)) return;
     if (this.#loggedSkips.size >= 1_000) this.#loggedSkips.clear();

@@ -1,0 +1,128 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SuggestionsFeature } from '../../../src/host/suggestions';
+import { waitFor } from '../../harness/wait';
+import { useConfiguredEmulator } from '../support/emulatorSetup';
+
+/**
+ * Inline suggestions in the real editor, against the emulator: ghost text that the commit command
+ * (Tab's) inserts, a request closed by typing on, a secrets file and a reached limit that send nothing.
+ * What the user sees (the ghost text drawn, Tab pressed) is the UI tier's.
+ */
+describe('Inline suggestions (real extension host, emulator back end)', () => {
+  const fixture = useConfiguredEmulator({ tokensPerSecond: 0 });
+  const configuration = () => vscode.workspace.getConfiguration();
+  const shell = () => fixture().api.suggestions;
+  const feature = () => shell().feature.loaded as SuggestionsFeature | undefined;
+  const chatRequests = () => fixture().emulator.requests.filter((r) => r.path.endsWith('/chat/completions'));
+  const SETTINGS = ['inference.suggestions.enabled', 'inference.suggestions.debounceMs', 'inference.spendingLimits'];
+  let folder: string;
+
+  async function openAt(relative: string, text: string, line: number, character: number): Promise<vscode.TextEditor> {
+    const file = path.join(folder, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    editor.selection = new vscode.Selection(line, character, line, character);
+    return editor;
+  }
+
+  /** Asks as Alt+\ does, and waits until the provider has answered the question. */
+  async function trigger(counter: 'shown' | 'skipped' | 'requested', before: number): Promise<void> {
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await waitFor(`the suggestion to be ${counter}`, () => (feature()?.tally[counter] ?? 0) > before, { timeoutMs: 15_000, intervalMs: 20 });
+  }
+
+  before(async () => {
+    const root = vscode.workspace.workspaceFolders?.[0];
+    if (!root) throw new Error('this suite needs the window with a workspace folder');
+    folder = path.join(root.uri.fsPath, 'suggestions-test');
+    const { api, emulator } = fixture();
+    await api.services.keys.set('production', emulator.keys.production.full);
+    // As picking it would: the list's request also tells the balance, which the first suggestion's spend starts from.
+    await api.services.models.list('chat', 'production', { refresh: true });
+    await api.services.models.select('suggestion', emulator.environments.production.chatModels[1], 'production');
+    await configuration().update('inference.suggestions.debounceMs', 50, vscode.ConfigurationTarget.Global);
+    await configuration().update('inference.suggestions.enabled', true, vscode.ConfigurationTarget.Global);
+    await waitFor('the status item to say suggestions are on', () => shell().state().kind === 'on', { timeoutMs: 5000, intervalMs: 20 });
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fixture().emulator.resumeHeld();
+    await feature()?.suggester.settled();
+  });
+
+  after(async () => {
+    for (const id of SETTINGS) await configuration().update(id, undefined, vscode.ConfigurationTarget.Global);
+    await fixture().api.services.models.select('suggestion', undefined, 'production');
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('shows a suggestion that the commit command inserts, metered as a suggestion of the chosen model', async () => {
+    const { emulator, api } = fixture();
+    emulator.scriptReply('production', { text: '```ts\nreturn a + b;\n```' });
+    const editor = await openAt('add.ts', 'export function add(a: number, b: number): number {\n  \n}\n', 1, 2);
+    const shownBefore = feature()?.tally.shown ?? 0;
+    await trigger('shown', shownBefore);
+    // Shown once the editor has the provider's item: the commit is Tab's command.
+    await waitFor('the ghost text to be inserted', async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
+      return editor.document.lineAt(1).text === '  return a + b;';
+    }, { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor('the acceptance to be counted', () => feature()?.tally.accepted === 1, { timeoutMs: 5000, intervalMs: 20 });
+    const [request] = chatRequests();
+    assert.equal(chatRequests().length, 1);
+    assert.equal(request.model, emulator.environments.production.chatModels[1]);
+    assert.equal(request.stream, true);
+    assert.ok(request.chat?.messages.some((m) => m.content.includes('export function add')), 'the text around the cursor was sent');
+    await feature()?.suggester.settled();
+    const entry = api.services.usage.entries().find((e) => e.requestId === request.id);
+    assert.equal(entry?.kind, 'suggestion');
+    assert.equal(entry?.credits, request.creditsCharged, 'the spend measured is what the emulator charged');
+    await waitFor('today\'s suggestion spend in the status item', () => /Suggestions today: /.test(shell().snapshot().tooltip), { timeoutMs: 5000, intervalMs: 20 });
+  });
+
+  it('typing on while the answer streams closes its connection; the request is billed and counted as cancelled', async () => {
+    const { emulator, api } = fixture();
+    emulator.scriptReply('production', { text: 'return a * b;\n', chunkChars: 3, holdAfterPieces: 1 });
+    const editor = await openAt('multiply.ts', 'export function multiply(a: number, b: number): number {\n  \n}\n', 1, 2);
+    const cancelledBefore = feature()?.tally.cancelled ?? 0;
+    // Not awaited: the command waits for the provider's answer, which the held stream keeps back.
+    const triggered = vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await waitFor('the stream to be held after its first piece', () => emulator.held() === 1, { timeoutMs: 15_000, intervalMs: 20 });
+    const [held] = chatRequests();
+    await editor.edit((edit) => edit.insert(new vscode.Position(1, 2), 'c'));
+    const closed = await waitFor('the client to close the connection', () => emulator.requests.find((r) => r.id === held.id && r.clientClosedAt !== undefined), { timeoutMs: 10_000, intervalMs: 20 });
+    assert.ok(closed.finishedAt === undefined || closed.clientClosedAt! <= closed.finishedAt);
+    await waitFor('the cancellation to be counted', () => (feature()?.tally.cancelled ?? 0) > cancelledBefore, { timeoutMs: 5000, intervalMs: 20 });
+    await triggered;
+    await feature()?.suggester.settled();
+    assert.equal(api.services.usage.entries().find((e) => e.requestId === held.id)?.kind, 'suggestion', 'a request the service took is billed, shown or not');
+  });
+
+  it('sends nothing of a file matching an excluded glob (.env)', async () => {
+    const skippedBefore = feature()?.tally.skipped ?? 0;
+    await openAt('.env', 'API_TOKEN=', 0, 10);
+    await trigger('skipped', skippedBefore);
+    assert.equal(chatRequests().length, 0);
+  });
+
+  it('sends nothing once a spending limit is reached, and says so in the status item until it resets', async () => {
+    await configuration().update('inference.spendingLimits', { production: { daily: 0 } }, vscode.ConfigurationTarget.Global);
+    try {
+      await openAt('limited.ts', 'const total = \n', 0, 14);
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await waitFor('suggestions to pause', () => shell().state().kind === 'limit', { timeoutMs: 15_000, intervalMs: 20 });
+      assert.equal(chatRequests().length, 0);
+      assert.match(shell().snapshot().text, /Suggestions paused/);
+      assert.match(shell().snapshot().tooltip, /daily spending limit/i);
+    } finally {
+      await configuration().update('inference.spendingLimits', undefined, vscode.ConfigurationTarget.Global);
+      // Resume Now, as the status item's menu does.
+      shell().setRuntime({});
+    }
+  });
+});
