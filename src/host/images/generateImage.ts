@@ -4,7 +4,7 @@ import { extensionForMimeType, fileNameFromPrompt } from '../../core/images/file
 import { buildSidecar, toImageRequest, type ImageInputs } from '../../core/images/imageJob';
 import type { ImageResult } from '../../core/api/types';
 import { BilledCall } from '../../core/usage/billedCall';
-import { servicesMeter } from '../shared/billingMeter';
+import { servicesMeter, type MeterServices } from '../shared/billingMeter';
 import type { Services } from '../shared/services';
 import { writeImageWithSidecar, type WrittenImage } from './imageWriter';
 import { askForFolder, resolveSaveTarget, type ChooseFolder } from './saveTarget';
@@ -44,12 +44,15 @@ type RequestOutcome = { status: 'ok'; result: ImageResult; spent: number | undef
 
 const WHO = 'Image generation';
 
+/** The image client (api), the active environment, the log and the meter the call is billed by. */
+export type GenerateImageServices = MeterServices & Pick<Services, 'api' | 'environments' | 'log'>;
+
 /**
  * One generation, start to end: decide where it will be saved (before spending credits), request it
  * under a cancellable progress notification, write image + sidecar without overwriting anything, and
  * open it. Errors are returned, not shown: the command decides how to present them.
  */
-export async function generateImage(services: Services, inputs: ImageInputs, options: GenerateOptions = {}): Promise<GenerationOutcome> {
+export async function generateImage(services: GenerateImageServices, inputs: ImageInputs, options: GenerateOptions = {}): Promise<GenerationOutcome> {
   const env = options.env ?? services.environments.active().name;
   const resolution = await resolveSaveTarget(options.chooseFolder ?? askForFolder, options.folder);
   if (!resolution.ok) {

@@ -1,8 +1,8 @@
 import vscode = require('vscode');
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { MAX_TOKEN_NAME_LENGTH, parseDailyLimit, tokenNameProblem, type NamedToken } from '../../core/localEndpoint/namedTokens';
-import type { Services } from '../shared/services';
 import type { EndpointTokens } from '../shared/endpointTokens';
+import type { SpendingGuard } from '../../core/usage/spendingGuard';
 
 function nameProblemText(problem: string): string {
   switch (problem) {
@@ -48,7 +48,7 @@ interface TokenItem extends vscode.QuickPickItem {
 }
 
 /** The tokens in a quick pick, each with its limit, today's spend and a Revoke button; picking one asks to revoke it. */
-export async function manageEndpointTokens(services: Services, tokens: EndpointTokens): Promise<void> {
+export async function manageEndpointTokens(services: { billing: Pick<SpendingGuard, 'tokenSpend'> }, tokens: EndpointTokens): Promise<void> {
   const revokeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Revoke') };
   const items = async (): Promise<TokenItem[]> => Promise.all(tokens.list().map(async (token) => {
     const limit = token.dailyLimit === undefined

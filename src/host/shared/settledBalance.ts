@@ -3,6 +3,9 @@ import type { BalanceReading } from '../../core/usage/answerSpend';
 import { readRawSetting } from './config';
 import type { Services } from './services';
 
+/** The model list's response carries the balance into the account; the log takes a failed reading. */
+export type SettledBalanceServices = Pick<Services, 'models' | 'account' | 'log'>;
+
 /**
  * The balance after an answer was billed, read with one model-list request (a streamed answer
  * reports the balance before it is billed), when readBalanceAfterAnswer() says so.
@@ -10,7 +13,7 @@ import type { Services } from './services';
  * none, and then the reading is the older one (which `answerSpend` refuses). `quiet`: a 429 fails at
  * once instead of showing a retry countdown, for readings nobody is watching.
  */
-export async function readSettledBalance(services: Services, env: string, who: string, quiet = false): Promise<BalanceReading | undefined> {
+export async function readSettledBalance(services: SettledBalanceServices, env: string, who: string, quiet = false): Promise<BalanceReading | undefined> {
   if (!readBalanceAfterAnswer()) return undefined;
   try {
     await services.models.list('chat', env, { refresh: true, quiet });
