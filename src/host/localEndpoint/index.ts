@@ -3,7 +3,7 @@ import type { Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
 import { LocalEndpointController, type EndpointControllerServices } from './controller';
 import { LocalEndpointStatusItem } from './statusItem';
-import { createEndpointToken, manageEndpointTokens } from './tokenCommands';
+import { createEndpointToken, manageEndpointTokens, type EndpointTokenListServices } from './tokenCommands';
 
 export { LocalEndpointController, type EndpointState } from './controller';
 export { LocalEndpointStatusItem } from './statusItem';
@@ -21,7 +21,7 @@ async function announce(origin: string, token: string): Promise<void> {
 }
 
 /** The controller's services, the named tokens and the status item's environment. */
-export type LocalEndpointServices = EndpointControllerServices & Pick<Services, 'endpointTokens' | 'environments' | 'log'>;
+export type LocalEndpointServices = EndpointControllerServices & EndpointTokenListServices & Pick<Services, 'endpointTokens' | 'environments' | 'log'>;
 
 async function showMenu(services: Pick<Services, 'log'>, controller: LocalEndpointController): Promise<void> {
   const state = controller.state;
