@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { formatCredits } from '../../core/credits';
+import { hostLines } from '../../core/account/hostLines';
 import { isApiError } from '../../core/api/errors';
 import { addEnvironment, type AddEnvironmentServices } from './addEnvironment';
 import { clearApiKey, setApiKey, type ClearApiKeyServices, type SetApiKeyServices } from './apiKeyCommands';
@@ -103,27 +104,9 @@ export async function copyLastRequestId(services: Pick<Services, 'account' | 'en
   void vscode.window.showInformationMessage(vscode.l10n.t('Copied request ID {0}.', id));
 }
 
-/**
- * One line per host of an environment with alternates: serving, set aside (until when, why) or never
- * tried, as this window knows it. Empty for an environment with one host.
- */
+/** The account menu's host lines (core/account/hostLines.ts) from this window's host health and the last response. */
 export function describeHosts(services: HostHealthServices, env: Environment, now = Date.now()): string[] {
-  const origins = env.origins ?? [];
-  if (origins.length < 2) return [];
-  const states = services.api.hostStates(env.name) ?? [];
-  const lastHost = services.account.get(env.name).lastHost;
-  return origins.map((origin) => {
-    const state = states.find((host) => host.origin === origin);
-    if (state && state.failures > 0) {
-      const seconds = Math.ceil((state.setAsideUntil - now) / 1000);
-      const reason = state.lastError ?? '';
-      if (seconds <= 0) return vscode.l10n.t('{0}: failed ({1}); tried again with the next request', origin, reason);
-      return state.failures === 1
-        ? vscode.l10n.t('{0}: set aside for {1} s after a failure ({2})', origin, seconds, reason)
-        : vscode.l10n.t('{0}: set aside for {1} s after {2} failures in a row ({3})', origin, seconds, state.failures, reason);
-    }
-    return origin === lastHost ? vscode.l10n.t('{0}: served the last request', origin) : vscode.l10n.t('{0}: available', origin);
-  });
+  return hostLines(env.origins, services.api.hostStates(env.name) ?? [], services.account.get(env.name).lastHost, now);
 }
 
 export async function showAccountMenu(services: AccountMenuServices): Promise<void> {

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
-import { apiKeyVariableName, checkApiKeyFormat } from '../../core/api/apiKey';
+import { importKeys } from '../../core/account/keyImport';
+import { checkApiKeyFormat } from '../../core/api/apiKey';
 import { toApiError } from '../../core/api/errors';
 import { chooseEnvironment, type ChooseEnvironmentServices } from './chooseEnvironment';
 import type { Services } from '../shared/services';
@@ -90,34 +91,11 @@ export async function clearApiKey(services: ClearApiKeyServices): Promise<void> 
   services.log.info(`API key cleared for ${env.name}`);
 }
 
-/**
- * Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call.
- * Only for the user's own environments (a workspace cannot define one), each bound to its current origin.
- */
+/** INFERENCE_API_KEY_<ENV> variables into SecretStorage (core/account/keyImport.ts decides which). */
 export async function importKeysFromEnvironment(
   services: ImportKeysServices,
   variables: NodeJS.ProcessEnv = process.env,
   read: (env: string) => Promise<string | undefined> = (env) => services.keys.get(env),
 ): Promise<string[]> {
-  const imported: string[] = [];
-  for (const env of services.environments.all()) {
-    const name = apiKeyVariableName(env.name);
-    const key = variables[name]?.trim();
-    if (!key) continue;
-    if (env.problem) {
-      // Left in the variable, not bound to an address the settings refuse; the log says why.
-      services.log.warn(`${name} was not imported: ${env.problem.message}`);
-      continue;
-    }
-    if ((await read(env.name)) === key) continue;
-    const problem = checkApiKeyFormat(key, env.keyPrefix);
-    if (problem) {
-      services.log.warn(`${name} was not imported: ${problem.message}`);
-      continue;
-    }
-    await services.keys.set(env.name, key, env.origins);
-    imported.push(env.name);
-    services.log.info(`Imported the API key for ${env.name} from ${name}`);
-  }
-  return imported;
+  return importKeys(services, variables, read);
 }

@@ -2,6 +2,7 @@ import type { AccountBalances, BalanceRefresher, BillingOpener } from '../../../
 import type { BillingWindow } from '../../../src/core/usage/billingWindows';
 import type { SpendNotMeasured, UsageRecord, UsageRecorder } from '../../../src/core/usage/ledger';
 import type { EndpointCaller } from '../../../src/core/localEndpoint/namedTokens';
+import type { CheckedEnvironment } from '../../../src/core/settings/settingsCheck';
 
 /** Fakes of the account's ports (core/usage/accountMeter.ts and the features built on them), shared by the host features' logic tests. */
 
@@ -67,4 +68,21 @@ export class FakeBilling implements BillingOpener {
 /** The meter's services, all fakes. */
 export function fakeMeterServices(): { billing: FakeBilling; account: FakeAccount; models: FakeModelList; usage: FakeLedger; log: FakeLog } {
   return { billing: new FakeBilling(), account: new FakeAccount(), models: new FakeModelList(), usage: new FakeLedger(), log: new FakeLog() };
+}
+
+/** The key store: what was stored for each environment, and the origins it was bound to. */
+export class FakeKeys {
+  readonly stored = new Map<string, { key: string; origins: readonly string[] | undefined }>();
+  async set(env: string, key: string, origins?: readonly string[]): Promise<void> {
+    this.stored.set(env, { key, origins });
+  }
+  async get(env: string): Promise<string | undefined> {
+    return this.stored.get(env)?.key;
+  }
+}
+
+/** A user environment as the settings check hands it over (valid unless `problem` is given). */
+export function checkedEnvironment(name: string, overrides: Partial<CheckedEnvironment> = {}): CheckedEnvironment {
+  const origin = `https://${name}.example`;
+  return { name, label: name, baseUrl: `${origin}/api/v1`, keyPrefix: '', origin, origins: [origin], ...overrides };
 }
