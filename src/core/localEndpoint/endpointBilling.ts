@@ -1,3 +1,4 @@
+import { balanceReading, type MeterServices } from '../usage/accountMeter';
 import type { BalanceReading } from '../usage/answerSpend';
 import { BilledCall, type BillingMeter } from '../usage/billedCall';
 import { SpendingLimitError } from '../usage/spendingGuard';
@@ -12,6 +13,11 @@ export interface EndpointMeter extends BillingMeter {
   /** The balance last reported for the environment, and when it arrived (a whole answer's own response carries it). */
   reading(env: string): BalanceReading | undefined;
   warn(message: string): void;
+}
+
+/** The endpoint's meter: `meter`, with the balance the account last took from a response, and the log. */
+export function endpointMeter(meter: BillingMeter, services: Pick<MeterServices, 'account' | 'log'>): EndpointMeter {
+  return { ...meter, reading: (env) => balanceReading(services.account, env), warn: (message) => services.log.warn(message) };
 }
 
 /**

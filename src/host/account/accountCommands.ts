@@ -1,9 +1,10 @@
 import vscode = require('vscode');
 import { formatCredits } from '../../core/credits';
+import { hostLines } from '../../core/account/hostLines';
 import { isApiError } from '../../core/api/errors';
-import { addEnvironment } from './addEnvironment';
-import { clearApiKey, setApiKey } from './apiKeyCommands';
-import { chooseEnvironment } from './chooseEnvironment';
+import { addEnvironment, type AddEnvironmentServices } from './addEnvironment';
+import { clearApiKey, setApiKey, type ClearApiKeyServices, type SetApiKeyServices } from './apiKeyCommands';
+import { chooseEnvironment, type ChooseEnvironmentServices } from './chooseEnvironment';
 import type { Registered } from '../shared/disposable';
 import { describeAge } from '../shared/format';
 import type { Environment } from '../shared/environments';
@@ -11,7 +12,16 @@ import type { Services } from '../shared/services';
 
 /** The account commands (environment, model, balance, request id, the account menu) and their registration. */
 
-export async function switchEnvironment(services: Services): Promise<void> {
+/** What each command reads of the extension's services (the composition root passes them all). */
+export type SwitchToServices = SetApiKeyServices & Pick<Services, 'environments' | 'log' | 'settings' | 'keys'>;
+export type SwitchEnvironmentServices = AddEnvironmentServices & ChooseEnvironmentServices & SwitchToServices;
+export type PickModelServices = Pick<Services, 'settings' | 'environments' | 'models' | 'errors'>;
+export type RefreshAccountServices = Pick<Services, 'environments' | 'models' | 'errors' | 'account' | 'log'>;
+export type HostHealthServices = Pick<Services, 'api' | 'account'>;
+export type AccountMenuServices = HostHealthServices & Pick<Services, 'environments' | 'keys' | 'models'>;
+export type AccountCommandsServices = SwitchEnvironmentServices & ClearApiKeyServices & PickModelServices & RefreshAccountServices & AccountMenuServices;
+
+export async function switchEnvironment(services: SwitchEnvironmentServices): Promise<void> {
   if (services.environments.all().length === 0) {
     await addEnvironment(services);
     return;
@@ -25,7 +35,7 @@ export async function switchEnvironment(services: Services): Promise<void> {
  * Makes the environment the active one and says what it still needs: first a settings problem that
  * stops its requests (asking for a key it could not use would point the wrong way), then a key.
  */
-export async function switchTo(services: Services, envName: string): Promise<void> {
+export async function switchTo(services: SwitchToServices, envName: string): Promise<void> {
   await services.environments.activate(envName);
   services.log.info(`Active environment: ${envName}`);
   const env = services.environments.active();
@@ -42,11 +52,11 @@ export async function switchTo(services: Services, envName: string): Promise<voi
 }
 
 /** Set API Key with nowhere to send a key yet: the guided set-up asks for the address first, then the key. */
-async function setApiKeyOrAddEnvironment(services: Services): Promise<unknown> {
+async function setApiKeyOrAddEnvironment(services: AddEnvironmentServices): Promise<unknown> {
   return services.environments.all().length === 0 ? addEnvironment(services) : setApiKey(services);
 }
 
-export async function pickModel(services: Services): Promise<void> {
+export async function pickModel(services: PickModelServices): Promise<void> {
   // The list could not be asked for: say why before a picker opens, not after it closes.
   const problem = services.settings.blocking('other', services.environments.active().name);
   if (problem) {
@@ -65,7 +75,7 @@ export async function pickModel(services: Services): Promise<void> {
  * on chat and image calls only, so when the list carries none the user is told how old the shown
  * balance is and when it will refresh. Returns that notice (undefined when the balance is fresh).
  */
-export async function refreshAccount(services: Services): Promise<string | undefined> {
+export async function refreshAccount(services: RefreshAccountServices): Promise<string | undefined> {
   const env = services.environments.active();
   const startedAt = Date.now();
   try {
@@ -84,7 +94,7 @@ export async function refreshAccount(services: Services): Promise<string | undef
   return notice;
 }
 
-export async function copyLastRequestId(services: Services): Promise<void> {
+export async function copyLastRequestId(services: Pick<Services, 'account' | 'environments'>): Promise<void> {
   const id = services.account.get(services.environments.active().name).lastRequestId;
   if (!id) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No request has been made in this environment yet.'));
@@ -94,30 +104,12 @@ export async function copyLastRequestId(services: Services): Promise<void> {
   void vscode.window.showInformationMessage(vscode.l10n.t('Copied request ID {0}.', id));
 }
 
-/**
- * One line per host of an environment with alternates: serving, set aside (until when, why) or never
- * tried, as this window knows it. Empty for an environment with one host.
- */
-export function describeHosts(services: Services, env: Environment, now = Date.now()): string[] {
-  const origins = env.origins ?? [];
-  if (origins.length < 2) return [];
-  const states = services.api.hostStates(env.name) ?? [];
-  const lastHost = services.account.get(env.name).lastHost;
-  return origins.map((origin) => {
-    const state = states.find((host) => host.origin === origin);
-    if (state && state.failures > 0) {
-      const seconds = Math.ceil((state.setAsideUntil - now) / 1000);
-      const reason = state.lastError ?? '';
-      if (seconds <= 0) return vscode.l10n.t('{0}: failed ({1}); tried again with the next request', origin, reason);
-      return state.failures === 1
-        ? vscode.l10n.t('{0}: set aside for {1} s after a failure ({2})', origin, seconds, reason)
-        : vscode.l10n.t('{0}: set aside for {1} s after {2} failures in a row ({3})', origin, seconds, state.failures, reason);
-    }
-    return origin === lastHost ? vscode.l10n.t('{0}: served the last request', origin) : vscode.l10n.t('{0}: available', origin);
-  });
+/** The account menu's host lines (core/account/hostLines.ts) from this window's host health and the last response. */
+export function describeHosts(services: HostHealthServices, env: Environment, now = Date.now()): string[] {
+  return hostLines(env.origins, services.api.hostStates(env.name) ?? [], services.account.get(env.name).lastHost, now);
 }
 
-export async function showAccountMenu(services: Services): Promise<void> {
+export async function showAccountMenu(services: AccountMenuServices): Promise<void> {
   const env = services.environments.active();
   const hasKey = await services.keys.has(env.name);
   const hosts = describeHosts(services, env);
@@ -139,7 +131,7 @@ export async function showAccountMenu(services: Services): Promise<void> {
   if (picked) await vscode.commands.executeCommand(picked.command);
 }
 
-export function registerAccountCommands(services: Services): Registered {
+export function registerAccountCommands(services: AccountCommandsServices): Registered {
   const guard = (source: string, run: () => Promise<unknown>) => async () => {
     try {
       await run();

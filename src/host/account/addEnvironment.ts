@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { checkAlternateBaseUrl, checkBaseUrl } from '../../core/api/baseUrl';
 import { checkEnvironmentName } from '../../core/settings/environmentName';
-import { setApiKey } from './apiKeyCommands';
+import { setApiKey, type SetApiKeyServices } from './apiKeyCommands';
 import type { Services } from '../shared/services';
 
 /** Answers given up front (automation and tests); any left out is asked for. */
@@ -15,6 +15,9 @@ export interface AddEnvironmentAnswers {
   key?: string;
 }
 
+/** Add Environment probes the addresses, writes the environment and hands over to Set API Key. */
+export type AddEnvironmentServices = SetApiKeyServices & Pick<Services, 'environments' | 'api' | 'log'>;
+
 const TITLE = (step: number, what: string) => vscode.l10n.t('Add Environment ({0}/5): {1}', step, what);
 
 /**
@@ -23,7 +26,7 @@ const TITLE = (step: number, what: string) => vscode.l10n.t('Add Environment ({0
  * way), an optional key prefix, then the key through Set API Key (verified before it is saved). Writes the user's settings only and makes the new environment active.
  * Resolves with the environment's name, or undefined when the user stopped.
  */
-export async function addEnvironment(services: Services, answers: AddEnvironmentAnswers = {}): Promise<string | undefined> {
+export async function addEnvironment(services: AddEnvironmentServices, answers: AddEnvironmentAnswers = {}): Promise<string | undefined> {
   const existing = services.environments.all().map((env) => env.name);
   const name = (answers.name ?? await vscode.window.showInputBox({
     title: TITLE(1, vscode.l10n.t('name')),
@@ -124,7 +127,7 @@ function alternatesProblem(primary: string, typed: readonly string[]): string | 
  * Optional alternate base URLs, each checked locally as the primary is, then that it answers (without
  * any key). Resolves with the checked URLs ([] for none), or undefined when the user stopped.
  */
-async function askAlternates(services: Services, primary: string, given: string[] | undefined): Promise<string[] | undefined> {
+async function askAlternates(services: Pick<Services, 'api' | 'log'>, primary: string, given: string[] | undefined): Promise<string[] | undefined> {
   const typed = given ?? await vscode.window.showInputBox({
     title: TITLE(3, vscode.l10n.t('alternate base URLs (optional)')),
     prompt: vscode.l10n.t('Other host names of the same service, if it has several (same path, ending in /api/v1), separated by spaces. A request moves to another host only when the service cannot have received it. Leave empty for none.'),

@@ -1,17 +1,23 @@
 import vscode = require('vscode');
-import { apiKeyVariableName, checkApiKeyFormat } from '../../core/api/apiKey';
+import { importKeys } from '../../core/account/keyImport';
+import { checkApiKeyFormat } from '../../core/api/apiKey';
 import { toApiError } from '../../core/api/errors';
-import { chooseEnvironment } from './chooseEnvironment';
+import { chooseEnvironment, type ChooseEnvironmentServices } from './chooseEnvironment';
 import type { Services } from '../shared/services';
 
 /** The API key commands: set (checked with the service first), clear, and import from the environment; storage itself is apiKeyStore.ts. */
+
+/** Set API Key checks the settings and the key's format, verifies the key with a model list, then stores it. */
+export type SetApiKeyServices = Pick<Services, 'environments' | 'settings' | 'log' | 'errors' | 'api' | 'models' | 'keys'>;
+export type ClearApiKeyServices = ChooseEnvironmentServices & Pick<Services, 'keys' | 'log'>;
+export type ImportKeysServices = Pick<Services, 'environments' | 'keys' | 'log'>;
 
 /**
  * Asks for a key (masked), checks it locally, then verifies it with one GET /models before saving.
  * A refused key leaves the stored one in place. With no environment at all, the Set API Key command
  * runs Add Environment instead (accountCommands.ts), which comes back here for the key.
  */
-export async function setApiKey(services: Services, envName?: string, providedKey?: string, title?: string): Promise<boolean> {
+export async function setApiKey(services: SetApiKeyServices, envName?: string, providedKey?: string, title?: string): Promise<boolean> {
   const env = envName ? services.environments.get(envName) : services.environments.active();
   if (!env) return false;
   const problem = services.settings.blocking('other', env.name);
@@ -75,7 +81,7 @@ export async function setApiKey(services: Services, envName?: string, providedKe
   return true;
 }
 
-export async function clearApiKey(services: Services): Promise<void> {
+export async function clearApiKey(services: ClearApiKeyServices): Promise<void> {
   const env = await chooseEnvironment(services, vscode.l10n.t('Clear the API key of which environment?'));
   if (!env) return;
   const removeKey = vscode.l10n.t('Remove Key');
@@ -85,34 +91,11 @@ export async function clearApiKey(services: Services): Promise<void> {
   services.log.info(`API key cleared for ${env.name}`);
 }
 
-/**
- * Automation hands keys over as INFERENCE_API_KEY_<ENV>; they are moved into SecretStorage once, not read per call.
- * Only for the user's own environments (a workspace cannot define one), each bound to its current origin.
- */
+/** INFERENCE_API_KEY_<ENV> variables into SecretStorage (core/account/keyImport.ts decides which). */
 export async function importKeysFromEnvironment(
-  services: Services,
+  services: ImportKeysServices,
   variables: NodeJS.ProcessEnv = process.env,
   read: (env: string) => Promise<string | undefined> = (env) => services.keys.get(env),
 ): Promise<string[]> {
-  const imported: string[] = [];
-  for (const env of services.environments.all()) {
-    const name = apiKeyVariableName(env.name);
-    const key = variables[name]?.trim();
-    if (!key) continue;
-    if (env.problem) {
-      // Left in the variable, not bound to an address the settings refuse; the log says why.
-      services.log.warn(`${name} was not imported: ${env.problem.message}`);
-      continue;
-    }
-    if ((await read(env.name)) === key) continue;
-    const problem = checkApiKeyFormat(key, env.keyPrefix);
-    if (problem) {
-      services.log.warn(`${name} was not imported: ${problem.message}`);
-      continue;
-    }
-    await services.keys.set(env.name, key, env.origins);
-    imported.push(env.name);
-    services.log.info(`Imported the API key for ${env.name} from ${name}`);
-  }
-  return imported;
+  return importKeys(services, variables, read);
 }

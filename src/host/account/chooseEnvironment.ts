@@ -4,11 +4,14 @@ import type { Services } from '../shared/services';
 
 type EnvironmentItem = vscode.QuickPickItem & { env?: Environment };
 
+/** What listing and choosing an environment reads: the environments, and whether each has a key. */
+export type ChooseEnvironmentServices = Pick<Services, 'environments' | 'keys'>;
+
 /**
  * One row per environment. An environment whose settings are refused shows why, in the start-up
  * warning's words, instead of its address (which the sentence names).
  */
-export async function environmentItems(services: Services): Promise<EnvironmentItem[]> {
+export async function environmentItems(services: ChooseEnvironmentServices): Promise<EnvironmentItem[]> {
   const active = services.environments.active();
   return Promise.all(services.environments.all().map(async (env) => ({
     label: env.label,
@@ -22,7 +25,7 @@ export async function environmentItems(services: Services): Promise<EnvironmentI
  * The user's environments; with `add`, also Add Environment (which runs it and returns the new one).
  * The caller passes Add Environment in, because Add Environment reaches this module through Set API Key.
  */
-export async function chooseEnvironment(services: Services, title: string, add?: () => Promise<string | undefined>): Promise<Environment | undefined> {
+export async function chooseEnvironment(services: ChooseEnvironmentServices, title: string, add?: () => Promise<string | undefined>): Promise<Environment | undefined> {
   const items = await environmentItems(services);
   const addItem = `$(add) ${vscode.l10n.t('Add Environment…')}`;
   if (add) items.push({ label: addItem, description: vscode.l10n.t('name, address and key') });

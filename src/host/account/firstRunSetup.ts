@@ -1,13 +1,16 @@
 import vscode = require('vscode');
 import { addEnvironment } from './addEnvironment';
 import { setApiKey } from './apiKeyCommands';
-import { switchEnvironment } from './accountCommands';
+import { switchEnvironment, type SwitchEnvironmentServices } from './accountCommands';
 import type { Services } from '../shared/services';
+
+/** The offer reads whether it was shown (global state) and what is configured, then runs the command chosen. */
+export type FirstRunServices = SwitchEnvironmentServices & Pick<Services, 'context' | 'environments' | 'keys'>;
 
 const FIRST_RUN_KEY = 'inference.firstRunPromptShown';
 
 /** The one set-up prompt a new user sees, once: what to offer depends on what is already configured. */
-export async function offerFirstRunSetup(services: Services): Promise<void> {
+export async function offerFirstRunSetup(services: FirstRunServices): Promise<void> {
   const env = services.environments.active();
   if (services.context.globalState.get<boolean>(FIRST_RUN_KEY)) return;
   if (services.environments.all().length === 0) {

@@ -7,6 +7,8 @@ import { Disposable } from '../shared/disposable';
 import { describeAge } from '../shared/format';
 import { limitSummary } from '../../core/usage/spendingLimits';
 
+/** What the two items show and follow. */
+export type AccountStatusBarServices = Pick<Services, 'account' | 'environments' | 'models' | 'usage' | 'spendingWatch'>;
 
 /**
  * Two status-bar items: the active environment with its chat model (click: pick a model) and the wallet
@@ -16,9 +18,9 @@ export class AccountStatusBar extends Disposable {
   readonly #model: vscode.StatusBarItem;
   readonly #balance: vscode.StatusBarItem;
 
-  readonly #services: Services;
+  readonly #services: AccountStatusBarServices;
 
-  constructor(services: Services) {
+  constructor(services: AccountStatusBarServices) {
     super();
     this.#services = services;
     this.#balance = this.register(vscode.window.createStatusBarItem('inference.balance', vscode.StatusBarAlignment.Right, 100));

@@ -13,12 +13,15 @@ export async function openWalkthrough(context: vscode.ExtensionContext): Promise
   await vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughRef(context), false);
 }
 
+/** The steps' truths (environment, key, model), the walkthrough's id (context) and the log. */
+export type WalkthroughServices = Pick<Services, 'environments' | 'keys' | 'models' | 'context' | 'log'>;
+
 /**
  * The Getting Started walkthrough's steps complete on context keys that say what is really true
  * (a key is stored, a model is chosen), not on a command having been run, so a cancelled input does
  * not tick a step and a setup made before opening the walkthrough shows as done.
  */
-export function registerWalkthrough(services: Services): Registered {
+export function registerWalkthrough(services: WalkthroughServices): Registered {
   const update = async () => {
     const env = services.environments.active();
     const configured = Boolean(env.baseUrl);

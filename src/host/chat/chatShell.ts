@@ -1,8 +1,7 @@
 import vscode = require('vscode');
 import type { Registered } from '../shared/disposable';
 import { LazyFeature } from '../shared/lazyFeature';
-import type { Services } from '../shared/services';
-import type { ChatFeature, ChatTestApi } from '.';
+import type { ChatFeature, ChatFeatureServices, ChatTestApi } from '.';
 import { CHAT_SIDE_VIEW_ID, CHAT_VIEW_TYPE } from './surfaces/chatViewIds';
 
 /**
@@ -10,7 +9,7 @@ import { CHAT_SIDE_VIEW_ID, CHAT_VIEW_TYPE } from './surfaces/chatViewIds';
  * provider. The chat itself (engine, history, surfaces) loads when one of them is first used: a
  * command, a panel VS Code restores after a reload, or the view when it is first shown.
  */
-export function registerChatShell(services: Services): Registered<{ chat: LazyFeature<ChatFeature>; testApi: ChatTestApi }> {
+export function registerChatShell(services: ChatFeatureServices): Registered<{ chat: LazyFeature<ChatFeature>; testApi: ChatTestApi }> {
   const chat = new LazyFeature('chat', async () => {
     const { ChatFeature } = await import('.');
     return () => new ChatFeature(services);

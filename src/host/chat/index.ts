@@ -5,6 +5,8 @@ import { CHAT_PROTOCOL_VERSION } from '../../core/chat/protocol/chatProtocol';
 import type { ChatMethod, ChatRequestMessage, ChatRequests } from '../../core/chat/protocol/chatRequests';
 import { Disposable } from '../shared/disposable';
 import type { Services } from '../shared/services';
+import type { ChatSurfacesServices } from './surfaces/chatSurfaces';
+import type { RequestHandlerServices } from './requestHandlers';
 import { panelFrame } from './surfaces/chatPanel';
 import { registerSideViewCommands, resolveChatSideView } from './surfaces/chatSideView';
 import { ChatSurfaces } from './surfaces/chatSurfaces';
@@ -35,6 +37,9 @@ export interface ChatTestApi {
   conversation(id: string): Promise<Conversation | undefined>;
 }
 
+/** The history's folder and log (context, log), the surfaces and the request handler. */
+export type ChatFeatureServices = ChatSurfacesServices & RequestHandlerServices & Pick<Services, 'context' | 'log'>;
+
 /**
  * The chat feature, loaded on first use (chatShell.ts): commands, restored panels, the side-bar
  * view and the history. Disposing it stops every answer in flight and resolves once each has been saved.
@@ -46,7 +51,7 @@ export class ChatFeature extends Disposable {
   /** The side-bar view, once VS Code creates it (its provider is registered at activation: chatShell.ts). */
   readonly resolveView: (view: vscode.WebviewView, state: unknown) => Promise<void>;
 
-  constructor(services: Services) {
+  constructor(services: ChatFeatureServices) {
     super();
     const history = this.register(openChatHistory(services.context.globalStorageUri, services.log));
     const { store } = history;

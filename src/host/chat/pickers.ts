@@ -3,8 +3,10 @@ import type { ModelMenuAccount } from '../../core/chat/modelMenu';
 import type { Services } from '../shared/services';
 import type { ChatHistory } from './history/chatHistory';
 
+export type ModelMenuServices = Pick<Services, 'environments' | 'models'>;
+
 /** The model menu's view of the account (core/chat/modelMenu.ts), from the environments and the model service. */
-export function modelMenuAccount(services: Pick<Services, 'environments' | 'models'>): ModelMenuAccount {
+export function modelMenuAccount(services: ModelMenuServices): ModelMenuAccount {
   return {
     activeEnvironment: () => services.environments.active(),
     selectedChatModel: (env) => services.models.selectedChatModel(env),

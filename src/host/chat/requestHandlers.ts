@@ -12,14 +12,17 @@ import type { CodeProposals } from './apply/codeProposals';
 import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTracker } from './context/editorContext';
 import type { ChatHistory } from './history/chatHistory';
 import type { Mentions } from './context/mentions';
-import { modelMenuAccount, pickConversation } from './pickers';
+import { modelMenuAccount, pickConversation, type ModelMenuServices } from './pickers';
+
+/** The model menu's account, Send Anyway's allowance (billing) and the error actions. */
+export type RequestHandlerServices = ModelMenuServices & Pick<Services, 'billing' | 'environments' | 'errors'>;
 
 /**
  * The webview's requests (core/chat/requestHandlers.ts decides what each does) on VS Code: its
  * editors, pickers, clipboard and dialogs, the account and the history.
  */
 export function createRequestHandler(
-  services: Services,
+  services: RequestHandlerServices,
   history: ChatHistory,
   editors: EditorTracker,
   mentions: Mentions,

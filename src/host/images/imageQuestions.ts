@@ -4,6 +4,9 @@ import { AUTO_MODEL, MAX_SEED, parseSeed, parseSize, sizePresets, type ImageInpu
 import type { ImageResponseFormat } from '../../core/api/types';
 import { readSetting } from '../shared/config';
 import type { Services } from '../shared/services';
+
+/** The questions ask the model service for the image model list. */
+export type ImageQuestionServices = Pick<Services, 'models'>;
 import type { ImageHistory } from './imageHistory';
 
 /** What the questions produced: the inputs, and whether the seed was typed (else drawn at random). */
@@ -91,7 +94,7 @@ async function askSeed(last: number | undefined): Promise<{ seed?: number } | un
 }
 
 /** Every question in turn; undefined when the user cancels one. */
-export async function askForInputs(services: Services, history: ImageHistory, env: string): Promise<AnsweredInputs | undefined> {
+export async function askForInputs(services: ImageQuestionServices, history: ImageHistory, env: string): Promise<AnsweredInputs | undefined> {
   const last = history.last(env);
   const prompt = await askPrompt(title(1, vscode.l10n.t('prompt')), history.failedPrompt(env) ?? last?.prompt);
   if (!prompt) return undefined;
@@ -124,7 +127,7 @@ export async function askForInputs(services: Services, history: ImageHistory, en
  * "Generate Image with Last Settings": only the prompt is asked; model, size, seed and negative
  * prompt are the environment's last ones. Without last settings, the full questions.
  */
-export async function askWithLastSettings(services: Services, history: ImageHistory, env: string): Promise<AnsweredInputs | undefined> {
+export async function askWithLastSettings(services: ImageQuestionServices, history: ImageHistory, env: string): Promise<AnsweredInputs | undefined> {
   const last = history.last(env);
   if (!last) return askForInputs(services, history, env);
   const prompt = await askPrompt(vscode.l10n.t('Generate Image with Last Settings: prompt'), history.failedPrompt(env) ?? last.prompt);

@@ -2,9 +2,9 @@ import vscode = require('vscode');
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import type { Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
-import { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';
+import { generateImage, type GenerateImageServices, type GenerateOptions, type GenerationOutcome } from './generateImage';
 import { ImageHistory } from './imageHistory';
-import { askForInputs, askWithLastSettings, type AnsweredInputs } from './imageQuestions';
+import { askForInputs, askWithLastSettings, type AnsweredInputs, type ImageQuestionServices } from './imageQuestions';
 
 async function askForWorkspaceFolder(): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({
@@ -20,13 +20,16 @@ async function askForWorkspaceFolder(): Promise<vscode.Uri | undefined> {
 
 export { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';
 
+/** Generation, its questions, the history's storage (context), and how an outcome is told (errors; billing for Send Anyway). */
+export type ImagesServices = GenerateImageServices & ImageQuestionServices & Pick<Services, 'context' | 'errors' | 'billing' | 'environments' | 'log'>;
+
 /** Nothing was requested: why, as the kind of failure whose action fixes it. */
 const REFUSAL_KINDS = { trust: 'untrustedWorkspace', settings: 'imageFolder', none: 'workspaceRefused' } as const;
 
 /** What a command run ended with; `undefined` when the user cancelled a question. */
 export type ImageCommandResult = GenerationOutcome | undefined;
 
-async function showOutcome(services: Services, history: ImageHistory, env: string, answered: AnsweredInputs, outcome: GenerationOutcome, options: GenerateOptions): Promise<void> {
+async function showOutcome(services: ImagesServices, history: ImageHistory, env: string, answered: AnsweredInputs, outcome: GenerationOutcome, options: GenerateOptions): Promise<void> {
   const { inputs } = answered;
   switch (outcome.status) {
     case 'saved': {
@@ -70,13 +73,13 @@ async function showOutcome(services: Services, history: ImageHistory, env: strin
   }
 }
 
-async function runGeneration(services: Services, history: ImageHistory, env: string, answered: AnsweredInputs, options: GenerateOptions = {}): Promise<GenerationOutcome> {
+async function runGeneration(services: ImagesServices, history: ImageHistory, env: string, answered: AnsweredInputs, options: GenerateOptions = {}): Promise<GenerationOutcome> {
   const outcome = await generateImage(services, answered.inputs, { ...options, env });
   await showOutcome(services, history, env, answered, outcome, options).catch((error: unknown) => services.log.error(`Image result not shown: ${String(error)}`));
   return outcome;
 }
 
-async function runCommand(services: Services, history: ImageHistory, ask: typeof askForInputs, folder?: vscode.Uri): Promise<ImageCommandResult> {
+async function runCommand(services: ImagesServices, history: ImageHistory, ask: typeof askForInputs, folder?: vscode.Uri): Promise<ImageCommandResult> {
   const env = services.environments.active().name;
   let answered: AnsweredInputs | undefined;
   try {
@@ -90,7 +93,7 @@ async function runCommand(services: Services, history: ImageHistory, ask: typeof
 }
 
 /** The image commands; the returned outcome lets tests see what a palette run did. */
-export function registerImages(services: Services): Registered {
+export function registerImages(services: ImagesServices): Registered {
   const history = new ImageHistory(services.context.globalState);
   return vscode.Disposable.from(
     vscode.commands.registerCommand('inference.generateImage', () => runCommand(services, history, askForInputs)),

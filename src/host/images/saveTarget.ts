@@ -1,14 +1,10 @@
 import vscode = require('vscode');
 import { parseImageFolderSetting, workspaceRefusal } from '../../core/images/containment';
+import type { SaveResolution } from '../../core/images/imageGeneration';
 import { readSetting } from '../shared/config';
 import { checkTarget, type SaveTarget } from './imageWriter';
 
-export type TargetResolution =
-  | { ok: true; target: SaveTarget }
-  /** Saving here is not allowed; `reason` tells the user why and what to do. */
-  | { ok: false; reason: string; fix?: 'trust' | 'settings' }
-  /** No folder is open and the user chose none. */
-  | { ok: false; reason?: undefined };
+export type TargetResolution = SaveResolution<SaveTarget>;
 
 /** Asks where to save when no folder is open; undefined when the user declines. */
 export type ChooseFolder = () => Promise<vscode.Uri | undefined>;

@@ -1,15 +1,14 @@
 import vscode = require('vscode');
 import { readSetting } from '../shared/config';
 import type { Registered } from '../shared/disposable';
-import type { Services } from '../shared/services';
-import { InferenceChatModelProvider, VENDOR } from './provider';
+import { InferenceChatModelProvider, VENDOR, type LanguageModelServices } from './provider';
 
 /**
  * Offers the service's chat models to VS Code's chat, agent mode and other extensions, where the host
  * has the language model provider API (VS Code 1.104+). Hosts without it (some web builds) simply get
  * no provider: this never fails activation.
  */
-export function registerLanguageModels(services: Services): Registered<{ provider: InferenceChatModelProvider | undefined }> {
+export function registerLanguageModels(services: LanguageModelServices): Registered<{ provider: InferenceChatModelProvider | undefined }> {
   const none = Object.assign(new vscode.Disposable(() => undefined), { provider: undefined });
   if (!readSetting('inference.languageModels.enabled')) {
     services.log.info('Language models: not offered to VS Code\'s chat ("inference.languageModels.enabled" is off).');

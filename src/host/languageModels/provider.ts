@@ -3,18 +3,21 @@ import { ApiError, toApiError } from '../../core/api/errors';
 import { toChatMessages } from '../../core/languageModels/messages';
 import { refusesTools } from '../../core/languageModels/modelInfo';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/languageModels/tokenEstimate';
-import { openChatStream } from '../chat/surfaces/chatBackend';
+import { openChatStream, type ChatStreamServices } from '../chat/surfaces/chatBackend';
 import { affectsSetting } from '../shared/config';
 import type { Environment } from '../shared/environments';
 import type { Services } from '../shared/services';
 import { AnswerLedger } from '../../core/languageModels/answerLedger';
-import { servicesMeter } from '../shared/billingMeter';
+import { servicesMeter, type MeterServices } from '../shared/billingMeter';
 import { buildChatRequest, reportEvent } from './chatRequest';
 import { toLanguageModelError } from './lmErrors';
 import { toNeutralMessage } from './messageParts';
 import { modelInformation, ToolSupport, type InferenceModelInformation } from './modelInformation';
 
 export { VENDOR, type InferenceModelInformation } from './modelInformation';
+
+/** The list's sources and their events (environments, keys, models), the stream, the meter and the log. */
+export type LanguageModelServices = ChatStreamServices & MeterServices & Pick<Services, 'environments' | 'keys' | 'models' | 'log'>;
 
 /** How long reported parts get to reach the caller before a failure is reported after them. */
 const PARTS_SETTLE_MS = 250;
@@ -37,9 +40,9 @@ export class InferenceChatModelProvider implements vscode.LanguageModelChatProvi
   #listsInFlight = 0;
   #lastListActivity = 0;
 
-  readonly #services: Services;
+  readonly #services: LanguageModelServices;
 
-  constructor(services: Services) {
+  constructor(services: LanguageModelServices) {
     this.#services = services;
     // Readings nobody watches: a 429 fails at once rather than showing a countdown.
     this.ledger = new AnswerLedger(servicesMeter(services, 'Language models', true), (message) => services.log.warn(message));

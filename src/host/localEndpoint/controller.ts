@@ -3,10 +3,13 @@ import { LocalEndpoint, type EndpointState } from '../../core/localEndpoint/loca
 import { readSetting } from '../shared/config';
 import { Disposable } from '../shared/disposable';
 import type { Services } from '../shared/services';
-import { openEndpointBilling } from './endpointBilling';
+import { openEndpointBilling, type EndpointBillingServices } from './endpointBilling';
 import type { EndpointTokens } from '../shared/endpointTokens';
 
 export type { EndpointState } from '../../core/localEndpoint/localEndpoint';
+
+/** The client to forward with (api), the events that make a new one (keys, environments), and the billing. */
+export type EndpointControllerServices = EndpointBillingServices & Pick<Services, 'api' | 'environments' | 'keys' | 'log'>;
 
 /**
  * The local endpoint in the extension host (its runs are core/localEndpoint/localEndpoint.ts): it
@@ -20,7 +23,7 @@ export class LocalEndpointController extends Disposable {
   readonly #endpoint: LocalEndpoint;
 
   /** `tokens`: the named tokens accepted besides the per-run one. */
-  constructor(services: Services, readonly tokens: EndpointTokens) {
+  constructor(services: EndpointControllerServices, readonly tokens: EndpointTokens) {
     super();
     this.#endpoint = new LocalEndpoint({
       client: () => services.api.client(),

@@ -1,9 +1,9 @@
 import vscode = require('vscode');
 import type { Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
-import { LocalEndpointController } from './controller';
+import { LocalEndpointController, type EndpointControllerServices } from './controller';
 import { LocalEndpointStatusItem } from './statusItem';
-import { createEndpointToken, manageEndpointTokens } from './tokenCommands';
+import { createEndpointToken, manageEndpointTokens, type EndpointTokenListServices } from './tokenCommands';
 
 export { LocalEndpointController, type EndpointState } from './controller';
 export { LocalEndpointStatusItem } from './statusItem';
@@ -20,7 +20,10 @@ async function announce(origin: string, token: string): Promise<void> {
   if (choice === copyBaseUrl) await vscode.env.clipboard.writeText(`${origin}/v1`);
 }
 
-async function showMenu(services: Services, controller: LocalEndpointController): Promise<void> {
+/** The controller's services, the named tokens and the status item's environment. */
+export type LocalEndpointServices = EndpointControllerServices & EndpointTokenListServices & Pick<Services, 'endpointTokens' | 'environments' | 'log'>;
+
+async function showMenu(services: Pick<Services, 'log'>, controller: LocalEndpointController): Promise<void> {
   const state = controller.state;
   if (!state) return;
   const items = [
@@ -36,7 +39,7 @@ async function showMenu(services: Services, controller: LocalEndpointController)
 }
 
 /** Start / Stop Local Endpoint, its status-bar item and menu. Off until started; stopped with the window. */
-export function registerLocalEndpoint(services: Services): Registered<{ controller: LocalEndpointController; statusItem: LocalEndpointStatusItem }> {
+export function registerLocalEndpoint(services: LocalEndpointServices): Registered<{ controller: LocalEndpointController; statusItem: LocalEndpointStatusItem }> {
   const tokens = services.endpointTokens;
   const controller = new LocalEndpointController(services, tokens);
   const statusItem = new LocalEndpointStatusItem(controller, services.environments);

@@ -1,8 +1,8 @@
 import vscode = require('vscode');
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { MAX_TOKEN_NAME_LENGTH, parseDailyLimit, tokenNameProblem, type NamedToken } from '../../core/localEndpoint/namedTokens';
-import type { Services } from '../shared/services';
 import type { EndpointTokens } from '../shared/endpointTokens';
+import type { SpendingGuard } from '../../core/usage/spendingGuard';
 
 function nameProblemText(problem: string): string {
   switch (problem) {
@@ -47,8 +47,11 @@ interface TokenItem extends vscode.QuickPickItem {
   token: NamedToken;
 }
 
+/** The list shows each token's spend today against its daily limit. */
+export type EndpointTokenListServices = { billing: Pick<SpendingGuard, 'tokenSpend'> };
+
 /** The tokens in a quick pick, each with its limit, today's spend and a Revoke button; picking one asks to revoke it. */
-export async function manageEndpointTokens(services: Services, tokens: EndpointTokens): Promise<void> {
+export async function manageEndpointTokens(services: EndpointTokenListServices, tokens: EndpointTokens): Promise<void> {
   const revokeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Revoke') };
   const items = async (): Promise<TokenItem[]> => Promise.all(tokens.list().map(async (token) => {
     const limit = token.dailyLimit === undefined

@@ -1,13 +1,10 @@
+import { accountMeter, type MeterServices } from '../../core/usage/accountMeter';
 import type { BillingMeter } from '../../core/usage/billedCall';
-import type { Services } from './services';
-import { readSettledBalance } from './settledBalance';
+import { readBalanceAfterAnswer } from './settledBalance';
 
-/** The meter of every billed call, on the extension's services; `quiet`: readings nobody is watching (no 429 countdown). */
-export function servicesMeter(services: Services, who: string, quiet = false): BillingMeter {
-  return {
-    openBillingWindow: (env, caller) => services.billing.open(env, caller),
-    balance: (env) => services.account.get(env).balanceCredits,
-    readSettledBalance: (env) => readSettledBalance(services, env, who, quiet),
-    usage: services.usage,
-  };
+export type { MeterServices } from '../../core/usage/accountMeter';
+
+/** The meter of every billed call (core/usage/accountMeter.ts) with the setting read from VS Code; `quiet`: readings nobody is watching (no 429 countdown). */
+export function servicesMeter(services: MeterServices, who: string, quiet = false): BillingMeter {
+  return accountMeter(services, { who, quiet, readBalanceAfterAnswer });
 }

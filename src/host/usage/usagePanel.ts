@@ -8,6 +8,9 @@ import type { Services } from '../shared/services';
 
 export const USAGE_VIEW_TYPE = 'inference.usage';
 
+/** The assets (context), the ledger, and the limits' rows (environments, billing, endpoint tokens). */
+export type UsageServices = Pick<Services, 'context' | 'usage' | 'endpointTokens' | 'environments' | 'billing' | 'log'>;
+
 /**
  * "Inference: Show Usage": one panel that draws the local ledger (spend per day, the most expensive
  * requests, totals per environment) and exports it as CSV. It follows new records while open.
@@ -18,7 +21,7 @@ export class UsagePanel extends Disposable {
   /** The endpoint token the view is narrowed to (its id); undefined: every request. */
   #tokenFilter: string | undefined;
 
-  static async show(services: Services): Promise<UsagePanel> {
+  static async show(services: UsageServices): Promise<UsagePanel> {
     if (UsagePanel.#current) {
       UsagePanel.#current.panel.reveal();
       await UsagePanel.#current.refresh(true);
@@ -29,9 +32,9 @@ export class UsagePanel extends Disposable {
     return UsagePanel.#current;
   }
 
-  readonly #services: Services;
+  readonly #services: UsageServices;
 
-  private constructor(readonly panel: vscode.WebviewPanel, services: Services) {
+  private constructor(readonly panel: vscode.WebviewPanel, services: UsageServices) {
     super();
     this.#services = services;
     const extensionUri = services.context.extensionUri;
@@ -127,13 +130,13 @@ export class UsagePanel extends Disposable {
 }
 
 /** The whole ledger (not just the 30 days shown, streamed from the file) as CSV in a new untitled document, for the user to save or paste. */
-export async function exportUsageCsv(services: Services): Promise<vscode.TextDocument> {
+export async function exportUsageCsv(services: Pick<Services, 'usage'>): Promise<vscode.TextDocument> {
   const document = await vscode.workspace.openTextDocument({ content: await usageCsvStreamed(services.usage.all()) });
   await vscode.window.showTextDocument(document, { preview: false });
   return document;
 }
 
-export function registerUsage(services: Services): Registered {
+export function registerUsage(services: UsageServices): Registered {
   return vscode.Disposable.from(
     vscode.commands.registerCommand('inference.showUsage', async () => {
       await UsagePanel.show(services);

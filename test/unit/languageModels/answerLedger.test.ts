@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { AnswerLedger } from '../../../src/core/languageModels/answerLedger';
 import { SpendingLimitError } from '../../../src/core/usage/spendingGuard';
-import { guardedMeter, type GuardedMeter } from '../usage/guardedMeter';
+import { guardedMeter, type GuardedMeter } from '../fakes/guardedMeter';
 
 describe('language models: each answer\'s spend through the meter and the spending guard', () => {
   let guarded: GuardedMeter;

@@ -6,7 +6,7 @@ import type { RequestSummary } from '../../../src/core/localEndpoint/protocol';
 import { EndpointError } from '../../../src/core/localEndpoint/respond';
 import type { BalanceReading } from '../../../src/core/usage/answerSpend';
 import { waitFor } from '../../harness/wait';
-import { guardedMeter, type GuardedMeter } from '../usage/guardedMeter';
+import { guardedMeter, type GuardedMeter } from '../fakes/guardedMeter';
 
 const CALLER: EndpointCaller = { token: { id: 'tok-1', name: 'aider' } };
 let served = 0;

@@ -5,7 +5,7 @@ import type { BalanceReading } from '../../../src/core/usage/answerSpend';
 import { BilledCall, recordBilledCall, type BillingMeter } from '../../../src/core/usage/billedCall';
 import type { BillingWindow } from '../../../src/core/usage/billingWindows';
 import { SpendingLimitError } from '../../../src/core/usage/spendingGuard';
-import { guardedMeter, type GuardedMeter } from './guardedMeter';
+import { guardedMeter, type GuardedMeter } from '../fakes/guardedMeter';
 import type { SpendNotMeasured, UsageRecord, UsageRecorder } from '../../../src/core/usage/ledger';
 
 function recorder(): UsageRecorder & { entries: UsageRecord[]; unmeasured: [string, string, SpendNotMeasured][] } {

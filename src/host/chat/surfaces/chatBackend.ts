@@ -3,11 +3,15 @@ import { errorFacts } from '../../../core/errorView';
 import { spendEstimate } from '../../../core/usage/estimate';
 import type { ChatRequest, ChatStreamEvent } from '../../../core/api/types';
 import type { Services } from '../../shared/services';
-import { servicesMeter } from '../../shared/billingMeter';
+import { servicesMeter, type MeterServices } from '../../shared/billingMeter';
 import { chatDefaults } from '../chatSettings';
 
+/** A streamed answer's connection: the client, and the 429 countdown around opening it. */
+export type ChatStreamServices = Pick<Services, 'api'>;
+export type ChatBackendServices = ChatStreamServices & MeterServices & Pick<Services, 'environments' | 'models' | 'settings' | 'usage' | 'errors'>;
+
 /** The chat engine's view of the extension: settings, the account, the client and the error presenter. */
-export function createChatBackend(services: Services): ChatBackend {
+export function createChatBackend(services: ChatBackendServices): ChatBackend {
   return {
     environment() {
       const env = services.environments.active();
@@ -32,7 +36,7 @@ export function createChatBackend(services: Services): ChatBackend {
  * (`label` names it in the rate-limit countdown). A 429 arrives before the first event, so only opening the stream is retried; a consumer that stops
  * early closes the connection.
  */
-export async function openChatStream(services: Services, env: string, request: ChatRequest, signal: AbortSignal, label = 'chat'): Promise<AsyncIterable<ChatStreamEvent>> {
+export async function openChatStream(services: ChatStreamServices, env: string, request: ChatRequest, signal: AbortSignal, label = 'chat'): Promise<AsyncIterable<ChatStreamEvent>> {
   const client = await services.api.client(env, undefined, 'chat');
   const { events, first } = await services.api.withRateLimitRetry(label, async () => {
     const iterator = client.streamChat(request, { signal })[Symbol.asyncIterator]();

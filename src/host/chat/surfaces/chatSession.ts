@@ -2,8 +2,7 @@ import { ChatEngine } from '../../../core/chat/chatEngine';
 import type { Conversation } from '../../../core/chat/conversation';
 import type { HostToWebview } from '../../../core/chat/protocol/chatProtocol';
 import type { ChatView, ConversationSaver } from '../../../core/chat/ports';
-import type { Services } from '../../shared/services';
-import { createChatBackend } from './chatBackend';
+import { createChatBackend, type ChatBackendServices } from './chatBackend';
 
 /** What a session shows through: the surface (panel or side-bar view) it is attached to. */
 export interface SessionDisplay extends ChatView {
@@ -24,7 +23,7 @@ export class ChatSession implements ChatView {
   #display: SessionDisplay | undefined;
   #following: ReturnType<typeof setInterval> | undefined;
 
-  constructor(conversation: Conversation, services: Services, saver: ConversationSaver) {
+  constructor(conversation: Conversation, services: ChatBackendServices, saver: ConversationSaver) {
     this.engine = new ChatEngine(conversation, this, saver, createChatBackend(services));
   }
 

@@ -18,6 +18,9 @@ const REVEAL_AGAIN_MS = 10_000;
  */
 export const CHAT_WEBVIEW_OPTIONS = { enableScripts: true, enableForms: false, enableCommandUris: false } as const;
 
+/** The webview's assets (context), the header's sources (environments, models), and where a failed request is told. */
+export type ChatSurfaceServices = Pick<Services, 'context' | 'environments' | 'models' | 'log' | 'errors'>;
+
 /** Runs one webview request on a surface's session; its result is the request's typed response. */
 export type RequestHandler = (session: ChatSession, request: ChatRequestMessage) => Promise<unknown>;
 
@@ -59,13 +62,13 @@ export class ChatSurface extends Disposable implements SessionDisplay {
   /** The surface shows another conversation (loaded in it, or a session moved in). */
   readonly onDidChangeConversation = this.#onConversationEmitter.event;
 
-  readonly #services: Services;
+  readonly #services: ChatSurfaceServices;
   readonly #handle: RequestHandler;
 
   constructor(
     readonly frame: ChatFrame,
     session: ChatSession,
-    services: Services,
+    services: ChatSurfaceServices,
     handle: RequestHandler,
   ) {
     super();

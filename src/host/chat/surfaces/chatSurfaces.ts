@@ -2,11 +2,14 @@ import vscode = require('vscode');
 import { createConversation, type Conversation } from '../../../core/chat/conversation';
 import { ConversationOwners } from '../../../core/chat/conversationOwners';
 import type { HistoryStore } from '../../../core/chat/history/historyStore';
-import type { Services } from '../../shared/services';
 import { CHAT_SIDE_VIEW_ID, CHAT_VIEW_TYPE } from './chatViewIds';
 import { panelFrame } from './chatPanel';
+import type { ChatBackendServices } from './chatBackend';
 import { ChatSession } from './chatSession';
-import { CHAT_WEBVIEW_OPTIONS, ChatSurface, type ChatFrame, type RequestHandler } from './chatSurface';
+import { CHAT_WEBVIEW_OPTIONS, ChatSurface, type ChatFrame, type ChatSurfaceServices, type RequestHandler } from './chatSurface';
+
+/** The surfaces' and their sessions' services together. */
+export type ChatSurfacesServices = ChatSurfaceServices & ChatBackendServices;
 
 /** What the request handlers may do to the surface a request came from. */
 export interface SurfaceConversations {
@@ -28,10 +31,10 @@ export class ChatSurfaces implements SurfaceConversations {
   #sideView: ChatSurface | undefined;
   readonly #onSideViewEmitter = new vscode.EventEmitter<ChatSurface>();
 
-  readonly #services: Services;
+  readonly #services: ChatSurfacesServices;
   readonly #store: HistoryStore;
 
-  constructor(services: Services, store: HistoryStore) {
+  constructor(services: ChatSurfacesServices, store: HistoryStore) {
     this.#services = services;
     this.#store = store;
   }
