@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { RETRYABLE_KINDS, toApiError } from '../../core/api/errors';
 import { Suggester, type SuggestionBackend, type SuggestionTarget } from '../../core/suggestions/suggester';
 import { spendToday } from '../../core/usage/report';
-import { servicesMeter } from '../shared/billingMeter';
+import { servicesMeter, type MeterServices } from '../shared/billingMeter';
 import { readSetting } from '../shared/config';
 import { Disposable, type Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
@@ -12,7 +12,7 @@ import { registerSuggestionCommands } from './suggestionCommands';
 import type { SuggestionsShell } from './suggestionsShell';
 import { whyNotEligible, type Ineligible } from '../../core/suggestions/eligibility';
 
-export type SuggestionsServices = Pick<Services, 'context' | 'log' | 'environments' | 'models' | 'api' | 'usage' | 'keys'> & Parameters<typeof servicesMeter>[0];
+export type SuggestionsServices = Pick<Services, 'context' | 'log' | 'environments' | 'models' | 'api' | 'usage' | 'keys'> & MeterServices;
 
 /** How long a failure the next request would repeat (a key refused, an empty wallet) holds suggestions back. */
 const FAILING_PAUSE_MS = 60_000;

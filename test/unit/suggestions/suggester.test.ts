@@ -4,7 +4,7 @@ import type { ChatRequest, ChatStreamEvent } from '../../../src/core/api/types';
 import { Suggester, type SuggestionBackend, type SuggestionPlace, type SuggestionTarget } from '../../../src/core/suggestions/suggester';
 import type { SpendingLimitError } from '../../../src/core/usage/spendingGuard';
 import { ScriptedStream } from '../fakes/chatEngine';
-import { guardedMeter, type GuardedMeter } from '../usage/guardedMeter';
+import { guardedMeter, type GuardedMeter } from '../fakes/guardedMeter';
 
 /** The debounce's waits, released by the test; an abort ends one at once (false), as the real one does. */
 class ManualWaits {
