@@ -9,6 +9,7 @@ import { parseChatRequest } from './chatRequest';
 import type { EnvRuntime } from './runtime';
 import { splitEvery } from './scripted';
 import { SseWriter } from './sse';
+import { suggestionReply } from './suggestions';
 import { countTokens, generateReply, largeContentPieces, tokenize } from './textgen';
 import { chooseToolCall, type ToolCall } from './tools';
 import type { FaultName, FaultSpec } from './types';
@@ -56,7 +57,7 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   const callId = () => `call_${randomBytes(8).toString('hex')}`;
   const generatedCall = scripted ? undefined : chooseToolCall(request.messages, request.tools, request.toolChoice, callId());
   const toolCalls: ToolCall[] = scripted?.toolCalls?.map((c) => ({ id: c.id ?? callId(), name: c.name, arguments: c.arguments })) ?? (generatedCall ? [generatedCall] : []);
-  const reply = scripted?.text ?? (generatedCall ? '' : generateReply(request.messages, model));
+  const reply = scripted?.text ?? (generatedCall ? '' : suggestionReply(request.messages, env.suggestionStyle) ?? generateReply(request.messages, model));
   const reasoning = scripted?.reasoning ?? '';
   const reasoningField = scripted?.reasoningField ?? 'reasoning_content';
   let pieces = tokenize(reply);

@@ -4,7 +4,7 @@ import { extraChatModels, type ModelCatalog } from './models';
 import { KeyStore, type KeyRecord, type WalletName } from './keys';
 import { SlidingWindowLimiter } from './rateLimit';
 import { ScriptedReplies } from './scripted';
-import type { EnvironmentName, RequestRecord, ResolvedOptions } from './types';
+import type { EnvironmentName, RequestRecord, ResolvedOptions, SuggestionStyle } from './types';
 import { Wallet } from './wallet';
 
 export class EnvRuntime {
@@ -15,6 +15,8 @@ export class EnvRuntime {
   readonly scripted = new ScriptedReplies();
   /** The environment's catalog, plus the extra chat models a test asked for (setExtraChatModels). */
   readonly catalog: ModelCatalog;
+  /** The options' until a test changes it (setSuggestionStyle, POST /__emulator/suggestions). */
+  suggestionStyle: SuggestionStyle;
 
   constructor(
     readonly name: EnvironmentName,
@@ -26,6 +28,7 @@ export class EnvRuntime {
     this.keys = new KeyStore(options.keyPrefix, options.defaultRpm, options.fullKeys[name]);
     this.wallets = { main: new Wallet(options.initialCredits), broke: new Wallet(0) };
     this.catalog = { chat: [...baseCatalog.chat], image: [...baseCatalog.image] };
+    this.suggestionStyle = options.suggestionStyle;
   }
 
   /** The catalog's own chat models and `count` more (a long model list, for the picker's benchmark). */
@@ -37,9 +40,10 @@ export class EnvRuntime {
     return this.wallets[key.wallet];
   }
 
-  /** Wallets, rpm windows, faults, scripted replies, the model list and this environment's log entries back to start. */
+  /** Wallets, rpm windows, faults, scripted replies, the model list, suggestion style and this environment's log entries back to start. */
   reset(): void {
     this.setExtraChatModels(0);
+    this.suggestionStyle = this.options.suggestionStyle;
     this.wallets.main.reset();
     this.wallets.broke.reset();
     this.limiter.reset();

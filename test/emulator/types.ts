@@ -92,6 +92,8 @@ export interface EmulatorOptions {
    */
   fullKeys?: Partial<Record<EnvironmentName, string>>;
   tokensPerSecond?: number;
+  /** How answers to code-suggestion prompts are dressed (suggestions.ts); default 'plain'. */
+  suggestionStyle?: SuggestionStyle;
   imageSizes?: string[];
   initialCredits?: number;
   prices?: { chatPerRequest?: number; chatPer1kTokens?: number; image?: number };
@@ -105,6 +107,9 @@ export interface EmulatorOptions {
   /** Streamed tool-call arguments leave in pieces of this many characters; default 8. */
   toolArgumentChunkChars?: number;
 }
+
+/** `plain`: the suggested text alone; `fenced`: in a ```<language> fence; `prose`: after a sentence introducing it. */
+export type SuggestionStyle = 'plain' | 'fenced' | 'prose';
 
 export interface DemoKeys {
   full: string;
@@ -173,7 +178,9 @@ export interface Emulator {
   clearFaults(): void;
   balance(env: EnvironmentName): number;
   setBalance(env: EnvironmentName, credits: number): void;
-  /** Wallets, rpm windows, faults, request log back to start (keys stay). */
+  /** How `env` dresses its next answers to code-suggestion prompts; reset() restores the options'. */
+  setSuggestionStyle(env: EnvironmentName | 'all', style: SuggestionStyle): void;
+  /** Wallets, rpm windows, faults, suggestion style, request log back to start (keys stay). */
   reset(): void;
   /**
    * Another listener of `env`'s service (another host name of it): same keys, wallet, faults and request
@@ -191,6 +198,7 @@ export interface ResolvedOptions {
   keyPrefix: string;
   fullKeys: Partial<Record<EnvironmentName, string>>;
   tokensPerSecond: number;
+  suggestionStyle: SuggestionStyle;
   imageSizes: string[];
   initialCredits: number;
   prices: { chatPerRequest: number; chatPer1kTokens: number; image: number };
@@ -210,6 +218,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     keyPrefix: options.keyPrefix ?? 'svc-',
     fullKeys: { ...options.fullKeys },
     tokensPerSecond: options.tokensPerSecond ?? 0,
+    suggestionStyle: options.suggestionStyle ?? 'plain',
     imageSizes: options.imageSizes ?? [...DEFAULT_IMAGE_SIZES],
     initialCredits: options.initialCredits ?? 1000,
     prices: {
