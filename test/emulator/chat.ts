@@ -103,10 +103,13 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
     const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
     const usage = (): Record<string, number> => ({ prompt_tokens: promptTokens, completion_tokens: sentTokens, total_tokens: promptTokens + sentTokens });
-    const delayMs = options.tokensPerSecond > 0 && !large ? 1000 / options.tokensPerSecond : 0;
+    // Read once: a test that changes the pacing mid-answer affects the next answers only.
+    const { firstTokenDelayMs, tokensPerSecond } = env.pacing;
+    const delayMs = tokensPerSecond > 0 && !large ? 1000 / tokensPerSecond : 0;
+    const firstDelayMs = large ? 0 : firstTokenDelayMs;
 
     if (!request.stream) {
-      if (!(await sleep(delayMs * chunks.length, ctx.signal))) return;
+      if (!(await sleep(firstDelayMs + delayMs * chunks.length, ctx.signal))) return;
       chunks.forEach(account);
       settle();
       const message = {
@@ -125,6 +128,8 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
 
     const sse = new SseWriter(ctx, { crlf: faults.has('crlf'), tinyWrites: faults.has('tiny-writes') });
     sse.open({ 'x-service-balance-credits': String(wallet.balance) });
+    // Time to first token: the headers are out, nothing else until then. A client that leaves meanwhile is charged no output.
+    if (!(await sleep(firstDelayMs, ctx.signal))) return;
     const chunk = (delta: Record<string, unknown>, finish: string | null): Record<string, unknown> =>
       ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
 

@@ -4,7 +4,7 @@ import { extraChatModels, type ModelCatalog } from './models';
 import { KeyStore, type KeyRecord, type WalletName } from './keys';
 import { SlidingWindowLimiter } from './rateLimit';
 import { ScriptedReplies } from './scripted';
-import type { EnvironmentName, RequestRecord, ResolvedOptions, SuggestionStyle } from './types';
+import type { EnvironmentName, Pacing, RequestRecord, ResolvedOptions, SuggestionStyle } from './types';
 import { Wallet } from './wallet';
 
 export class EnvRuntime {
@@ -15,7 +15,8 @@ export class EnvRuntime {
   readonly scripted = new ScriptedReplies();
   /** The environment's catalog, plus the extra chat models a test asked for (setExtraChatModels). */
   readonly catalog: ModelCatalog;
-  /** The options' until a test changes it (setSuggestionStyle, POST /__emulator/suggestions). */
+  /** The options' pacing until a test changes it (setPacing, POST /__emulator/pacing). */
+  pacing: Pacing;
   suggestionStyle: SuggestionStyle;
 
   constructor(
@@ -28,6 +29,7 @@ export class EnvRuntime {
     this.keys = new KeyStore(options.keyPrefix, options.defaultRpm, options.fullKeys[name]);
     this.wallets = { main: new Wallet(options.initialCredits), broke: new Wallet(0) };
     this.catalog = { chat: [...baseCatalog.chat], image: [...baseCatalog.image] };
+    this.pacing = { firstTokenDelayMs: options.firstTokenDelayMs, tokensPerSecond: options.tokensPerSecond };
     this.suggestionStyle = options.suggestionStyle;
   }
 
@@ -40,9 +42,10 @@ export class EnvRuntime {
     return this.wallets[key.wallet];
   }
 
-  /** Wallets, rpm windows, faults, scripted replies, the model list, suggestion style and this environment's log entries back to start. */
+  /** Wallets, rpm windows, faults, scripted replies, the model list, pacing, suggestion style and this environment's log entries back to start. */
   reset(): void {
     this.setExtraChatModels(0);
+    this.pacing = { firstTokenDelayMs: this.options.firstTokenDelayMs, tokensPerSecond: this.options.tokensPerSecond };
     this.suggestionStyle = this.options.suggestionStyle;
     this.wallets.main.reset();
     this.wallets.broke.reset();
