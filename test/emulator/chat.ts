@@ -9,6 +9,7 @@ import { parseChatRequest } from './chatRequest';
 import type { EnvRuntime } from './runtime';
 import { splitEvery } from './scripted';
 import { SseWriter } from './sse';
+import { suggestionReply } from './suggestions';
 import { countTokens, generateReply, largeContentPieces, tokenize } from './textgen';
 import { chooseToolCall, type ToolCall } from './tools';
 import type { FaultName, FaultSpec } from './types';
@@ -56,7 +57,7 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   const callId = () => `call_${randomBytes(8).toString('hex')}`;
   const generatedCall = scripted ? undefined : chooseToolCall(request.messages, request.tools, request.toolChoice, callId());
   const toolCalls: ToolCall[] = scripted?.toolCalls?.map((c) => ({ id: c.id ?? callId(), name: c.name, arguments: c.arguments })) ?? (generatedCall ? [generatedCall] : []);
-  const reply = scripted?.text ?? (generatedCall ? '' : generateReply(request.messages, model));
+  const reply = scripted?.text ?? (generatedCall ? '' : suggestionReply(request.messages, env.suggestionStyle) ?? generateReply(request.messages, model));
   const reasoning = scripted?.reasoning ?? '';
   const reasoningField = scripted?.reasoningField ?? 'reasoning_content';
   let pieces = tokenize(reply);
@@ -102,10 +103,13 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
     const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
     const usage = (): Record<string, number> => ({ prompt_tokens: promptTokens, completion_tokens: sentTokens, total_tokens: promptTokens + sentTokens });
-    const delayMs = options.tokensPerSecond > 0 && !large ? 1000 / options.tokensPerSecond : 0;
+    // Read once: a test that changes the pacing mid-answer affects the next answers only.
+    const { firstTokenDelayMs, tokensPerSecond } = env.pacing;
+    const delayMs = tokensPerSecond > 0 && !large ? 1000 / tokensPerSecond : 0;
+    const firstDelayMs = large ? 0 : firstTokenDelayMs;
 
     if (!request.stream) {
-      if (!(await sleep(delayMs * chunks.length, ctx.signal))) return;
+      if (!(await sleep(firstDelayMs + delayMs * chunks.length, ctx.signal))) return;
       chunks.forEach(account);
       settle();
       const message = {
@@ -124,6 +128,8 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
 
     const sse = new SseWriter(ctx, { crlf: faults.has('crlf'), tinyWrites: faults.has('tiny-writes') });
     sse.open({ 'x-service-balance-credits': String(wallet.balance) });
+    // Time to first token: the headers are out, nothing else until then. A client that leaves meanwhile is charged no output.
+    if (!(await sleep(firstDelayMs, ctx.signal))) return;
     const chunk = (delta: Record<string, unknown>, finish: string | null): Record<string, unknown> =>
       ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
 

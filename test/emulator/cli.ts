@@ -2,9 +2,11 @@
  * `npm run service`: starts the emulator on loopback and prints base URLs and demo keys (random per
  * start, fake, safe to print). Stays up until Ctrl+C / SIGTERM.
  *
- *   --production-port N  --preview-port N  --host H  --tokens-per-second N  --json
+ *   --production-port N  --preview-port N  --host H  --tokens-per-second N  --first-token-delay-ms N
+ *   --suggestion-style plain|fenced|prose  --json
  */
 import { startEmulator } from './index';
+import { validateSuggestionStyle } from './envSettings';
 import type { EmulatorOptions } from './types';
 
 interface CliArgs { options: EmulatorOptions; json: boolean }
@@ -28,10 +30,12 @@ function parseArgs(argv: readonly string[]): CliArgs {
       case '--production-port': options.ports = { ...options.ports, production: number() }; break;
       case '--preview-port': options.ports = { ...options.ports, preview: number() }; break;
       case '--tokens-per-second': options.tokensPerSecond = number(); break;
+      case '--first-token-delay-ms': options.firstTokenDelayMs = number(); break;
+      case '--suggestion-style': options.suggestionStyle = validateSuggestionStyle(value()); break;
       case '--host': options.host = value(); break;
       case '--json': json = true; break;
       case '--help':
-        console.log('Usage: npm run service -- [--production-port N] [--preview-port N] [--host H] [--tokens-per-second N] [--json]');
+        console.log('Usage: npm run service -- [--production-port N] [--preview-port N] [--host H] [--tokens-per-second N] [--first-token-delay-ms N] [--suggestion-style plain|fenced|prose] [--json]');
         process.exit(0);
         break;
       default: throw new Error(`Unknown flag ${flag}`);
@@ -51,7 +55,7 @@ async function main(): Promise<void> {
       const keys = emulator.keys[name as keyof typeof emulator.keys];
       for (const [label, key] of Object.entries(keys)) console.log(`  ${label.padEnd(9)} ${key}`);
     }
-    console.log('Control: POST|DELETE /__emulator/faults, GET /__emulator/state, POST /__emulator/wallet, POST /__emulator/reset. Ctrl+C to stop.');
+    console.log('Control: POST|DELETE /__emulator/faults, GET /__emulator/state, POST /__emulator/wallet, POST /__emulator/pacing, POST /__emulator/suggestions, POST /__emulator/reset. Ctrl+C to stop.');
   }
   let stopping = false;
   const stop = (): void => {

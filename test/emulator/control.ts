@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateFaultSpec } from './faults';
+import { validatePacing, validateSuggestionStyle } from './envSettings';
 import type { EnvRuntime } from './runtime';
 import { validateScriptedReply } from './scripted';
 
@@ -42,6 +43,8 @@ export function emulatorState(env: EnvRuntime): unknown {
     models: { chat: env.catalog.chat.map((m) => m.id), image: env.catalog.image.map((m) => m.id) },
     faults: env.faults.pending(),
     scriptedReplies: env.scripted.pending(),
+    pacing: env.pacing,
+    suggestionStyle: env.suggestionStyle,
     requests: env.log.filter((r) => r.env === env.name),
   };
 }
@@ -81,6 +84,16 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
         if (typeof body.extraChat !== 'number' || !Number.isInteger(body.extraChat) || body.extraChat < 0 || body.extraChat > 100_000) throw new Error('"extraChat" must be a whole number from 0 to 100000.');
         env.setExtraChatModels(body.extraChat);
         return reply(res, 200, { models: { chat: env.catalog.chat.length, image: env.catalog.image.length } });
+      }
+      case 'POST pacing': {
+        // A test control: the time to first token and the token rate of this environment's next answers.
+        env.pacing = { ...env.pacing, ...validatePacing(await readJson(req)) };
+        return reply(res, 200, { pacing: env.pacing });
+      }
+      case 'POST suggestions': {
+        const body = (await readJson(req)) as { style?: unknown };
+        env.suggestionStyle = validateSuggestionStyle(body.style);
+        return reply(res, 200, { suggestionStyle: env.suggestionStyle });
       }
       case 'POST reset':
         if (url.searchParams.get('all') === '1') hooks.resetAll();

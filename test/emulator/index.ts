@@ -5,15 +5,18 @@
 import type http from 'node:http';
 import { listen, originOf, startExtraListener } from './listeners';
 import { catalogFor } from './models';
+import { validatePacing, validateSuggestionStyle } from './envSettings';
 import { EnvRuntime } from './runtime';
 import { API_PREFIX, createListener } from './server';
 import {
   ENVIRONMENT_NAMES, resolveOptions,
-  type DemoKeys, type Emulator, type EmulatorOptions, type EnvironmentInfo, type EnvironmentName, type FaultSpec, type RequestRecord, type ScriptedReply,
+  type DemoKeys, type Emulator, type EmulatorOptions, type EnvironmentInfo, type EnvironmentName, type FaultSpec, type Pacing, type RequestRecord, type ScriptedReply,
+  type SuggestionStyle,
 } from './types';
 
 export type {
-  ChatRequestLog, DemoKeys, Emulator, EmulatorOptions, EnvironmentInfo, EnvironmentName, ExtraListener, FaultName, FaultSpec, KeyLabel, ListenerMode, RequestRecord, ScriptedReply, ScriptedToolCall, ToolCallLog,
+  ChatRequestLog, DemoKeys, Emulator, EmulatorOptions, EnvironmentInfo, EnvironmentName, ExtraListener, FaultName, FaultSpec, KeyLabel, ListenerMode, Pacing, RequestRecord, ScriptedReply,
+  ScriptedToolCall, SuggestionStyle, ToolCallLog,
 } from './types';
 export { DEFAULT_IMAGE_SIZES } from './types';
 export { FAULT_NAMES } from './faults';
@@ -72,6 +75,14 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     },
     balance: (env) => runtimes[env].wallets.main.balance,
     setBalance: (env, credits) => runtimes[env].wallets.main.set(credits),
+    setPacing(env: EnvironmentName | 'all', pacing: Partial<Pacing>): void {
+      const valid = validatePacing(pacing);
+      for (const name of env === 'all' ? ENVIRONMENT_NAMES : [env]) runtimes[name].pacing = { ...runtimes[name].pacing, ...valid };
+    },
+    setSuggestionStyle(env: EnvironmentName | 'all', style: SuggestionStyle): void {
+      const valid = validateSuggestionStyle(style);
+      for (const name of env === 'all' ? ENVIRONMENT_NAMES : [env]) runtimes[name].suggestionStyle = valid;
+    },
     reset: resetAll,
     async addListener(env) {
       const listener = await startExtraListener(runtimes[env], resolved.host, shutdown.signal, { resetAll });

@@ -4,7 +4,7 @@ import { extraChatModels, type ModelCatalog } from './models';
 import { KeyStore, type KeyRecord, type WalletName } from './keys';
 import { SlidingWindowLimiter } from './rateLimit';
 import { ScriptedReplies } from './scripted';
-import type { EnvironmentName, RequestRecord, ResolvedOptions } from './types';
+import type { EnvironmentName, Pacing, RequestRecord, ResolvedOptions, SuggestionStyle } from './types';
 import { Wallet } from './wallet';
 
 export class EnvRuntime {
@@ -15,6 +15,9 @@ export class EnvRuntime {
   readonly scripted = new ScriptedReplies();
   /** The environment's catalog, plus the extra chat models a test asked for (setExtraChatModels). */
   readonly catalog: ModelCatalog;
+  /** The options' pacing until a test changes it (setPacing, POST /__emulator/pacing). */
+  pacing: Pacing;
+  suggestionStyle: SuggestionStyle;
 
   constructor(
     readonly name: EnvironmentName,
@@ -26,6 +29,8 @@ export class EnvRuntime {
     this.keys = new KeyStore(options.keyPrefix, options.defaultRpm, options.fullKeys[name]);
     this.wallets = { main: new Wallet(options.initialCredits), broke: new Wallet(0) };
     this.catalog = { chat: [...baseCatalog.chat], image: [...baseCatalog.image] };
+    this.pacing = { firstTokenDelayMs: options.firstTokenDelayMs, tokensPerSecond: options.tokensPerSecond };
+    this.suggestionStyle = options.suggestionStyle;
   }
 
   /** The catalog's own chat models and `count` more (a long model list, for the picker's benchmark). */
@@ -37,9 +42,11 @@ export class EnvRuntime {
     return this.wallets[key.wallet];
   }
 
-  /** Wallets, rpm windows, faults, scripted replies, the model list and this environment's log entries back to start. */
+  /** Wallets, rpm windows, faults, scripted replies, the model list, pacing, suggestion style and this environment's log entries back to start. */
   reset(): void {
     this.setExtraChatModels(0);
+    this.pacing = { firstTokenDelayMs: this.options.firstTokenDelayMs, tokensPerSecond: this.options.tokensPerSecond };
+    this.suggestionStyle = this.options.suggestionStyle;
     this.wallets.main.reset();
     this.wallets.broke.reset();
     this.limiter.reset();

@@ -91,7 +91,15 @@ export interface EmulatorOptions {
    * window its keys) issues the key once. Default: generated, like every other key.
    */
   fullKeys?: Partial<Record<EnvironmentName, string>>;
+  /** Chat output pace (0: as fast as possible); per environment at run time with `setPacing`. */
   tokensPerSecond?: number;
+  /**
+   * Time to first token: a chat stream waits this long after its headers, a non-streaming answer this
+   * much more before its body; default 0. Per environment at run time with `setPacing`.
+   */
+  firstTokenDelayMs?: number;
+  /** How answers to code-suggestion prompts are dressed (suggestions.ts); default 'plain'. */
+  suggestionStyle?: SuggestionStyle;
   imageSizes?: string[];
   initialCredits?: number;
   prices?: { chatPerRequest?: number; chatPer1kTokens?: number; image?: number };
@@ -104,6 +112,15 @@ export interface EmulatorOptions {
   modelsWithoutImages?: string[];
   /** Streamed tool-call arguments leave in pieces of this many characters; default 8. */
   toolArgumentChunkChars?: number;
+}
+
+/** `plain`: the suggested text alone; `fenced`: in a ```<language> fence; `prose`: after a sentence introducing it. */
+export type SuggestionStyle = 'plain' | 'fenced' | 'prose';
+
+/** How chat answers are paced; see EmulatorOptions. */
+export interface Pacing {
+  firstTokenDelayMs: number;
+  tokensPerSecond: number;
 }
 
 export interface DemoKeys {
@@ -173,7 +190,11 @@ export interface Emulator {
   clearFaults(): void;
   balance(env: EnvironmentName): number;
   setBalance(env: EnvironmentName, credits: number): void;
-  /** Wallets, rpm windows, faults, request log back to start (keys stay). */
+  /** Changes the pacing of `env`'s next chat answers (the fields given); reset() restores the options'. Throws on a negative or non-finite number. */
+  setPacing(env: EnvironmentName | 'all', pacing: Partial<Pacing>): void;
+  /** How `env` dresses its next answers to code-suggestion prompts; reset() restores the options'. */
+  setSuggestionStyle(env: EnvironmentName | 'all', style: SuggestionStyle): void;
+  /** Wallets, rpm windows, faults, pacing, suggestion style, request log back to start (keys stay). */
   reset(): void;
   /**
    * Another listener of `env`'s service (another host name of it): same keys, wallet, faults and request
@@ -191,6 +212,8 @@ export interface ResolvedOptions {
   keyPrefix: string;
   fullKeys: Partial<Record<EnvironmentName, string>>;
   tokensPerSecond: number;
+  firstTokenDelayMs: number;
+  suggestionStyle: SuggestionStyle;
   imageSizes: string[];
   initialCredits: number;
   prices: { chatPerRequest: number; chatPer1kTokens: number; image: number };
@@ -210,6 +233,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     keyPrefix: options.keyPrefix ?? 'svc-',
     fullKeys: { ...options.fullKeys },
     tokensPerSecond: options.tokensPerSecond ?? 0,
+    firstTokenDelayMs: options.firstTokenDelayMs ?? 0,
+    suggestionStyle: options.suggestionStyle ?? 'plain',
     imageSizes: options.imageSizes ?? [...DEFAULT_IMAGE_SIZES],
     initialCredits: options.initialCredits ?? 1000,
     prices: {
