@@ -49,11 +49,13 @@ export const SUGGESTIONS_BUDGET_NAME = 'suggestions';
 /**
  * `inference.suggestions.dailyBudgetCredits` as a budget: every environment's suggestion requests
  * today (the user's one allowance for ghost text, wherever it is spent, as a token's limit is the
- * tool's wherever it sends). Null, or not a number ≥ 0: no budget of its own.
+ * tool's wherever it sends). Null or unset: no budget of its own. Anything else that is not a number
+ * ≥ 0 is a budget of 0: a money setting fails closed (the settings check tells the user why).
  */
 export function suggestionsBudget(dailyBudgetCredits: unknown): SpendBudget | undefined {
-  if (typeof dailyBudgetCredits !== 'number' || !Number.isFinite(dailyBudgetCredits) || dailyBudgetCredits < 0) return undefined;
-  return { key: kindBudgetKey('suggestion'), name: SUGGESTIONS_BUDGET_NAME, dailyLimit: dailyBudgetCredits };
+  if (dailyBudgetCredits === null || dailyBudgetCredits === undefined) return undefined;
+  const valid = typeof dailyBudgetCredits === 'number' && Number.isFinite(dailyBudgetCredits) && dailyBudgetCredits >= 0;
+  return { key: kindBudgetKey('suggestion'), name: SUGGESTIONS_BUDGET_NAME, dailyLimit: valid ? dailyBudgetCredits : 0 };
 }
 
 export function isTokenBudget(budget: SpendBudget): boolean {

@@ -26,6 +26,8 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   /** Environment name → its limits; validated by the reader (core/usage/spendingLimits.ts). */
   'inference.spendingLimits': Record<string, unknown>;
   'inference.unmeasuredRequestCredits': number;
+  /** Inline suggestions' own daily budget in credits (core/usage/spendBudget.ts); null: none. */
+  'inference.suggestions.dailyBudgetCredits': number | null;
   'inference.rateLimit.maxRetries': number;
   'inference.modelCacheMinutes': number;
   'inference.timeouts.connectSeconds': number;
@@ -64,6 +66,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.balanceWarningThreshold': 10,
   'inference.spendingLimits': {},
   'inference.unmeasuredRequestCredits': DEFAULT_UNMEASURED_CREDITS,
+  'inference.suggestions.dailyBudgetCredits': null,
   'inference.rateLimit.maxRetries': 3,
   'inference.modelCacheMinutes': 60,
   'inference.timeouts.connectSeconds': 30,

@@ -174,7 +174,9 @@ describe('spending guard: where every billed request of every path meets the lim
     ledger.spend('production', null, undefined, 'suggestion');
     await refusal(guard.open('production', [budget]));
     assert.equal(suggestionsBudget(null), undefined, 'null: no budget of its own');
-    assert.equal(suggestionsBudget(-1), undefined);
+    assert.equal(suggestionsBudget(undefined), undefined);
+    assert.equal(suggestionsBudget(-1)?.dailyLimit, 0, 'a bad value fails closed');
+    assert.equal(suggestionsBudget('5')?.dailyLimit, 0);
     assert.equal(suggestionsBudget(0)?.dailyLimit, 0);
   });
 });
