@@ -93,7 +93,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
  * ignores them in workspace and folder settings) and are read from the user's own settings only, so
  * that no repository, in any VS Code version, can point a key somewhere else.
  */
-export const USER_LEVEL_SETTINGS = ['inference.environments', 'inference.activeEnvironment', 'inference.spendingLimits', 'inference.unmeasuredRequestCredits'] as const satisfies readonly SettingId[];
+export const USER_LEVEL_SETTINGS = ['inference.environments', 'inference.activeEnvironment', 'inference.spendingLimits', 'inference.unmeasuredRequestCredits', 'inference.suggestions.dailyBudgetCredits'] as const satisfies readonly SettingId[];
 
 function isUserLevel(id: SettingId): boolean {
   return (USER_LEVEL_SETTINGS as readonly SettingId[]).includes(id);
