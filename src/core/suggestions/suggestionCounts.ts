@@ -1,4 +1,4 @@
-import { dayKey } from '../usage/report';
+import { dayKey, noSuggestionEvents as noEvents, SUGGESTION_EVENTS, type SuggestionEvent, type SuggestionEventCounts } from '../usage/report';
 
 /**
  * How many inline suggestions were requested (sent to the service), shown, accepted and cancelled,
@@ -8,10 +8,6 @@ import { dayKey } from '../usage/report';
  * rather than overwrite each other. Bounded: only the last KEEP_DAYS days are kept, so its size
  * depends on the days and the user's environments, never on how much suggestions are used.
  */
-
-export const SUGGESTION_EVENTS = ['requested', 'shown', 'accepted', 'cancelled'] as const;
-export type SuggestionEvent = (typeof SUGGESTION_EVENTS)[number];
-export type SuggestionEventCounts = Record<SuggestionEvent, number>;
 
 /** Day (`YYYY-MM-DD`, local) → environment → its counts. */
 type DayCounts = Record<string, Record<string, SuggestionEventCounts>>;
@@ -42,10 +38,6 @@ export interface SuggestionCountsOptions {
 
 export const KEEP_DAYS = 90;
 export const FLUSH_AFTER_MS = 10_000;
-
-export function noEvents(): SuggestionEventCounts {
-  return { requested: 0, shown: 0, accepted: 0, cancelled: 0 };
-}
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
