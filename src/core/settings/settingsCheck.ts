@@ -128,6 +128,8 @@ export const NUMBER_RULES: Readonly<Record<string, NumberRule>> = {
   'inference.timeouts.responseSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
   'inference.timeouts.idleSeconds': { min: 1, max: 7200, unit: 'seconds', blocks: 'all' },
   'inference.chat.maxContextCharacters': { min: 1000, max: 10_000_000, integer: true, blocks: 'nothing' },
+  // Out of range, the budget fails closed (core/usage/spendBudget.ts: a budget of 0) and this says why.
+  'inference.suggestions.dailyBudgetCredits': { min: 0, max: 1_000_000, nullable: true, unit: 'credits', blocks: 'nothing' },
   // The chat parameters' defaults: null sends none (the model's default).
   ...Object.fromEntries(NUMBER_PARAMS.map(({ setting, min, max, integer, unit }: NumberParam): [string, NumberRule] => [setting, { min, max, integer, unit, nullable: true, blocks: 'chat' }])),
 };

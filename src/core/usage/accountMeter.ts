@@ -1,8 +1,8 @@
-import type { EndpointCaller } from '../localEndpoint/namedTokens';
 import type { BalanceReading } from './answerSpend';
 import type { BillingMeter } from './billedCall';
 import type { BillingWindow } from './billingWindows';
 import type { UsageRecorder } from './ledger';
+import type { SpendBudget } from './spendBudget';
 
 /**
  * The billing meter every path measures its calls with (BilledCall), on the parts of the extension it
@@ -22,7 +22,7 @@ export interface BalanceRefresher {
 
 /** Where a billed call opens, and where the spending limits refuse it: the spending guard. */
 export interface BillingOpener {
-  open(env: string, caller?: EndpointCaller): Promise<BillingWindow>;
+  open(env: string, budgets: readonly SpendBudget[]): Promise<BillingWindow>;
 }
 
 export interface MeterServices {
@@ -68,7 +68,7 @@ export async function readSettledBalance(services: Pick<MeterServices, 'models' 
 /** The meter of every billed call on the extension's services. */
 export function accountMeter(services: MeterServices, options: MeterOptions): BillingMeter {
   return {
-    openBillingWindow: (env, caller) => services.billing.open(env, caller),
+    openBillingWindow: (env, budgets) => services.billing.open(env, budgets),
     balance: (env) => services.account.get(env).balanceCredits,
     readSettledBalance: (env) => readSettledBalance(services, env, options),
     usage: services.usage,

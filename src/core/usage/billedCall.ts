@@ -2,6 +2,7 @@ import type { EndpointCaller } from '../localEndpoint/namedTokens';
 import { answerSpend, type BalanceReading } from './answerSpend';
 import type { BillingWindow } from './billingWindows';
 import type { SpendNotMeasured, UsageRecord, UsageRecorder } from './ledger';
+import { tokenBudget, type SpendBudget } from './spendBudget';
 
 /** What a billed call cost, or why that is not known. */
 export type BilledSpend = { credits: number } | { notMeasured: SpendNotMeasured };
@@ -28,9 +29,10 @@ export function recordBilledCall(recorder: UsageRecorder, who: string, entry: Om
 export interface BillingMeter {
   /**
    * Opens the call's billing window once the readings of calls that ended are in (billingWindows.ts);
-   * a spending limit refuses here (SpendingLimitError), before anything is sent.
+   * a spending limit, the environment's or one of `budgets` (spendBudget.ts), refuses here
+   * (SpendingLimitError), before anything is sent.
    */
-  openBillingWindow(env: string, caller?: EndpointCaller): Promise<BillingWindow>;
+  openBillingWindow(env: string, budgets: readonly SpendBudget[]): Promise<BillingWindow>;
   /** The last balance known for the environment: what the call's spend starts from. */
   balance(env: string): number | undefined;
   /** One fresh reading after a stream was billed; undefined when none can be had (turned off, failed). */
@@ -39,6 +41,12 @@ export interface BillingMeter {
 }
 
 type CallEntry = Omit<UsageRecord, 'credits'>;
+
+export interface BilledCallOptions {
+  caller?: EndpointCaller;
+  budget?: SpendBudget;
+  now?: () => number;
+}
 
 /**
  * One billed call of any path, measured one way: opened before anything is sent (the limits hold
@@ -74,9 +82,14 @@ export class BilledCall {
     this.#now = now;
   }
 
-  /** Opens the call (see BillingMeter.openBillingWindow); `who` names the feature in the log. */
-  static async open(meter: BillingMeter, who: string, env: string, options: { caller?: EndpointCaller; now?: () => number } = {}): Promise<BilledCall> {
-    const window = await meter.openBillingWindow(env, options.caller);
+  /**
+   * Opens the call (see BillingMeter.openBillingWindow); `who` names the feature in the log. `caller`:
+   * the endpoint token the request came through, whose daily limit (if any) is a budget of the call;
+   * `budget`: another budget of its own the call counts against (the suggestions').
+   */
+  static async open(meter: BillingMeter, who: string, env: string, options: BilledCallOptions = {}): Promise<BilledCall> {
+    const budgets = [tokenBudget(options.caller), options.budget].filter((budget): budget is SpendBudget => budget !== undefined);
+    const window = await meter.openBillingWindow(env, budgets);
     const now = options.now ?? Date.now;
     return new BilledCall(meter, who, env, window, meter.balance(env), now(), now);
   }

@@ -8,7 +8,10 @@ import { parseJson } from '../json';
 
 export const USAGE_ENTRY_VERSION = 1;
 
-export type UsageKind = 'chat' | 'image' | 'suggestion';
+/** Every kind, in the order views list them; an entry of another kind is skipped when read. */
+export const USAGE_KINDS = ['chat', 'image', 'suggestion'] as const;
+/** `suggestion`: an inline (ghost text) suggestion's chat completion. */
+export type UsageKind = (typeof USAGE_KINDS)[number];
 
 export interface UsageEntry {
   v: typeof USAGE_ENTRY_VERSION;
@@ -74,6 +77,10 @@ export function toUsageEntry(record: UsageRecord, at: number): UsageEntry {
   return entry;
 }
 
+function isUsageKind(value: unknown): value is UsageKind {
+  return (USAGE_KINDS as readonly unknown[]).includes(value);
+}
+
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
@@ -86,7 +93,7 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   if (value.v !== USAGE_ENTRY_VERSION) return undefined;
   const { requestId, model, environment, kind, credits, at, chars, token } = value;
   if (typeof requestId !== 'string' || typeof model !== 'string' || typeof environment !== 'string') return undefined;
-  if (kind !== 'chat' && kind !== 'image') return undefined;
+  if (!isUsageKind(kind)) return undefined;
   if ((credits !== null && (typeof credits !== 'number' || !Number.isFinite(credits))) || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
   const entry: UsageEntry = { v: USAGE_ENTRY_VERSION, requestId, model, environment, kind, credits, at };
   // An optional field: a malformed one is dropped, the entry kept.

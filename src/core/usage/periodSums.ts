@@ -1,11 +1,13 @@
 import type { UsageEntry } from './ledger';
+import { budgetKeysOf } from './spendBudget';
 import type { Period } from './spendPeriods';
 import { EMPTY_SUM, LIMIT_PERIOD_NAMES, perPeriod, type LimitPeriods, type PeriodSum, type PeriodSums } from './spendingLimits';
 
 /**
  * The ledger's spend in each current period of a spending limit (spendingLimits.ts's LIMIT_PERIODS),
- * per environment and per endpoint token: what a limit check needs, kept as sums so that the check
- * costs the same whatever the ledger's size. Built from ledger entries only (periodSumsFile.ts keeps
+ * per environment and per budget key (spendBudget.ts: every kind, across environments, and every
+ * endpoint token): what a limit check and a budget need, kept as sums so that the check costs the
+ * same whatever the ledger's size. Built from ledger entries only (periodSumsFile.ts keeps
  * it beside the ledger and up to date).
  */
 
@@ -13,12 +15,15 @@ export interface SpendSums {
   periods: LimitPeriods;
   /** Environment name → its sums. */
   environments: Map<string, PeriodSums>;
-  /** Endpoint token id → its sums (every environment's requests through it). */
-  tokens: Map<string, PeriodSums>;
+  /**
+   * Budget key (`kind:<kind>`, `token:<id>`) → its sums, every environment's: what a budget of its
+   * own counts (an endpoint token's daily limit, the suggestions' budget) and the spend of a kind today.
+   */
+  budgets: Map<string, PeriodSums>;
 }
 
 export function emptySums(periods: LimitPeriods): SpendSums {
-  return { periods, environments: new Map(), tokens: new Map() };
+  return { periods, environments: new Map(), budgets: new Map() };
 }
 
 function within(at: number, period: Period): boolean {
@@ -40,7 +45,7 @@ function addTo(map: Map<string, PeriodSums>, key: string, entry: UsageEntry, per
 export function addToSums(sums: SpendSums, entry: UsageEntry): void {
   if (!LIMIT_PERIOD_NAMES.some((period) => within(entry.at, sums.periods[period]))) return;
   addTo(sums.environments, entry.environment, entry, sums.periods);
-  if (entry.token) addTo(sums.tokens, entry.token.id, entry, sums.periods);
+  for (const key of budgetKeysOf(entry)) addTo(sums.budgets, key, entry, sums.periods);
 }
 
 export function sumsOf(entries: Iterable<UsageEntry>, periods: LimitPeriods): SpendSums {
@@ -50,7 +55,7 @@ export function sumsOf(entries: Iterable<UsageEntry>, periods: LimitPeriods): Sp
 }
 
 export function copySums(sums: SpendSums): SpendSums {
-  return { periods: sums.periods, environments: new Map(sums.environments), tokens: new Map(sums.tokens) };
+  return { periods: sums.periods, environments: new Map(sums.environments), budgets: new Map(sums.budgets) };
 }
 
 export function sumsFor(map: Map<string, PeriodSums>, key: string): PeriodSums {

@@ -17,8 +17,11 @@ import { parseJson } from '../json';
  * windows writing at once each write sums that are true of the bytes they name.
  */
 
-/** 2: the periods by name (spendingLimits.ts's table); a file of version 1 is rebuilt. */
-const VERSION = 2;
+/**
+ * 2: the periods by name (spendingLimits.ts's table); 3: sums per budget key (every kind's and every
+ * endpoint token's) where 2 had the tokens' only. A file of an earlier version is rebuilt.
+ */
+const VERSION = 3;
 /** The covered bytes' last few, compared with the ledger's: a ledger rewritten to the same length differs here. */
 const FINGERPRINT_BYTES = 64;
 /**
@@ -41,7 +44,7 @@ interface StoredSums {
   ledger: Coverage;
   periods: LimitPeriods;
   environments: Array<[string, PeriodSums]>;
-  tokens: Array<[string, PeriodSums]>;
+  budgets: Array<[string, PeriodSums]>;
 }
 
 function samePeriod(a: unknown, b: Period): boolean {
@@ -72,7 +75,7 @@ function parseStored(text: string | undefined, periods: LimitPeriods): StoredSum
   const ledger = stored.ledger as Partial<Coverage> | undefined;
   if (stored.v !== VERSION || !samePeriods(stored.periods, periods)) return undefined;
   if (!ledger || typeof ledger.dev !== 'number' || typeof ledger.ino !== 'number' || typeof ledger.size !== 'number' || typeof ledger.tail !== 'string') return undefined;
-  if (!isEntries(stored.environments) || !isEntries(stored.tokens)) return undefined;
+  if (!isEntries(stored.environments) || !isEntries(stored.budgets)) return undefined;
   return stored as StoredSums;
 }
 
@@ -111,16 +114,16 @@ export async function readPeriodSums(files: PeriodSumsFiles, periods: LimitPerio
     const stored = parseStored(await fs.readFile(files.sums, 'utf8').catch(() => undefined), periods);
     const trusted = stored !== undefined && stored.ledger.dev === dev && stored.ledger.ino === ino && stored.ledger.size <= size
       && (await fingerprint(handle, stored.ledger.size)) === stored.ledger.tail;
-    if (trusted && stored.ledger.size === size) return { periods, environments: new Map(stored.environments), tokens: new Map(stored.tokens) };
+    if (trusted && stored.ledger.size === size) return { periods, environments: new Map(stored.environments), budgets: new Map(stored.budgets) };
     const end = await lastLineEnd(handle, size);
     let sums: SpendSums;
     if (trusted && end >= stored.ledger.size) {
-      sums = { periods, environments: new Map(stored.environments), tokens: new Map(stored.tokens) };
+      sums = { periods, environments: new Map(stored.environments), budgets: new Map(stored.budgets) };
       for (const entry of parseLedger((await readBytes(handle, stored.ledger.size, end)).toString('utf8'))) addToSums(sums, entry);
     } else {
       sums = sumsOf(await readEntriesBefore(handle, end, earliestStart(periods)), periods);
     }
-    if (!trusted || end - stored.ledger.size >= REWRITE_AFTER_BYTES) await writeSums(files, { v: VERSION, ledger: { dev, ino, size: end, tail: await fingerprint(handle, end) }, periods, environments: [...sums.environments], tokens: [...sums.tokens] });
+    if (!trusted || end - stored.ledger.size >= REWRITE_AFTER_BYTES) await writeSums(files, { v: VERSION, ledger: { dev, ino, size: end, tail: await fingerprint(handle, end) }, periods, environments: [...sums.environments], budgets: [...sums.budgets] });
     return sums;
   } finally {
     await handle.close();

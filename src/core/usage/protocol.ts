@@ -10,6 +10,8 @@ export interface LimitRow {
   environment: string;
   /** The endpoint token's name when the limit is that token's own (`environment` is then empty). */
   token?: string;
+  /** The limit is inline suggestions' own daily budget (`environment` is then empty). */
+  suggestions?: true;
   period: LimitPeriod;
   /** The period's name as the view shows it ("Today"): the host has it from the periods' table. */
   periodLabel: string;
@@ -21,7 +23,8 @@ export interface LimitRow {
   resetsAt: number;
 }
 
-export const USAGE_PROTOCOL_VERSION = 1;
+/** 2: the report has suggestions' summary (report.ts), a limit row may be the suggestions' budget, and the ledger has a `suggestion` kind. */
+export const USAGE_PROTOCOL_VERSION = 2;
 
 export type UsageHostMessage = { v: typeof USAGE_PROTOCOL_VERSION; type: 'report'; report: UsageReport; limits: LimitRow[] };
 

@@ -41,6 +41,27 @@ export interface TokenTotal {
   today: number;
 }
 
+/** What became of inline suggestions (core/suggestions/suggestionCounts.ts counts them). */
+export const SUGGESTION_EVENTS = ['requested', 'shown', 'accepted', 'cancelled'] as const;
+export type SuggestionEvent = (typeof SUGGESTION_EVENTS)[number];
+export type SuggestionEventCounts = Record<SuggestionEvent, number>;
+
+export function noSuggestionEvents(): SuggestionEventCounts {
+  return { requested: 0, shown: 0, accepted: 0, cancelled: 0 };
+}
+
+/** Inline suggestions over the report's days: their spend (a kind of its own in the ledger) and how they fared. */
+export interface SuggestionsSummary {
+  /** Measured spend of suggestion requests, how many of them, and how many more were not measured. */
+  credits: number;
+  requests: number;
+  unmeasured: number;
+  /** Requested (sent to the service), shown, accepted and cancelled, over the same days. */
+  counts: SuggestionEventCounts;
+  /** Measured credits per accepted suggestion; null when none was accepted. */
+  creditsPerAccepted: number | null;
+}
+
 /** Everything the usage view shows, computed on the host; the webview only draws it. */
 export interface UsageReport {
   /** When the report was made (the ledger's clock): "today" is this day. */
@@ -59,6 +80,8 @@ export interface UsageReport {
   today: number;
   /** Requests in the window that were billed but whose cost could not be measured (not in the totals). */
   unmeasured: number;
+  /** Absent when there is nothing of suggestions in the window, and when narrowed to an endpoint token (suggestions use none). */
+  suggestions?: SuggestionsSummary;
 }
 
 /** The days the usage view shows, ending today. */
@@ -142,11 +165,35 @@ function tokenTotals(entries: readonly MeasuredEntry[], now: number): TokenTotal
     .sort((a, b) => b.credits - a.credits || a.name.localeCompare(b.name));
 }
 
-/**
- * The usage view's content for the `days` days ending today; `top` most expensive requests; `token`:
- * only the requests made through that endpoint token (the per-token table still lists every token).
- */
-export function buildUsageReport(entries: readonly UsageEntry[], now: number, options: { days?: number; top?: number; token?: string } = {}): UsageReport {
+/** Suggestions' spend in `window` (every entry of it, measured or not) beside their counts over the same days. */
+function suggestionsSummary(window: readonly UsageEntry[], counts: SuggestionEventCounts | undefined): SuggestionsSummary | undefined {
+  const billed = window.filter((e) => e.kind === 'suggestion');
+  const measured = billed.filter(isMeasured);
+  const outcomes = counts ?? noSuggestionEvents();
+  if (billed.length === 0 && SUGGESTION_EVENTS.every((event) => outcomes[event] === 0)) return undefined;
+  const credits = roundCredits(measured.reduce((sum, e) => sum + e.credits, 0));
+  return {
+    credits,
+    requests: measured.length,
+    unmeasured: billed.length - measured.length,
+    counts: { ...outcomes },
+    creditsPerAccepted: outcomes.accepted > 0 ? roundCredits(credits / outcomes.accepted) : null,
+  };
+}
+
+export interface ReportOptions {
+  /** The days shown, ending today (REPORT_DAYS). */
+  days?: number;
+  /** How many of the most expensive requests are listed. */
+  top?: number;
+  /** Only the requests made through this endpoint token (the per-token table still lists every token). */
+  token?: string;
+  /** Suggestions' counts over the same days (lastDays(now, days)). */
+  suggestionCounts?: SuggestionEventCounts;
+}
+
+/** The usage view's content for the `days` days ending today. */
+export function buildUsageReport(entries: readonly UsageEntry[], now: number, options: ReportOptions = {}): UsageReport {
   const days = options.days ?? REPORT_DAYS;
   const start = windowStart(now, days);
   const window = entries.filter((e) => e.at >= start && e.at <= now);
@@ -160,6 +207,7 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
     total.requests += 1;
     environments.set(entry.environment, total);
   }
+  const suggestions = options.token === undefined ? suggestionsSummary(window, options.suggestionCounts) : undefined;
   const topRequests = [...inWindow]
     .sort((a, b) => b.credits - a.credits || b.at - a.at)
     .slice(0, options.top ?? 20)
@@ -179,6 +227,7 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
     requests: inWindow.length,
     today: spendToday(inWindow, now).credits,
     unmeasured: all.length - inWindow.length,
+    ...(suggestions && { suggestions }),
   };
 }
 

@@ -16,8 +16,8 @@ interface StoredReservation {
   id: string;
   pid: number;
   environment: string;
-  /** The endpoint token the request came through, when it has a limit of its own. */
-  token?: string;
+  /** The keys of the request's budgets of their own (spendBudget.ts), when it has any. */
+  budgets?: string[];
   credits: number;
   at: number;
 }
@@ -55,18 +55,18 @@ export class ReservationStore {
   }
 
   /**
-   * Under the lock: `decide` is told the credits every live reservation of `environment` holds (and,
-   * given a `token`, those of every environment's requests through that token), and when it answers
-   * true, `credits` are reserved. Returns the reservation's id, or undefined when refused.
+   * Under the lock: `decide` is told the credits every live reservation of `environment` holds, and
+   * for each of `budgets` (keys), those of every environment's requests under that key; when it
+   * answers true, `credits` are reserved. Returns the reservation's id, or undefined when refused.
    */
-  async reserve(environment: string, credits: number, decide: (reserved: number, reservedByToken: number) => boolean | Promise<boolean>, token?: string): Promise<string | undefined> {
+  async reserve(environment: string, credits: number, decide: (reserved: number, reservedByBudget: ReadonlyMap<string, number>) => boolean | Promise<boolean>, budgets: readonly string[] = []): Promise<string | undefined> {
     return this.#locked(async () => {
       const live = await this.#live();
       const reserved = live.filter((r) => r.environment === environment).reduce((sum, r) => sum + r.credits, 0);
-      const reservedByToken = token === undefined ? 0 : live.filter((r) => r.token === token).reduce((sum, r) => sum + r.credits, 0);
-      if (!(await decide(reserved, reservedByToken))) return undefined;
+      const reservedByBudget = new Map(budgets.map((key) => [key, live.filter((r) => r.budgets?.includes(key)).reduce((sum, r) => sum + r.credits, 0)]));
+      if (!(await decide(reserved, reservedByBudget))) return undefined;
       const id = randomUUID();
-      await this.#write([...live, { id, pid: this.#pid, environment, ...(token !== undefined && { token }), credits, at: this.#clock() }]);
+      await this.#write([...live, { id, pid: this.#pid, environment, ...(budgets.length > 0 && { budgets: [...budgets] }), credits, at: this.#clock() }]);
       return id;
     });
   }
@@ -92,8 +92,9 @@ export class ReservationStore {
     const now = this.#clock();
     return raw.filter((r: unknown): r is StoredReservation => {
       if (typeof r !== 'object' || r === null) return false;
-      const { id, pid, environment, token, credits, at } = r as Record<string, unknown>;
-      return typeof id === 'string' && typeof pid === 'number' && typeof environment === 'string' && (token === undefined || typeof token === 'string') && typeof credits === 'number' && typeof at === 'number'
+      const { id, pid, environment, budgets, credits, at } = r as Record<string, unknown>;
+      const keys = budgets === undefined || (Array.isArray(budgets) && budgets.every((key) => typeof key === 'string'));
+      return typeof id === 'string' && typeof pid === 'number' && typeof environment === 'string' && keys && typeof credits === 'number' && typeof at === 'number'
         && now - at < this.#reservationTtlMs && (pid === this.#pid || this.#isAlive(pid));
     });
   }

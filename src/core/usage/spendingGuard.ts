@@ -1,18 +1,23 @@
 import * as path from 'node:path';
-import * as l10n from '@vscode/l10n';
 import { ApiError } from '../api/errors';
-import type { EndpointCaller } from '../localEndpoint/namedTokens';
 import type { BillingWindow, BillingWindows } from './billingWindows';
-import type { Clock } from './ledger';
-import { environmentSpend, limitReached, tokenSpend, type ReachedLimit } from './limitCheck';
+import type { Clock, UsageKind } from './ledger';
+import { budgetSpend, environmentSpend, kindSpendToday, limitReached, type KindSpend, type ReachedLimit } from './limitCheck';
 import type { SpendSums } from './periodSums';
 import { ReservationStore } from './reservations';
+import { budgetLogName, budgetRefusal, isTokenBudget, tokenBudgetKey, type SpendBudget } from './spendBudget';
 import { LIMIT_PERIODS, limitReachedMessage, parseSpendingLimits, type PeriodSpend, type SpendingLimit } from './spendingLimits';
 
-/** A request refused by a spending limit (the environment's, or its endpoint token's when `token` names one): nothing was sent. */
+/**
+ * A request refused by a spending limit: the environment's, or a budget of its own (`budget`; `token`
+ * names the endpoint token when the budget is that token's daily limit). Nothing was sent.
+ */
 export class SpendingLimitError extends ApiError {
-  constructor(message: string, readonly environment: string, readonly spend: PeriodSpend, readonly token?: string) {
+  readonly token: string | undefined;
+
+  constructor(message: string, readonly environment: string, readonly spend: PeriodSpend, readonly budget?: SpendBudget) {
     super('spendingLimit', message);
+    this.token = budget && isTokenBudget(budget) ? budget.name : undefined;
   }
 }
 
@@ -83,35 +88,44 @@ export class SpendingGuard {
     return environmentSpend(sums, environment, limit, this.#settings.unmeasuredRequestCredits(), reserved ?? (await this.#reservations.reserved(environment)));
   }
 
+  /** A budget's spend today (every environment's under its key) against its daily limit; views pass no reservation. */
+  async budgetSpend(budget: SpendBudget): Promise<PeriodSpend> {
+    return budgetSpend(await this.#usage.periodSums(), budget, this.#settings.unmeasuredRequestCredits(), 0);
+  }
+
   /** An endpoint token's spend today (every environment's requests through it) against its daily limit; views pass no reservation. */
   async tokenSpend(tokenId: string, dailyLimit: number): Promise<PeriodSpend> {
-    return tokenSpend(await this.#usage.periodSums(), tokenId, dailyLimit, this.#settings.unmeasuredRequestCredits(), 0);
+    return this.budgetSpend({ key: tokenBudgetKey(tokenId), name: tokenId, dailyLimit });
+  }
+
+  /** Today's spend of one kind of request, every environment's (the suggestions' status bar item reads it): from the sums, not the ledger. */
+  async kindSpendToday(kind: UsageKind): Promise<KindSpend> {
+    return kindSpendToday(await this.#usage.periodSums(), kind, this.#settings.unmeasuredRequestCredits());
   }
 
   /**
-   * Before a billed request of `environment` is sent (`caller`: the endpoint token it came through,
-   * whose daily limit holds like the environment's). Throws SpendingLimitError past a limit.
+   * Before a billed request of `environment` is sent (`budgets`: its budgets of their own, an endpoint
+   * token's daily limit, the suggestions' budget, each holding like the environment's limits).
+   * Throws SpendingLimitError past a limit.
    */
-  async open(environment: string, caller?: EndpointCaller): Promise<BillingWindow> {
+  async open(environment: string, budgets: readonly SpendBudget[] = []): Promise<BillingWindow> {
     const limit = this.limitOf(environment);
-    const dailyLimit = caller?.dailyLimit;
-    const token = caller && dailyLimit !== undefined ? { id: caller.token.id, name: caller.token.name, dailyLimit } : undefined;
-    if (!limit && !token) return this.#windows.open(environment);
+    if (!limit && budgets.length === 0) return this.#windows.open(environment);
     const consented = limit !== undefined && (this.#allowedOnce.get(environment) ?? 0) > 0;
     if (consented) this.#allowedOnce.set(environment, (this.#allowedOnce.get(environment) ?? 1) - 1);
     const allowance = this.#settings.unmeasuredRequestCredits();
     let reached: ReachedLimit | undefined;
-    const id = await this.#reservations.reserve(environment, allowance, async (reserved, reservedByToken) => {
-      reached = limitReached({ sums: await this.#usage.periodSums(), environment, ...(limit && { limit }), consented, ...(token && { token }), allowance, reserved, reservedByToken });
+    const id = await this.#reservations.reserve(environment, allowance, async (reserved, reservedByBudget) => {
+      reached = limitReached({ sums: await this.#usage.periodSums(), environment, ...(limit && { limit }), consented, budgets, allowance, reserved, reservedByBudget });
       return reached === undefined;
-    }, token?.id);
+    }, budgets.map((budget) => budget.key));
     if (id === undefined || reached) {
-      const { spend, token: tokenName } = reached as ReachedLimit;
+      const { spend, budget } = reached as ReachedLimit;
       const resets = new Date(spend.resetsAt);
-      const message = limitReachedMessage(spend, tokenName === undefined ? environment : l10n.t('endpoint token {0}', tokenName), LIMIT_PERIODS[spend.period].resetText(spend.resetsAt));
-      const whose = tokenName === undefined ? '' : ` through endpoint token "${tokenName}" (its own limit)`;
+      const message = budget ? budgetRefusal(budget, spend) : limitReachedMessage(spend, environment, LIMIT_PERIODS[spend.period].resetText(spend.resetsAt));
+      const whose = budget ? ` ${budgetLogName(budget)}` : '';
       this.#log.warn(`Spending limit: a request of ${environment}${whose} was refused before sending (${spend.period}: ${spend.counted} of ${spend.limit} credits counted, resets ${resets.toISOString()})`);
-      throw new SpendingLimitError(message, environment, spend, tokenName);
+      throw new SpendingLimitError(message, environment, spend, budget);
     }
     if (consented) this.#log.info(`Spending limit: one request of ${environment} sent past the limit, as the user chose (Send Anyway)`);
     let window: BillingWindow;

@@ -27,6 +27,8 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   /** Environment name → its limits; validated by the reader (core/usage/spendingLimits.ts). */
   'inference.spendingLimits': Record<string, unknown>;
   'inference.unmeasuredRequestCredits': number;
+  /** Inline suggestions' own daily budget in credits (core/usage/spendBudget.ts); null: none. */
+  'inference.suggestions.dailyBudgetCredits': number | null;
   'inference.rateLimit.maxRetries': number;
   'inference.modelCacheMinutes': number;
   'inference.timeouts.connectSeconds': number;
@@ -72,6 +74,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.balanceWarningThreshold': 10,
   'inference.spendingLimits': {},
   'inference.unmeasuredRequestCredits': DEFAULT_UNMEASURED_CREDITS,
+  'inference.suggestions.dailyBudgetCredits': null,
   'inference.rateLimit.maxRetries': 3,
   'inference.modelCacheMinutes': 60,
   'inference.timeouts.connectSeconds': 30,
@@ -108,7 +111,7 @@ export const USER_LEVEL_SETTINGS = [
   'inference.environments', 'inference.activeEnvironment', 'inference.spendingLimits', 'inference.unmeasuredRequestCredits',
   // What suggestions send, and how often: a repository must neither turn them on nor widen what leaves the machine.
   'inference.suggestions.enabled', 'inference.suggestions.debounceMs', 'inference.suggestions.excludedFiles',
-  'inference.suggestions.maxFileSizeKB', 'inference.suggestions.allowInUntrustedWorkspaces',
+  'inference.suggestions.maxFileSizeKB', 'inference.suggestions.allowInUntrustedWorkspaces', 'inference.suggestions.dailyBudgetCredits',
 ] as const satisfies readonly SettingId[];
 
 function isUserLevel(id: SettingId): boolean {

@@ -13,6 +13,8 @@ import { EndpointTokens } from './endpointTokens';
 import { ModelService } from './modelService';
 import { SettingsProblems } from './settingsProblems';
 import { SpendingWatch } from './spendingWatch';
+import { createSuggestionCounts } from './suggestionCounts';
+import type { SuggestionCounts } from '../../core/suggestions/suggestionCounts';
 import { ledgerClock, UsageLedger } from './usageLedger';
 import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
 
@@ -44,6 +46,11 @@ export interface Services {
    * their limits. Read on first use (both load lazily), so that activation never reads them.
    */
   readonly endpointTokens: EndpointTokens;
+  /**
+   * Inline suggestions requested, shown, accepted and cancelled per day and environment (global
+   * state): the suggestions feature records, the usage view reads. Made on first use.
+   */
+  readonly suggestionCounts: SuggestionCounts;
 }
 
 export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Services {
@@ -63,6 +70,7 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   const spendingWatch = new SpendingWatch(billing, environments, usage, context.globalState);
   context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch);
   let endpointTokens: EndpointTokens | undefined;
+  let suggestionCounts: SuggestionCounts | undefined;
   return {
     context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing, spendingWatch,
     get endpointTokens() {
@@ -71,6 +79,14 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
         context.subscriptions.push(endpointTokens);
       }
       return endpointTokens;
+    },
+    get suggestionCounts() {
+      if (!suggestionCounts) {
+        suggestionCounts = createSuggestionCounts(context.globalState, log);
+        // Disposal writes what is pending (VS Code does not wait for it: at most the last batch is lost).
+        context.subscriptions.push(suggestionCounts);
+      }
+      return suggestionCounts;
     },
   };
 }

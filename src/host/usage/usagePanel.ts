@@ -1,6 +1,8 @@
 import vscode = require('vscode');
 import { webviewHtml } from '../../core/webviewHtml';
-import { buildUsageReport, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
+import { buildUsageReport, lastDays, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
+import { suggestionsBudget } from '../../core/usage/spendBudget';
+import { readSetting } from '../shared/config';
 import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
 import { LIMIT_PERIODS, stateOf, type PeriodSpend } from '../../core/usage/spendingLimits';
 import { Disposable, type Registered } from '../shared/disposable';
@@ -9,7 +11,7 @@ import type { Services } from '../shared/services';
 export const USAGE_VIEW_TYPE = 'inference.usage';
 
 /** The assets (context), the ledger, and the limits' rows (environments, billing, endpoint tokens). */
-export type UsageServices = Pick<Services, 'context' | 'usage' | 'endpointTokens' | 'environments' | 'billing' | 'log'>;
+export type UsageServices = Pick<Services, 'context' | 'usage' | 'endpointTokens' | 'environments' | 'billing' | 'log' | 'suggestionCounts'>;
 
 /**
  * "Inference: Show Usage": one panel that draws the local ledger (spend per day, the most expensive
@@ -68,16 +70,18 @@ export class UsagePanel extends Disposable {
   async refresh(reread: boolean): Promise<void> {
     if (reread) await this.#services.usage.reload(REPORT_DAYS);
     if (!this.#ready) return;
-    const report = buildUsageReport(this.#services.usage.entries(), this.#services.usage.clock(), { ...(this.#tokenFilter !== undefined && { token: this.#tokenFilter }) });
+    const now = this.#services.usage.clock();
+    const suggestionCounts = this.#services.suggestionCounts.totals(lastDays(now, REPORT_DAYS));
+    const report = buildUsageReport(this.#services.usage.entries(), now, { suggestionCounts, ...(this.#tokenFilter !== undefined && { token: this.#tokenFilter }) });
     const message: UsageHostMessage = { v: USAGE_PROTOCOL_VERSION, type: 'report', report, limits: await this.#limits() };
     void this.panel.webview.postMessage(message);
   }
 
-  /** Each environment's spend (every window's) against each of its limits, then each endpoint token's against its daily limit. */
+  /** Each environment's spend (every window's) against each of its limits, then each endpoint token's and the suggestions' against their daily limits. */
   async #limits(): Promise<LimitRow[]> {
     const rows: LimitRow[] = [];
-    const row = (spend: PeriodSpend, environment: string, token?: string): LimitRow => ({
-      environment, ...(token !== undefined && { token }), period: spend.period, periodLabel: LIMIT_PERIODS[spend.period].label(), limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt,
+    const row = (spend: PeriodSpend, environment: string, token?: string, suggestions?: true): LimitRow => ({
+      environment, ...(token !== undefined && { token }), ...(suggestions && { suggestions }), period: spend.period, periodLabel: LIMIT_PERIODS[spend.period].label(), limit: spend.limit, counted: spend.counted, unmeasured: spend.unmeasured, state: stateOf(spend), resetsAt: spend.resetsAt,
     });
     for (const environment of this.#services.environments.all()) {
       const limit = this.#services.billing.limitOf(environment.name);
@@ -87,6 +91,8 @@ export class UsagePanel extends Disposable {
     for (const token of this.#services.endpointTokens.list()) {
       if (token.dailyLimit !== undefined) rows.push(row(await this.#services.billing.tokenSpend(token.id, token.dailyLimit), '', token.name));
     }
+    const suggestions = suggestionsBudget(readSetting('inference.suggestions.dailyBudgetCredits'));
+    if (suggestions) rows.push(row(await this.#services.billing.budgetSpend(suggestions), '', undefined, true));
     return rows;
   }
 

@@ -38,7 +38,7 @@ export function formatSpend(value: number): string {
  * so the webview's CSP needs no 'unsafe-inline'); colours come from theme variables through classes.
  * Each segment names its day, series and credits in a <title> (the hover tooltip and screen readers).
  */
-export function stackedBarChart(data: StackedDays, seriesIndex: ReadonlyMap<string, number>, width = 760, height = 240): SVGSVGElement {
+export function stackedBarChart(data: StackedDays, seriesIndex: ReadonlyMap<string, number>, label: (series: string) => string = (series) => series, width = 760, height = 240): SVGSVGElement {
   const margin = { top: 12, right: 12, bottom: 28, left: 56 };
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
@@ -68,7 +68,7 @@ export function stackedBarChart(data: StackedDays, seriesIndex: ReadonlyMap<stri
         class: `bar series-${colour}`,
         x, width: barWidth, y: y(base + value), height: Math.max(1, y(base) - y(base + value)),
         'data-date': day.date, 'data-series': series,
-      }, [title(`${day.date} · ${series}: ${formatSpend(value)} credits`)]));
+      }, [title(`${day.date} · ${label(series)}: ${formatSpend(value)} credits`)]));
       base += value;
     }
     // Label every 5th day and the last one (today), as MM-DD.

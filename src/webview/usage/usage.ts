@@ -4,6 +4,7 @@ import { USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type Usag
 import type { RequestRow, StackedDays, TokenTotal, UsageReport } from '../../core/usage/report';
 import { codicon, el } from '../shared/dom';
 import { formatSpend, SERIES_CLASSES, stackedBarChart } from './chart';
+import { kindLabel, suggestionsSection } from './suggestionsSection';
 import { configureLocalization } from '../shared/localize';
 
 type StackBy = 'model' | 'kind';
@@ -60,6 +61,7 @@ class UsageView {
     if (!report) return;
     const stacked: StackedDays = this.#stackBy === 'kind' ? report.byKind : report.byModel;
     const seriesIndex = new Map(stacked.series.map((s, i) => [s, i]));
+    const seriesLabel = this.#stackBy === 'kind' ? kindLabel : (series: string) => series;
     const toolbar = el('div', { className: 'toolbar' }, [
       el('fieldset', { className: 'stack-by' }, [
         el('legend', { text: l10n.t('Stack by') }),
@@ -83,7 +85,7 @@ class UsageView {
       })]),
     ]);
     const legend = el('ul', { className: 'legend', attrs: { 'aria-label': l10n.t('Series') } }, stacked.series.map((series) =>
-      el('li', {}, [el('span', { className: `swatch series-${Math.min(seriesIndex.get(series) ?? 0, SERIES_CLASSES - 1)}`, attrs: { 'aria-hidden': 'true' } }), series]),
+      el('li', {}, [el('span', { className: `swatch series-${Math.min(seriesIndex.get(series) ?? 0, SERIES_CLASSES - 1)}`, attrs: { 'aria-hidden': 'true' } }), seriesLabel(series)]),
     ));
     const note = el('p', { className: 'note', text: l10n.t('Recorded on this machine from the balance the service reported before and after each request; requests whose spend could not be measured are not included.') });
     this.#root.replaceChildren(
@@ -91,8 +93,12 @@ class UsageView {
       toolbar,
       summary,
       ...(this.#limits.length ? [this.#limitTable(this.#limits)] : []),
-      el('section', { className: 'chart-section', attrs: { 'aria-label': l10n.t('Spend per day') } }, [stackedBarChart(stacked, seriesIndex), legend]),
-      el('div', { className: 'tables' }, [this.#topTable(report.topRequests), this.#environmentTable(report), ...(report.tokens.length ? [this.#tokenTable(report.tokens)] : [])]),
+      el('section', { className: 'chart-section', attrs: { 'aria-label': l10n.t('Spend per day') } }, [stackedBarChart(stacked, seriesIndex, seriesLabel), legend]),
+      el('div', { className: 'tables' }, [
+        this.#topTable(report.topRequests), this.#environmentTable(report),
+        ...(report.tokens.length ? [this.#tokenTable(report.tokens)] : []),
+        ...(report.suggestions ? [suggestionsSection(report.suggestions, report.days)] : []),
+      ]),
       note,
     );
   }
@@ -127,7 +133,7 @@ class UsageView {
       return el('tr', {}, [
         el('td', { text: new Date(row.at).toLocaleString() }),
         el('td', { text: row.environment }),
-        el('td', { text: row.kind }),
+        el('td', { text: kindLabel(row.kind) }),
         el('td', { text: row.model }),
         el('td', { className: 'token', text: row.token?.name ?? '—' }),
         el('td', { className: 'number', text: formatSpend(row.credits) }),
@@ -151,7 +157,7 @@ class UsageView {
       el('table', {}, [
         el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Limit of')), headerCell(l10n.t('Period')), headerCell(l10n.t('Spent'), 'number'), headerCell(l10n.t('Limit'), 'number'), headerCell(l10n.t('State')), headerCell(l10n.t('Resets'))])]),
         el('tbody', {}, rows.map((row) => el('tr', { className: `limit-${row.state}` }, [
-          el('td', { text: row.token === undefined ? row.environment : l10n.t('Endpoint token "{0}"', row.token) }),
+          el('td', { text: row.suggestions ? l10n.t('Inline suggestions (their own budget)') : row.token === undefined ? row.environment : l10n.t('Endpoint token "{0}"', row.token) }),
           el('td', { text: row.periodLabel }),
           el('td', { className: 'number', text: formatSpend(row.counted), attrs: row.unmeasured ? { title: l10n.t('Includes {0} requests whose spend could not be measured, each counted at the allowance set in inference.unmeasuredRequestCredits.', row.unmeasured) } : {} }),
           el('td', { className: 'number', text: formatSpend(row.limit) }),

@@ -1,7 +1,7 @@
 import type { AccountBalances, BalanceRefresher, BillingOpener } from '../../../src/core/usage/accountMeter';
 import type { BillingWindow } from '../../../src/core/usage/billingWindows';
 import type { SpendNotMeasured, UsageRecord, UsageRecorder } from '../../../src/core/usage/ledger';
-import type { EndpointCaller } from '../../../src/core/localEndpoint/namedTokens';
+import type { SpendBudget } from '../../../src/core/usage/spendBudget';
 import type { CheckedEnvironment } from '../../../src/core/settings/settingsCheck';
 
 /** Fakes of the account's ports (core/usage/accountMeter.ts and the features built on them), shared by the host features' logic tests. */
@@ -58,9 +58,9 @@ export class FakeLedger implements UsageRecorder {
 export class FakeBilling implements BillingOpener {
   readonly events: string[] = [];
   refusal: Error | undefined;
-  async open(env: string, caller?: EndpointCaller): Promise<BillingWindow> {
+  async open(env: string, budgets: readonly SpendBudget[] = []): Promise<BillingWindow> {
     if (this.refusal) throw this.refusal;
-    this.events.push(`open ${env}${caller ? ` ${caller.token.name}` : ''}`);
+    this.events.push(`open ${env}${budgets.map((budget) => ` ${budget.name}`).join('')}`);
     return { overlapped: false, settling: () => void this.events.push('settling'), close: () => void this.events.push('close') };
   }
 }

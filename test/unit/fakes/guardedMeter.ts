@@ -37,7 +37,7 @@ export function guardedMeter(allowance = 1): GuardedMeter {
     entries,
     state,
     meter: {
-      openBillingWindow: (env, caller) => guard.open(env, caller),
+      openBillingWindow: (env, budgets) => guard.open(env, budgets),
       balance: () => state.balance,
       readSettledBalance: async () => state.settled,
       usage: { record, recordUnmeasured: (entry) => record({ ...entry, credits: null }) },

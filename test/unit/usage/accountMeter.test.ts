@@ -55,9 +55,9 @@ describe('account meter: the billing meter on the extension\'s services', () => 
     assert.deepEqual(services.log.lines, ['warn: Language models: could not read the balance after an answer: 503 Service Unavailable']);
   });
 
-  it('opens through the spending guard with the caller, and a refusal there asks the service for nothing', async () => {
+  it('opens through the spending guard with the token caller\'s budget, and a refusal there asks the service for nothing', async () => {
     const meter = accountMeter(services, options());
-    (await BilledCall.open(meter, 'Local endpoint', 'production', { caller: { token: { id: 't', name: 'aider' } } })).notBilled();
+    (await BilledCall.open(meter, 'Local endpoint', 'production', { caller: { token: { id: 't', name: 'aider' }, dailyLimit: 5 } })).notBilled();
     services.billing.refusal = new Error('limit reached');
     await assert.rejects(BilledCall.open(meter, 'Chat', 'production'), /limit reached/);
     assert.deepEqual(services.billing.events, ['open production aider', 'close']);

@@ -56,8 +56,8 @@ function meter(options: { balance?: number; overlapped?: boolean; reading?: () =
     close: () => void events.push('close'),
   };
   const ports: BillingMeter = {
-    openBillingWindow: async (env, caller) => {
-      events.push(`open ${env}${caller ? ` ${caller.token.name}` : ''}`);
+    openBillingWindow: async (env, budgets) => {
+      events.push(`open ${env}${budgets.map((budget) => ` ${budget.key} ${budget.name} ${budget.dailyLimit}`).join('')}`);
       return window;
     },
     balance: () => options.balance,
@@ -124,14 +124,15 @@ describe('billed call: one meter for every path', () => {
     assert.deepEqual([...unknown.ledger.entries, ...overlapped.ledger.entries].map((e) => e.credits), [null, null]);
   });
 
-  it('passes the endpoint token to the window (its own limits), and takes a stream\'s reading only after the readings before it', async () => {
+  it('passes the endpoint token\'s limit and another budget to the window (their own limits), and takes a stream\'s reading only after the readings before it', async () => {
     let release!: () => void;
     const earlier = new Promise<void>((resolve) => (release = resolve));
     const { ports, events } = meter({ balance: 10, reading: async () => ({ credits: 9.5, at: clock }) });
-    const call = await BilledCall.open(ports, 'Local endpoint', 'production', { now, caller: { token: { id: 't1', name: 'ci' } } });
+    const budget = { key: 'kind:suggestion', name: 'suggestions', dailyLimit: 2 };
+    const call = await BilledCall.open(ports, 'Local endpoint', 'production', { now, caller: { token: { id: 't1', name: 'ci' }, dailyLimit: 3 }, budget });
     const ended = call.billedStream(ENTRY, earlier);
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(events, ['open production ci', 'settling'], 'settled at once, read once the earlier readings are in');
+    assert.deepEqual(events, ['open production token:t1 ci 3 kind:suggestion suggestions 2', 'settling'], 'settled at once, read once the earlier readings are in');
     release();
     assert.deepEqual(await ended, { credits: 0.5 });
     assert.deepEqual(events.slice(2), ['read', 'close']);

@@ -6,6 +6,7 @@ import { serializeEntry, toUsageEntry, type UsageEntry, type UsageRecord } from 
 import { limitReached, type LimitCheck } from '../../../src/core/usage/limitCheck';
 import { sumsFor, sumsOf, type SpendSums } from '../../../src/core/usage/periodSums';
 import { readPeriodSums, type PeriodSumsFiles } from '../../../src/core/usage/periodSumsFile';
+import { kindBudgetKey, tokenBudgetKey, type SpendBudget } from '../../../src/core/usage/spendBudget';
 import { currentPeriods, sumWithin } from '../../../src/core/usage/spendingLimits';
 
 const ZONE = 'UTC';
@@ -14,6 +15,7 @@ const NOW = Date.parse('2026-03-15T12:00:00Z');
 const PERIODS = currentPeriods(NOW, ZONE);
 const DAY = PERIODS.day;
 const TOKEN = { id: 'tok-1', name: 'aider' };
+const tokenAt = (dailyLimit: number): SpendBudget => ({ key: tokenBudgetKey(TOKEN.id), name: TOKEN.name, dailyLimit });
 
 function entry(at: string, credits: number | null, extra: Partial<UsageRecord> = {}): UsageEntry {
   return toUsageEntry({ requestId: `r-${at}`, model: 'm', environment: 'production', kind: 'chat', credits, ...extra }, Date.parse(at));
@@ -22,7 +24,7 @@ function entry(at: string, credits: number | null, extra: Partial<UsageRecord> =
 /** Sums in a comparable form (floating sums rounded). */
 function plain(sums: SpendSums): unknown {
   const round = (map: SpendSums['environments']) => [...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, { day, month }]) => [key, Math.round(day.measured * 1e6), day.unmeasured, Math.round(month.measured * 1e6), month.unmeasured]);
-  return { environments: round(sums.environments), tokens: round(sums.tokens) };
+  return { environments: round(sums.environments), budgets: round(sums.budgets) };
 }
 
 describe('period sums: the day\'s and month\'s spend per environment and endpoint token', () => {
@@ -41,25 +43,42 @@ describe('period sums: the day\'s and month\'s spend per environment and endpoin
     // Every period of the table is the sum over its own bounds.
     const over = (picked: UsageEntry[]) => Object.fromEntries(Object.entries(PERIODS).map(([period, bounds]) => [period, sumWithin(picked, bounds)]));
     assert.deepEqual(sumsFor(sums.environments, 'production'), over(production));
-    assert.deepEqual(sumsFor(sums.tokens, TOKEN.id), over(entries.filter((e) => e.token?.id === TOKEN.id)));
-    assert.deepEqual([sumsFor(sums.tokens, TOKEN.id).day, sumsFor(sums.tokens, TOKEN.id).month], [{ measured: 0.5, unmeasured: 1 }, { measured: 2.5, unmeasured: 1 }]);
+    assert.deepEqual(sumsFor(sums.budgets, tokenBudgetKey(TOKEN.id)), over(entries.filter((e) => e.token?.id === TOKEN.id)));
+    assert.deepEqual([sumsFor(sums.budgets, tokenBudgetKey(TOKEN.id)).day, sumsFor(sums.budgets, tokenBudgetKey(TOKEN.id)).month], [{ measured: 0.5, unmeasured: 1 }, { measured: 2.5, unmeasured: 1 }]);
     assert.deepEqual(sumsFor(sums.environments, 'preview').day, { measured: 3, unmeasured: 0 });
-    assert.deepEqual(sumsFor(sums.tokens, 'unknown'), over([]));
+    assert.deepEqual(sumsFor(sums.budgets, tokenBudgetKey('unknown')), over([]));
+  });
+
+  it('sums each kind across environments, so that a budget of a kind counts every environment\'s', () => {
+    const suggestions = [
+      entry('2026-03-15T01:00:00Z', 0.25, { kind: 'suggestion' }),
+      entry('2026-03-15T02:00:00Z', null, { kind: 'suggestion', environment: 'preview' }),
+      entry('2026-03-10T02:00:00Z', 1, { kind: 'suggestion', environment: 'preview' }),
+    ];
+    const sums = sumsOf([...entries, ...suggestions], PERIODS);
+    assert.deepEqual(sumsFor(sums.budgets, kindBudgetKey('suggestion')).day, { measured: 0.25, unmeasured: 1 });
+    assert.deepEqual(sumsFor(sums.budgets, kindBudgetKey('suggestion')).month, { measured: 1.25, unmeasured: 1 });
+    assert.deepEqual(sumsFor(sums.budgets, kindBudgetKey('chat')).day, { measured: 3.5, unmeasured: 1 });
+    assert.deepEqual(sumsFor(sums.budgets, kindBudgetKey('image')).day, { measured: 0, unmeasured: 0 });
+    const check: LimitCheck = { sums, environment: 'production', consented: true, allowance: 1, reserved: 0, budgets: [{ key: kindBudgetKey('suggestion'), name: 'suggestions', dailyLimit: 1.5 }], reservedByBudget: new Map() };
+    assert.equal(limitReached(check), undefined, '0.25 measured + 1 unmeasured at the allowance');
+    const reached = limitReached({ ...check, reservedByBudget: new Map([[kindBudgetKey('suggestion'), 0.25]]) });
+    assert.deepEqual([reached?.budget?.name, reached?.spend.counted], ['suggestions', 1.5], 'a suggestion in flight counts, whatever the environment');
   });
 
   it('refuses past a token\'s own daily limit whatever Send Anyway says, and past the environment\'s only without consent', () => {
     const sums = sumsOf(entries, PERIODS);
-    const check = (overrides: Partial<LimitCheck>): LimitCheck => ({ sums, environment: 'production', consented: false, allowance: 1, reserved: 0, reservedByToken: 0, ...overrides });
+    const check = (overrides: Partial<LimitCheck>): LimitCheck => ({ sums, environment: 'production', consented: false, allowance: 1, reserved: 0, budgets: [], reservedByBudget: new Map(), ...overrides });
     // The token today: 0.5 measured + 1 unmeasured at the allowance of 1 = 1.5.
-    assert.equal(limitReached(check({ token: { ...TOKEN, dailyLimit: 1.6 } })), undefined);
-    assert.equal(limitReached(check({ token: { ...TOKEN, dailyLimit: 1.6 }, reservedByToken: 0.1 }))?.token, 'aider', 'a request in flight through the token counts');
-    const reached = limitReached(check({ token: { ...TOKEN, dailyLimit: 1.5 }, consented: true, limit: { day: 100, warningFraction: 0.8 } }));
-    assert.equal(reached?.token, 'aider');
+    assert.equal(limitReached(check({ budgets: [tokenAt(1.6)] })), undefined);
+    assert.equal(limitReached(check({ budgets: [tokenAt(1.6)], reservedByBudget: new Map([[tokenBudgetKey(TOKEN.id), 0.1]]) }))?.budget?.name, 'aider', 'a request in flight through the token counts');
+    const reached = limitReached(check({ budgets: [tokenAt(1.5)], consented: true, limit: { day: 100, warningFraction: 0.8 } }));
+    assert.equal(reached?.budget?.name, 'aider');
     assert.equal(reached?.spend.counted, 1.5);
     assert.equal(reached?.spend.resetsAt, DAY.end);
     // The environment's day: 1.5 as well; its limit refuses every caller, unless the user consented.
-    const environment = limitReached(check({ limit: { day: 1.5, warningFraction: 0.8 }, token: { ...TOKEN, dailyLimit: 10 } }));
-    assert.deepEqual([environment?.token, environment?.spend.period], [undefined, 'day']);
+    const environment = limitReached(check({ limit: { day: 1.5, warningFraction: 0.8 }, budgets: [tokenAt(10)] }));
+    assert.deepEqual([environment?.budget, environment?.spend.period], [undefined, 'day']);
     assert.equal(limitReached(check({ limit: { day: 1.5, warningFraction: 0.8 }, consented: true })), undefined);
     assert.equal(limitReached(check({ limit: { month: 4.75, warningFraction: 0.8 } }))?.spend.period, 'month');
     assert.equal(limitReached(check({ limit: { month: 4.76, warningFraction: 0.8 } })), undefined);
@@ -80,7 +99,7 @@ describe('period sums file beside the ledger', () => {
   const stored = () => JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { ledger: { size: number } };
 
   it('is empty without a ledger, and is built from the ledger when missing', async () => {
-    assert.deepEqual(plain(await read()), { environments: [], tokens: [] });
+    assert.deepEqual(plain(await read()), { environments: [], budgets: [] });
     append(entry('2026-03-15T01:00:00Z', 1), entry('2026-03-10T01:00:00Z', 2, { token: TOKEN }));
     assert.deepEqual(plain(await read()), truth());
     assert.equal(stored().ledger.size, fs.statSync(files.ledger).size);
@@ -146,11 +165,22 @@ describe('period sums file beside the ledger', () => {
     fs.writeFileSync(files.sums, JSON.stringify({ ...current, v: 1, day: current.periods.day, month: current.periods.month }));
     poison();
     assert.deepEqual(plain(await read()), truth());
+    // Version 2 kept endpoint tokens' sums only: rebuilt, so that every kind's sums are there.
+    append(entry('2026-03-15T03:00:00Z', 0.5, { kind: 'suggestion', environment: 'preview' }));
+    await read();
+    const { budgets, ...rest } = JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { budgets: unknown[] };
+    assert.ok(budgets.length > 0);
+    fs.writeFileSync(files.sums, JSON.stringify({ ...rest, v: 2, tokens: [] }));
+    const rebuilt = await read();
+    assert.deepEqual(plain(rebuilt), truth());
+    assert.deepEqual(sumsFor(rebuilt.budgets, kindBudgetKey('suggestion')).day, { measured: 0.5, unmeasured: 0 });
+    assert.equal((JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { v: number }).v, 3, 'written again in the current version');
     // Another day: the next day's sums start from the ledger.
     poison();
     const next = await readPeriodSums(files, currentPeriods(DAY.end, ZONE));
     assert.deepEqual(sumsFor(next.environments, 'production').day, { measured: 0, unmeasured: 0 });
     assert.equal(sumsFor(next.environments, 'production').month.measured, 4);
+    assert.equal(sumsFor(next.budgets, kindBudgetKey('suggestion')).month.measured, 0.5);
   });
 
   it('stays true when two windows append and read at the same time', async () => {

@@ -177,11 +177,50 @@ describe('usage CSV', () => {
   });
 });
 
+describe('usage report: inline suggestions, a kind of their own', () => {
+  const suggestion = (at: number, credits: number | null, environment = 'production') => entry(at, 0, { kind: 'suggestion', model: 'code-a', credits, environment });
+  const entries = [
+    entry(local(11, 21, 10), 2),
+    suggestion(local(11, 21, 11), 0.01),
+    suggestion(local(11, 22, 8), 0.02, 'preview'),
+    suggestion(local(11, 22, 8, 1), null),
+    suggestion(local(10, 1), 5), // before the window
+  ];
+
+  it('reads back old and new ledger lines alike, and stacks suggestions as their own kind', () => {
+    assert.deepEqual(parseLedger(entries.map(serializeEntry).join('')), entries);
+    const oldLine = '{"v":1,"requestId":"r","model":"m","environment":"e","kind":"chat","credits":1,"at":5}';
+    assert.equal(parseUsageEntry(oldLine)?.kind, 'chat', 'a ledger written before suggestions reads unchanged');
+    const report = buildUsageReport(entries, NOW);
+    assert.deepEqual(report.byKind.series, ['chat', 'suggestion']);
+    assert.deepEqual(report.byKind.days.find((d) => d.date === '2026-11-22')?.parts, { suggestion: 0.02 });
+    assert.equal(report.total, 2.03);
+  });
+
+  it('sums their spend beside the counts of the same days, with credits per accepted suggestion', () => {
+    const report = buildUsageReport(entries, NOW, { suggestionCounts: { requested: 40, shown: 30, accepted: 3, cancelled: 12 } });
+    assert.deepEqual(report.suggestions, { credits: 0.03, requests: 2, unmeasured: 1, counts: { requested: 40, shown: 30, accepted: 3, cancelled: 12 }, creditsPerAccepted: 0.01 });
+    assert.equal(buildUsageReport(entries, NOW).suggestions?.creditsPerAccepted, null, 'none accepted: no figure');
+    assert.equal(buildUsageReport([entries[0]], NOW).suggestions, undefined, 'nothing of suggestions: no section');
+    assert.deepEqual(buildUsageReport([entries[0]], NOW, { suggestionCounts: { requested: 1, shown: 0, accepted: 0, cancelled: 1 } }).suggestions?.counts, { requested: 1, shown: 0, accepted: 0, cancelled: 1 }, 'counted though nothing was billed');
+    assert.equal(buildUsageReport(entries, NOW, { token: 'tok', suggestionCounts: { requested: 1, shown: 1, accepted: 1, cancelled: 0 } }).suggestions, undefined, 'suggestions use no endpoint token');
+  });
+
+  it('exports them in the CSV with their kind', async () => {
+    async function* recorded(list: UsageEntry[]): AsyncGenerator<UsageEntry> {
+      yield* list;
+    }
+    const rows = (await usageCsvStreamed(recorded(entries))).split('\r\n');
+    assert.match(rows[2], /,"production","suggestion","code-a",0.01,/);
+    assert.match(rows[4], /,"suggestion","code-a","",/, 'unmeasured: an empty credits field');
+  });
+});
+
 describe('usage view protocol', () => {
   it('accepts only known messages of its version', () => {
-    assert.deepEqual(parseUsageWebviewMessage({ v: 1, type: 'copyRequestId', requestId: 'r1' }), { v: 1, type: 'copyRequestId', requestId: 'r1' });
-    assert.deepEqual(parseUsageWebviewMessage({ v: 1, type: 'exportCsv', extra: 1 }), { v: 1, type: 'exportCsv' });
-    for (const bad of [null, 'ready', { v: 2, type: 'ready' }, { v: 1, type: 'copyRequestId' }, { v: 1, type: 'copyRequestId', requestId: '' }, { v: 1, type: 'runCommand' }]) {
+    assert.deepEqual(parseUsageWebviewMessage({ v: 2, type: 'copyRequestId', requestId: 'r1' }), { v: 2, type: 'copyRequestId', requestId: 'r1' });
+    assert.deepEqual(parseUsageWebviewMessage({ v: 2, type: 'exportCsv', extra: 1 }), { v: 2, type: 'exportCsv' });
+    for (const bad of [null, 'ready', { v: 1, type: 'ready' }, { v: 3, type: 'ready' }, { v: 2, type: 'copyRequestId' }, { v: 2, type: 'copyRequestId', requestId: '' }, { v: 2, type: 'runCommand' }]) {
       assert.equal(parseUsageWebviewMessage(bad), undefined, JSON.stringify(bad));
     }
   });

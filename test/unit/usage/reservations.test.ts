@@ -64,20 +64,21 @@ describe('spending reservations shared by windows', () => {
     assert.equal(await window.reserved('production'), 0);
   });
 
-  it('tells the check what an endpoint token\'s requests in flight hold, across environments', async () => {
+  it('tells the check what each budget\'s requests in flight hold, across environments, by its key', async () => {
     const window = store(101);
-    await window.reserve('production', 2, () => true, 'token-a');
-    await window.reserve('preview', 3, () => true, 'token-a');
+    await window.reserve('production', 2, () => true, ['token:a']);
+    await window.reserve('preview', 3, () => true, ['token:a', 'kind:suggestion']);
     await window.reserve('production', 5, () => true);
-    const seen: number[][] = [];
-    await store(202).reserve('production', 1, (reserved, byToken) => {
-      seen.push([reserved, byToken]);
+    await window.reserve('preview', 0.5, () => true, ['kind:suggestion']);
+    const seen: unknown[] = [];
+    await store(202).reserve('production', 1, (reserved, byBudget) => {
+      seen.push([reserved, Object.fromEntries(byBudget)]);
       return true;
-    }, 'token-a');
-    await window.reserve('preview', 1, (reserved, byToken) => {
-      seen.push([reserved, byToken]);
+    }, ['token:a', 'kind:suggestion', 'token:b']);
+    await window.reserve('preview', 1, (reserved, byBudget) => {
+      seen.push([reserved, Object.fromEntries(byBudget)]);
       return false;
     });
-    assert.deepEqual(seen, [[7, 5], [3, 0]]);
+    assert.deepEqual(seen, [[7, { 'token:a': 5, 'kind:suggestion': 3.5, 'token:b': 0 }], [3.5, {}]]);
   });
 });

@@ -3,10 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BillingWindows } from '../../../src/core/usage/billingWindows';
-import type { UsageEntry } from '../../../src/core/usage/ledger';
+import type { UsageEntry, UsageKind } from '../../../src/core/usage/ledger';
 import { sumsOf } from '../../../src/core/usage/periodSums';
 import { ReservationStore } from '../../../src/core/usage/reservations';
 import { SpendingGuard, SpendingLimitError, type LimitSettings, type SpendLedger } from '../../../src/core/usage/spendingGuard';
+import { suggestionsBudget, tokenBudget } from '../../../src/core/usage/spendBudget';
 import { currentPeriods } from '../../../src/core/usage/spendingLimits';
 import { waitFor } from '../../harness/wait';
 
@@ -15,15 +16,15 @@ const DAY = { start: NOW - 3_600_000, end: NOW + 3_600_000 };
 const MONTH = { start: NOW - 86_400_000, end: NOW + 86_400_000 };
 
 /** The shared ledger as every window reads it: entries added as requests are recorded. */
-function fakeLedger(): SpendLedger & { entries: UsageEntry[]; spend(environment: string, credits: number | null, token?: { id: string; name: string }): void; pending: Promise<void> } {
+function fakeLedger(): SpendLedger & { entries: UsageEntry[]; spend(environment: string, credits: number | null, token?: { id: string; name: string }, kind?: UsageKind): void; pending: Promise<void> } {
   const ledger = {
     entries: [] as UsageEntry[],
     pending: Promise.resolve(),
     clock: () => NOW,
     periodSums: async () => sumsOf(ledger.entries, { ...currentPeriods(NOW), day: DAY, month: MONTH }),
     written: () => ledger.pending,
-    spend(environment: string, credits: number | null, token?: { id: string; name: string }) {
-      ledger.entries.push({ v: 1, requestId: `r${ledger.entries.length}`, model: 'm', environment, kind: 'chat', credits, at: NOW, ...(token && { token }) } as UsageEntry);
+    spend(environment: string, credits: number | null, token?: { id: string; name: string }, kind: UsageKind = 'chat') {
+      ledger.entries.push({ v: 1, requestId: `r${ledger.entries.length}`, model: 'm', environment, kind, credits, at: NOW, ...(token && { token }) } as UsageEntry);
     },
   };
   return ledger;
@@ -121,11 +122,61 @@ describe('spending guard: where every billed request of every path meets the lim
     const guard = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), settings({}), dir);
     const token = { id: 't1', name: 'ci-bot' };
     ledger.spend('production', 0.3, token);
-    const caller = { token: { id: token.id, name: token.name }, dailyLimit: 0.25 } as Parameters<SpendingGuard['open']>[1];
+    const budget = tokenBudget({ token: { id: token.id, name: token.name }, dailyLimit: 0.25 });
+    assert.ok(budget);
     guard.allowOnce('production');
-    const error = await refusal(guard.open('production', caller));
+    const error = await refusal(guard.open('production', [budget]));
     assert.equal(error.token, 'ci-bot');
     assert.match(error.message, /endpoint token ci-bot/);
     (await guard.open('production')).close();
+  });
+
+  it('refuses a suggestion past the suggestions\' own daily budget, every environment\'s suggestions and those in flight counted, naming the budget', async () => {
+    const ledger = fakeLedger();
+    const log = fakeLog();
+    const limits = settings({ production: { daily: 100 } }, 0.25);
+    const first = new SpendingGuard(new BillingWindows(), ledger, log, limits, dir);
+    const second = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), limits, dir);
+    const budget = suggestionsBudget(1);
+    assert.ok(budget);
+    ledger.spend('production', 0.55, undefined, 'suggestion');
+    ledger.spend('preview', null, undefined, 'suggestion'); // unmeasured: the allowance, 0.25
+    ledger.spend('production', 5); // a chat answer: not the suggestions'
+    // 0.8 counted: one more passes, and holds 0.25 until its spend is in the ledger.
+    const inFlight = await first.open('preview', [budget]);
+    second.allowOnce('production');
+    const error = await refusal(second.open('production', [budget]));
+    assert.equal(error.budget?.name, 'suggestions');
+    assert.equal(error.token, undefined);
+    assert.equal(error.spend.counted, 1.05);
+    assert.match(error.message, /daily suggestions budget is reached/);
+    // Send Anyway is for the environment's limits: it was not used up by the budget's refusal.
+    (await second.open('production')).close();
+    // Without the budget, a suggestion is held to the environment's limits only.
+    (await second.open('production')).close();
+    ledger.spend('preview', 0.1, undefined, 'suggestion');
+    inFlight.close();
+    const reservations = new ReservationStore(path.join(dir, 'usage'), { clock: () => NOW });
+    await waitFor('the reservation to go', async () => (await reservations.reserved('preview')) === 0 || undefined, { timeoutMs: 10_000, intervalMs: 10 });
+    // 0.55 + 0.25 + 0.1 = 0.9, nothing in flight: below 1.
+    (await second.open('production', [budget])).close();
+    assert.deepEqual(await first.kindSpendToday('suggestion'), { measured: 0.65, unmeasured: 1, counted: 0.9 });
+    assert.equal((await first.budgetSpend(budget)).counted, 0.9);
+  });
+
+  it('counts unmeasured suggestions at the allowance against the budget, with nothing measured at all', async () => {
+    const ledger = fakeLedger();
+    const guard = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), settings({}, 0.5), dir);
+    const budget = suggestionsBudget(1);
+    assert.ok(budget);
+    ledger.spend('production', null, undefined, 'suggestion');
+    (await guard.open('production', [budget])).close();
+    ledger.spend('production', null, undefined, 'suggestion');
+    await refusal(guard.open('production', [budget]));
+    assert.equal(suggestionsBudget(null), undefined, 'null: no budget of its own');
+    assert.equal(suggestionsBudget(undefined), undefined);
+    assert.equal(suggestionsBudget(-1)?.dailyLimit, 0, 'a bad value fails closed');
+    assert.equal(suggestionsBudget('5')?.dailyLimit, 0);
+    assert.equal(suggestionsBudget(0)?.dailyLimit, 0);
   });
 });

@@ -58,10 +58,10 @@ describe('usage attributed to endpoint tokens', () => {
   });
 
   it('accepts the view\'s filter message for a token id or none, and nothing else', () => {
-    assert.deepEqual(parseUsageWebviewMessage({ v: 1, type: 'filterToken', token: AIDER.id }), { v: 1, type: 'filterToken', token: AIDER.id });
-    assert.deepEqual(parseUsageWebviewMessage({ v: 1, type: 'filterToken', token: null }), { v: 1, type: 'filterToken', token: null });
-    assert.equal(parseUsageWebviewMessage({ v: 1, type: 'filterToken', token: '' }), undefined);
-    assert.equal(parseUsageWebviewMessage({ v: 1, type: 'filterToken', token: 3 }), undefined);
-    assert.equal(parseUsageWebviewMessage({ v: 1, type: 'filterToken' }), undefined);
+    assert.deepEqual(parseUsageWebviewMessage({ v: 2, type: 'filterToken', token: AIDER.id }), { v: 2, type: 'filterToken', token: AIDER.id });
+    assert.deepEqual(parseUsageWebviewMessage({ v: 2, type: 'filterToken', token: null }), { v: 2, type: 'filterToken', token: null });
+    assert.equal(parseUsageWebviewMessage({ v: 2, type: 'filterToken', token: '' }), undefined);
+    assert.equal(parseUsageWebviewMessage({ v: 2, type: 'filterToken', token: 3 }), undefined);
+    assert.equal(parseUsageWebviewMessage({ v: 2, type: 'filterToken' }), undefined);
   });
 });
