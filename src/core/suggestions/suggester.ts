@@ -1,9 +1,9 @@
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
-import { BilledCall, type BillingMeter } from '../usage/billedCall';
-import { SpendingLimitError } from '../usage/spendingGuard';
+import type { BilledCall } from '../usage/billedCall';
 import { completionModeAt } from './completionShape';
 import { readSuggestion, type SuggestionContext } from './postProcess';
 import { buildSuggestionPrompt, suggestionRequest, type PromptLimits, type RecentSnippet } from './prompt';
+import type { SuggestionsPause } from './suggestionBilling';
 import { SuggestionCache, type CursorPlace } from './suggestionCache';
 
 /**
@@ -12,7 +12,7 @@ import { SuggestionCache, type CursorPlace } from './suggestionCache';
  * new place waits out the debounce, and any newer request of the same document (or the editor's own
  * cancellation) aborts the older one, before it is sent or while it streams, which closes its
  * connection; a stream is left as soon as it holds a whole suggestion. Every request sent is a
- * billed call of the meter (the spending limits and the suggestions' own budget hold when it opens),
+ * billed call (suggestionBilling.ts: the spending limits and the suggestions' own budget hold when it opens),
  * measured like a chat answer: one reading of the settled balance after it, readings one after the other.
  */
 
@@ -32,8 +32,14 @@ export interface SuggestionTarget {
   readonly model: string;
 }
 
+/** How each request's billed call opens (suggestionBilling.ts): undefined while a limit or the budget keeps suggestions off. */
+export interface SuggestionCalls {
+  open(environment: string): Promise<BilledCall | undefined>;
+  pausedFor(environment: string): SuggestionsPause | undefined;
+}
+
 /** What the suggester needs from the extension. */
-export interface SuggestionBackend extends BillingMeter {
+export interface SuggestionBackend {
   /** Undefined while no model is picked for suggestions (ids are never guessed). */
   target(): SuggestionTarget | undefined;
   /** The streamed answer; aborting `signal` closes its connection, and so does leaving the iteration early. */
@@ -48,8 +54,8 @@ export interface SuggestionEvents {
   requested(env: string): void;
   /** A request sent was aborted before its suggestion was complete. */
   cancelled(env: string): void;
-  /** A spending limit or the suggestions' budget refused the request: nothing was sent. */
-  limitReached(error: SpendingLimitError): void;
+  /** A spending limit or the suggestions' budget keeps suggestions off (until `pause.until`): nothing was sent. */
+  limitReached(pause: SuggestionsPause): void;
   /** The request failed (not a cancellation): the host says so where the user looks. */
   failed(error: unknown, target: SuggestionTarget): void;
   /** A billed request's spend is in the ledger, or could not be recorded. */
@@ -66,8 +72,6 @@ export type SuggestionResult =
   | { readonly text: string; readonly from: 'cache' | 'service' }
   | { readonly text: undefined; readonly why: 'cancelled' | 'noModel' | 'empty' | 'limit' | 'failed' };
 
-const WHO = 'Suggestions';
-
 export class Suggester {
   readonly #cache = new SuggestionCache();
   /** The request of each document that may still be sent or streaming: at most one per document. */
@@ -76,11 +80,13 @@ export class Suggester {
   #readings: Promise<unknown> = Promise.resolve();
 
   readonly #backend: SuggestionBackend;
+  readonly #calls: SuggestionCalls;
   readonly #events: SuggestionEvents;
   readonly #options: SuggesterOptions;
 
-  constructor(backend: SuggestionBackend, events: SuggestionEvents, options: SuggesterOptions) {
+  constructor(backend: SuggestionBackend, calls: SuggestionCalls, events: SuggestionEvents, options: SuggesterOptions) {
     this.#backend = backend;
+    this.#calls = calls;
     this.#events = events;
     this.#options = options;
   }
@@ -126,16 +132,17 @@ export class Suggester {
   async #request(place: SuggestionPlace, signal: AbortSignal): Promise<SuggestionResult> {
     const target = this.#backend.target();
     if (!target) return { text: undefined, why: 'noModel' };
-    let call: BilledCall;
+    let call: BilledCall | undefined;
     try {
-      call = await BilledCall.open(this.#backend, WHO, target.env);
+      call = await this.#calls.open(target.env);
     } catch (error) {
-      if (error instanceof SpendingLimitError) {
-        this.#events.limitReached(error);
-        return { text: undefined, why: 'limit' };
-      }
       this.#events.failed(error, target);
       return { text: undefined, why: 'failed' };
+    }
+    if (!call) {
+      const pause = this.#calls.pausedFor(target.env);
+      if (pause) this.#events.limitReached(pause);
+      return { text: undefined, why: 'limit' };
     }
     // The limits' wait may have outlasted the pause: a request nobody can see is not sent.
     if (signal.aborted) {

@@ -1,7 +1,8 @@
 import vscode = require('vscode');
 import { RETRYABLE_KINDS, toApiError } from '../../core/api/errors';
 import { Suggester, type SuggestionBackend, type SuggestionTarget } from '../../core/suggestions/suggester';
-import { spendToday } from '../../core/usage/report';
+import { SuggestionBilling } from '../../core/suggestions/suggestionBilling';
+import { suggestionsBudget } from '../../core/usage/spendBudget';
 import { servicesMeter, type MeterServices } from '../shared/billingMeter';
 import { readSetting } from '../shared/config';
 import { Disposable, type Registered } from '../shared/disposable';
@@ -12,7 +13,7 @@ import { registerSuggestionCommands } from './suggestionCommands';
 import type { SuggestionsShell } from './suggestionsShell';
 import { whyNotEligible, type Ineligible } from '../../core/suggestions/eligibility';
 
-export type SuggestionsServices = Pick<Services, 'context' | 'log' | 'environments' | 'models' | 'api' | 'usage' | 'keys'> & MeterServices;
+export type SuggestionsServices = Pick<Services, 'context' | 'log' | 'environments' | 'models' | 'api' | 'usage' | 'keys' | 'suggestionCounts'> & MeterServices;
 
 /** How long a failure the next request would repeat (a key refused, an empty wallet) holds suggestions back. */
 const FAILING_PAUSE_MS = 60_000;
@@ -47,12 +48,21 @@ export class SuggestionsFeature extends Disposable {
     super();
     this.#services = services;
     this.#shell = shell;
-    this.suggester = new Suggester(this.#backend(), {
-      requested: () => void this.tally.requested++,
-      cancelled: () => void this.tally.cancelled++,
-      limitReached: (error) => {
-        services.log.info(`${WHO}: paused until ${new Date(error.spend.resetsAt).toISOString()}: ${error.message}`);
-        this.#pause({ kind: 'limit', message: error.message, until: error.spend.resetsAt });
+    const counts = services.suggestionCounts;
+    // Quiet: a 429 on the balance reading fails at once; nobody is watching a countdown for a suggestion.
+    const billing = new SuggestionBilling(servicesMeter(services, WHO, true), () => suggestionsBudget(readSetting('inference.suggestions.dailyBudgetCredits')));
+    this.suggester = new Suggester(this.#backend(), billing, {
+      requested: (env) => {
+        this.tally.requested++;
+        counts.record('requested', env);
+      },
+      cancelled: (env) => {
+        this.tally.cancelled++;
+        counts.record('cancelled', env);
+      },
+      limitReached: (pause) => {
+        services.log.info(`${WHO}: paused until ${new Date(pause.until).toISOString()}: ${pause.message}`);
+        shell.setRuntime({ paused: { kind: 'limit', message: pause.message, until: pause.until } });
       },
       failed: (error, target) => this.#failed(error, target),
     }, { debounceMs: () => readSetting('inference.suggestions.debounceMs') });
@@ -61,28 +71,35 @@ export class SuggestionsFeature extends Disposable {
       const state = shell.state();
       return { on: state.kind === 'on', environment: services.environments.active().name };
     }, recentEdits, {
-      shown: () => void this.tally.shown++,
+      shown: (env) => {
+        this.tally.shown++;
+        counts.record('shown', env);
+      },
       skipped: (document, why) => this.#skipped(document, why),
     });
-    this.register(vscode.commands.registerCommand(SUGGESTION_ACCEPTED_COMMAND, () => void this.tally.accepted++));
+    this.register(vscode.commands.registerCommand(SUGGESTION_ACCEPTED_COMMAND, (env: unknown) => {
+      this.tally.accepted++;
+      if (typeof env === 'string') counts.record('accepted', env);
+    }));
     this.register(registerSuggestionCommands(services, shell));
-    // Whatever held suggestions back may be over: a new key, environment or model is worth a try.
+    // Whatever held suggestions back may be over: a new key, environment, model, limit or budget is worth a try.
     const resume = () => {
       this.suggester.clear();
-      shell.setRuntime({ spend: this.#spendToday() });
+      billing.resume();
+      shell.setRuntime({});
     };
     this.register(services.keys.onDidChange(resume));
     this.register(services.environments.onDidChange(resume));
     this.register(services.models.onDidChangeSelection(resume));
-    this.register(services.usage.onDidChange(() => shell.setRuntime({ ...this.#runtimePaused(), spend: this.#spendToday() })));
-    shell.setRuntime({ spend: this.#spendToday() });
+    this.register(shell.onDidResume(() => billing.resume()));
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
+      if (['inference.spendingLimits', 'inference.suggestions.dailyBudgetCredits'].some((id) => event.affectsConfiguration(id))) resume();
+    }));
   }
 
   #backend(): SuggestionBackend {
     const services = this.#services;
     return {
-      // Quiet: a 429 on the balance reading fails at once; nobody is watching a countdown for a suggestion.
-      ...servicesMeter(services, WHO, true),
       target: (): SuggestionTarget | undefined => {
         const env = services.environments.active().name;
         const model = services.models.selected('suggestion', env);
@@ -115,22 +132,7 @@ export class SuggestionsFeature extends Disposable {
       void this.#services.models.select('suggestion', undefined, target.env);
       return;
     }
-    this.#pause({ kind: 'failing', message: apiError.message, until: Date.now() + FAILING_PAUSE_MS });
-  }
-
-  #pause(paused: Parameters<SuggestionsShell['setRuntime']>[0]['paused']): void {
-    this.#shell.setRuntime({ paused, spend: this.#spendToday() });
-  }
-
-  #runtimePaused(): { paused?: Parameters<SuggestionsShell['setRuntime']>[0]['paused'] } {
-    const state = this.#shell.state();
-    return state.kind === 'limit' || state.kind === 'failing' ? { paused: state } : {};
-  }
-
-  /** Every environment's suggestions today, from the entries the ledger holds for today. */
-  #spendToday() {
-    const entries = this.#services.usage.entries().filter((entry) => entry.kind === 'suggestion');
-    return spendToday(entries, this.#services.usage.clock());
+    this.#shell.setRuntime({ paused: { kind: 'failing', message: apiError.message, until: Date.now() + FAILING_PAUSE_MS } });
   }
 
   #mayBeSent(document: vscode.TextDocument): boolean {

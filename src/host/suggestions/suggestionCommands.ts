@@ -36,7 +36,7 @@ export function registerSuggestionCommands(services: SuggestionCommandServices, 
   };
   const resume = async (): Promise<void> => {
     await services.context.globalState.update(SNOOZED_UNTIL_KEY, undefined);
-    shell.setRuntime({});
+    shell.resume();
   };
 
   const menu = async (): Promise<void> => {

@@ -9,17 +9,18 @@ import type { Services } from '../shared/services';
 /** Until when suggestions are snoozed (epoch ms), shared by the user's windows. */
 export const SNOOZED_UNTIL_KEY = 'inference.suggestions.snoozedUntil';
 
-export type SuggestionsShellServices = Pick<Services, 'context' | 'environments' | 'models'>;
+export type SuggestionsShellServices = Pick<Services, 'context' | 'environments' | 'models' | 'usage' | 'log'> & {
+  readonly billing: Pick<Services['billing'], 'kindSpendToday'>;
+};
 
 /** The loaded feature, as the shell uses it: the provider it hands VS Code's questions to. */
 export interface LoadedSuggestions extends Releasable {
   readonly provider: vscode.InlineCompletionItemProvider;
 }
 
-/** What only the loaded feature knows: a limit it hit, a failure it saw, today's spend. */
+/** What only the loaded feature knows: a limit it hit, a failure it saw. */
 export interface SuggestionsRuntime {
   readonly paused?: Extract<SuggestionsState, { kind: 'limit' | 'failing' }>;
-  readonly spend?: SuggestionsSpend;
 }
 
 /**
@@ -33,6 +34,11 @@ export class SuggestionsShell extends Disposable {
   readonly #item: vscode.StatusBarItem;
   #provider: vscode.Disposable | undefined;
   #runtime: SuggestionsRuntime = {};
+  /** Today's suggestions, read from the period sums (their cost does not grow with the ledger). */
+  #spend: SuggestionsSpend | undefined;
+  readonly #onDidResume = this.register(new vscode.EventEmitter<void>());
+  /** The user chose Resume Now: whatever held suggestions back is tried again. */
+  readonly onDidResume = this.#onDidResume.event;
   /** Updates the item when a snooze or a pause ends, so that it never says a state that is over. */
   #expiry: NodeJS.Timeout | undefined;
 
@@ -49,12 +55,15 @@ export class SuggestionsShell extends Disposable {
     this.register(services.environments.onDidChange(refresh));
     this.register(services.models.onDidChangeSelection(refresh));
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('inference.suggestions.enabled')) refresh();
+      if (event.affectsConfiguration('inference.suggestions.enabled')) this.#readSpend();
     }));
+    this.register(services.usage.onDidChange(() => this.#readSpend()));
     this.register({ dispose: () => this.#provider?.dispose() });
     this.register({ dispose: () => clearTimeout(this.#expiry) });
     this.update();
     this.#item.show();
+    // After activation: the sums are a small file, but activation waits for no file.
+    setImmediate(() => this.#readSpend());
   }
 
   get enabled(): boolean {
@@ -83,10 +92,25 @@ export class SuggestionsShell extends Disposable {
     this.update();
   }
 
+  /** Resume Now: the pause is dropped here, and the feature drops its own (suggestionBilling.ts). */
+  resume(): void {
+    this.#onDidResume.fire();
+    this.setRuntime({});
+  }
+
+  /** Today's spend shows while suggestions are on, and in the tooltip when off: read whenever the ledger changes. */
+  #readSpend(): void {
+    if (!this.enabled && this.#spend === undefined) return this.update();
+    void this.#services.billing.kindSpendToday('suggestion').then((spend) => {
+      this.#spend = { credits: spend.measured, unmeasured: spend.unmeasured };
+      this.update();
+    }, (error: unknown) => this.#services.log.warn(`Suggestions: could not read today's spend: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
   update(): void {
     const now = Date.now();
     const state = this.state(now);
-    const view = suggestionsStatus(state, this.#runtime.spend, now);
+    const view = suggestionsStatus(state, this.#spend, now);
     clearTimeout(this.#expiry);
     // The snooze's minutes left are shown too: a minute is as long as the item may wait.
     if ('until' in state) this.#expiry = setTimeout(() => this.update(), Math.min(60_000, Math.max(0, state.until - now) + 500));

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SuggestionsFeature } from '../../../src/host/suggestions';
+import { dayKey } from '../../../src/core/usage/report';
 import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 
@@ -17,7 +18,8 @@ describe('Inline suggestions (real extension host, emulator back end)', () => {
   const shell = () => fixture().api.suggestions;
   const feature = () => shell().feature.loaded as SuggestionsFeature | undefined;
   const chatRequests = () => fixture().emulator.requests.filter((r) => r.path.endsWith('/chat/completions'));
-  const SETTINGS = ['inference.suggestions.enabled', 'inference.suggestions.debounceMs', 'inference.spendingLimits'];
+  const SETTINGS = ['inference.suggestions.enabled', 'inference.suggestions.debounceMs', 'inference.spendingLimits', 'inference.suggestions.dailyBudgetCredits'];
+  const countsToday = () => fixture().api.services.suggestionCounts.totals([dayKey(Date.now())], 'production');
   let folder: string;
 
   async function openAt(relative: string, text: string, line: number, character: number): Promise<vscode.TextEditor> {
@@ -66,6 +68,7 @@ describe('Inline suggestions (real extension host, emulator back end)', () => {
     emulator.scriptReply('production', { text: '```ts\nreturn a + b;\n```' });
     const editor = await openAt('add.ts', 'export function add(a: number, b: number): number {\n  \n}\n', 1, 2);
     const shownBefore = feature()?.tally.shown ?? 0;
+    const countsBefore = countsToday();
     await trigger('shown', shownBefore);
     // Shown once the editor has the provider's item: the commit is Tab's command.
     await waitFor('the ghost text to be inserted', async () => {
@@ -73,6 +76,8 @@ describe('Inline suggestions (real extension host, emulator back end)', () => {
       return editor.document.lineAt(1).text === '  return a + b;';
     }, { timeoutMs: 10_000, intervalMs: 100 });
     await waitFor('the acceptance to be counted', () => feature()?.tally.accepted === 1, { timeoutMs: 5000, intervalMs: 20 });
+    const counts = countsToday();
+    assert.deepEqual([counts.requested - countsBefore.requested, counts.shown - countsBefore.shown, counts.accepted - countsBefore.accepted], [1, 1, 1], 'the usage view\'s counts: requested, shown, accepted');
     const [request] = chatRequests();
     assert.equal(chatRequests().length, 1);
     assert.equal(request.model, emulator.environments.production.chatModels[1]);
@@ -122,7 +127,21 @@ describe('Inline suggestions (real extension host, emulator back end)', () => {
     } finally {
       await configuration().update('inference.spendingLimits', undefined, vscode.ConfigurationTarget.Global);
       // Resume Now, as the status item's menu does.
-      shell().setRuntime({});
+      shell().resume();
+    }
+  });
+
+  it('sends nothing once the suggestions\' own daily budget is spent, whatever the environment\'s limits', async () => {
+    await configuration().update('inference.suggestions.dailyBudgetCredits', 0, vscode.ConfigurationTarget.Global);
+    try {
+      await openAt('budget.ts', 'const total = \n', 0, 14);
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await waitFor('suggestions to pause', () => shell().state().kind === 'limit', { timeoutMs: 15_000, intervalMs: 20 });
+      assert.equal(chatRequests().length, 0);
+      assert.match(shell().snapshot().tooltip, /daily suggestions budget is reached/);
+    } finally {
+      await configuration().update('inference.suggestions.dailyBudgetCredits', undefined, vscode.ConfigurationTarget.Global);
+      shell().resume();
     }
   });
 });

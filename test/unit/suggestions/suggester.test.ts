@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatRequest, ChatStreamEvent } from '../../../src/core/api/types';
 import { Suggester, type SuggestionBackend, type SuggestionPlace, type SuggestionTarget } from '../../../src/core/suggestions/suggester';
-import type { SpendingLimitError } from '../../../src/core/usage/spendingGuard';
+import { SuggestionBilling, type SuggestionsPause } from '../../../src/core/suggestions/suggestionBilling';
 import { ScriptedStream } from '../fakes/chatEngine';
 import { guardedMeter, type GuardedMeter } from '../fakes/guardedMeter';
 
@@ -50,7 +50,7 @@ describe('suggester: requests only when they can be shown, every one metered (co
   let sent: SentRequest[];
   let target: SuggestionTarget | undefined;
   let happened: string[];
-  let limits: SpendingLimitError[];
+  let limits: SuggestionsPause[];
   let suggester: Suggester;
 
   beforeEach(() => {
@@ -64,7 +64,6 @@ describe('suggester: requests only when they can be shown, every one metered (co
     happened = [];
     limits = [];
     const backend: SuggestionBackend = {
-      ...billing.meter,
       target: () => target,
       wait: waits.wait,
       openStream: async (env, request, signal) => {
@@ -74,7 +73,7 @@ describe('suggester: requests only when they can be shown, every one metered (co
         return counted(stream.events(signal), record);
       },
     };
-    suggester = new Suggester(backend, {
+    suggester = new Suggester(backend, new SuggestionBilling(billing.meter, () => undefined), {
       requested: (env) => happened.push(`requested ${env}`),
       cancelled: (env) => happened.push(`cancelled ${env}`),
       limitReached: (error) => limits.push(error),
@@ -171,13 +170,17 @@ describe('suggester: requests only when they can be shown, every one metered (co
     assert.ok(sent[0].pulled <= 3, `pulled ${sent[0].pulled} events: the response and the first two deltas at most`);
   });
 
-  it('a reached spending limit sends nothing and says so once per refusal', async () => {
+  it('a reached spending limit sends nothing, and keeps suggestions off until it resets', async () => {
     billing.state.limits = { production: { daily: 0 } };
     const result = await suggestAfterPause(place('const x = '));
     assert.deepEqual(result, { text: undefined, why: 'limit' });
     assert.equal(sent.length, 0);
     assert.equal(limits.length, 1);
-    assert.equal(limits[0].environment, 'production');
+    assert.match(limits[0].message, /daily spending limit of "production" is reached/);
+    assert.ok(limits[0].until > Date.now());
+    billing.state.limits = {};
+    assert.deepEqual(await suggestAfterPause(place('const y = ')), { text: undefined, why: 'limit' }, 'off for the period, even with the limit raised, until resumed');
+    assert.equal(sent.length, 0);
   });
 
   it('without a model picked for suggestions nothing is sent (ids are never guessed)', async () => {
