@@ -1,3 +1,4 @@
+import { opensBlock } from './completionShape';
 import { isBlank, leadingWhitespace } from './cursorLine';
 
 /**
@@ -84,9 +85,20 @@ export function matchCursorIndentation(lines: readonly string[], cursorIndentati
   const firstColumns = indentWidth(whitespace, tabWidth);
   const content = lines[first].slice(whitespace.length);
   if (firstColumns >= cursorColumns) return [indentOf(firstColumns - cursorColumns, indentUnit) + content, ...lines.slice(first + 1)];
-  if (firstColumns === 0) return [content, ...lines.slice(first + 1)];
+  if (firstColumns === 0 && !writtenFromColumnZero(lines, first, cursorColumns, tabWidth)) return [content, ...lines.slice(first + 1)];
   const shift = cursorColumns - firstColumns;
   return [content, ...lines.slice(first + 1).map((line) => (isBlank(line) ? line : shifted(line, shift, indentUnit, tabWidth)))];
+}
+
+/**
+ * Whether the model wrote the whole block as if it started at column 0: its first line opens a block
+ * (`for item in items:`, `if (ready) {`) and the line inside it is not indented past the cursor, as
+ * it would be in the file.
+ */
+function writtenFromColumnZero(lines: readonly string[], first: number, cursorColumns: number, tabWidth: number): boolean {
+  if (!opensBlock(lines[first])) return false;
+  const inside = lines.slice(first + 1).find((line) => !isBlank(line));
+  return inside !== undefined && indentWidth(leadingWhitespace(inside), tabWidth) <= cursorColumns;
 }
 
 function shifted(line: string, columns: number, indentUnit: string, tabWidth: number): string {

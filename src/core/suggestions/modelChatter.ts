@@ -39,26 +39,26 @@ export function isProseLine(line: string, beforeFence = false): boolean {
 export function unwrapAnswer(answer: AnswerLines): Unwrapped {
   const { lines, open } = answer;
   const complete = (index: number) => !open || index < lines.length - 1;
-  let first = 0;
-  let prose = -1;
-  while (first < lines.length && complete(first) && (isBlank(lines[first]) || isProseLine(lines[first], true))) {
-    if (!isBlank(lines[first])) prose = first;
-    first++;
-  }
-  const opener = first < lines.length ? FENCE.exec(lines[first]) : null;
-  if (opener && (prose >= 0 || onlyProseBefore(lines, first))) return fencedBody(lines, open, first, opener[1]);
-  const start = prose < 0 ? 0 : firstNonBlankAfter(lines, prose, complete);
-  return bodyUntilBareFence(lines.slice(start), open);
+  // Before a fence, any line ending in a colon introduces it; without one, such a line is code
+  // (Python's `for item in items:`), and only a line of prose's own shape is taken off.
+  const fence = firstAfter(lines, 0, complete, (line) => isBlank(line) || isProseLine(line, true));
+  const opener = fence < lines.length ? FENCE.exec(lines[fence]) : null;
+  if (opener) return fencedBody(lines, open, fence, opener[1]);
+  const start = firstAfter(lines, 0, complete, (line) => isBlank(line) || isProseLine(line));
+  return bodyUntilBareFence(lines.slice(lastProseBefore(lines, start) < 0 ? 0 : start), open);
 }
 
-function onlyProseBefore(lines: readonly string[], fence: number): boolean {
-  return lines.slice(0, fence).every((line) => isBlank(line) || isProseLine(line, true));
-}
-
-function firstNonBlankAfter(lines: readonly string[], index: number, complete: (index: number) => boolean): number {
-  let next = index + 1;
-  while (next < lines.length && complete(next) && isBlank(lines[next])) next++;
+/** The first line from `index` that `skipped` does not take (only whole lines are taken while streaming). */
+function firstAfter(lines: readonly string[], index: number, complete: (index: number) => boolean, skipped: (line: string) => boolean): number {
+  let next = index;
+  while (next < lines.length && complete(next) && skipped(lines[next])) next++;
   return next;
+}
+
+/** The last line of prose before `end`; -1 when only blank lines are there (they stay, as the cursor's line break). */
+function lastProseBefore(lines: readonly string[], end: number): number {
+  for (let index = end - 1; index >= 0; index--) if (!isBlank(lines[index])) return index;
+  return -1;
 }
 
 /** The lines between an opening fence and the first closing one of the same kind (prose after it dropped). */
