@@ -90,6 +90,21 @@ describe('Inline suggestions (real extension host, emulator back end)', () => {
     await waitFor('today\'s suggestion spend in the status item', () => /Suggestions today: /.test(shell().snapshot().tooltip), { timeoutMs: 5000, intervalMs: 20 });
   });
 
+  it('completes a Python function from the emulator\'s own fenced answer, in the file\'s indentation', async () => {
+    const { emulator } = fixture();
+    // Fenced, as chat models often answer in spite of the prompt (reset() restores the plain style).
+    emulator.setSuggestionStyle('production', 'fenced');
+    const editor = await openAt('area.py', 'def add(a, b):\n    \n', 1, 4);
+    const shownBefore = feature()?.tally.shown ?? 0;
+    await trigger('shown', shownBefore);
+    await waitFor('the ghost text to be inserted', async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
+      return editor.document.lineAt(1).text !== '    ';
+    }, { timeoutMs: 10_000, intervalMs: 100 });
+    assert.equal(editor.document.getText(), 'def add(a, b):\n    return a + b\n');
+    assert.deepEqual(chatRequests().map((r) => r.scripted ?? false), [false], 'one request, answered by the emulator\'s own completion');
+  });
+
   it('typing on while the answer streams closes its connection; the request is billed and counted as cancelled', async () => {
     const { emulator, api } = fixture();
     emulator.scriptReply('production', { text: 'return a * b;\n', chunkChars: 3, holdAfterPieces: 1 });
