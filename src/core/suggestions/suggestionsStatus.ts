@@ -49,7 +49,7 @@ export function suggestionsStatus(state: SuggestionsState, spend: SuggestionsSpe
       return { text: withIcon('$(warning)', l10n.t('Suggestions')), tooltip: state.message + today + menu, warning: true };
     case 'on':
       return {
-        text: withIcon(ICON, spend ? formatCredits(spend.credits, SPEND_DIGITS) : l10n.t('on')),
+        text: withIcon(ICON, spend ? l10n.t('{0} today', formatCredits(spend.credits, SPEND_DIGITS)) : l10n.t('on')),
         tooltip: l10n.t('Inline suggestions from {0} in {1}.', state.model, state.environment) + today + menu,
         warning: false,
       };

@@ -7,7 +7,7 @@ const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 describe('suggestions: the status-bar item (core/suggestions/suggestionsStatus)', () => {
   it('on: today\'s spend in the text, the model and environment in the tooltip', () => {
     const view = suggestionsStatus({ kind: 'on', environment: 'Production', model: 'm-small' }, { credits: 0.4213, unmeasured: 0 }, NOW);
-    assert.match(view.text, /^\$\(sparkle\) 0\.42/);
+    assert.match(view.text, /^\$\(sparkle\) 0\.42\d* today$/);
     assert.match(view.tooltip, /m-small in Production/);
     assert.match(view.tooltip, /Suggestions today: 0\.42\d* credits\./);
     assert.equal(view.warning, false);
