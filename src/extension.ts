@@ -34,8 +34,9 @@ export interface TestApi {
 
 /**
  * Owners whose disposal saves data, in order: deactivate() waits for them (VS Code does not wait for
- * subscriptions). The chat first, since an answer it stops may still record its spend; then the
- * usage ledger, whose disposal waits for the appends still pending.
+ * subscriptions). The chat first, since an answer it stops may still record its spend; the
+ * suggestions (their counts not yet written); then the usage ledger, whose disposal waits for the
+ * appends still pending.
  */
 let savingOnExit: Releasable[] = [];
 
@@ -50,7 +51,6 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     const statusBar = new AccountStatusBar(services);
     context.subscriptions.push(registerAccountCommands(services), statusBar);
     const chat = registerChatShell(services);
-    savingOnExit = [chat, services.usage];
     context.subscriptions.push(chat);
     // Each loads on its first command (a dynamic import: the bundle's module runs then, not now).
     const images = new LazyFeature('images', async () => {
@@ -69,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       const { registerSuggestions } = await import('./host/suggestions');
       return () => registerSuggestions(services, shell);
     });
+    savingOnExit = [chat, suggestions, services.usage];
     void services.workspaceGuard.check();
     const languageModels = registerLanguageModels(services);
     context.subscriptions.push(images, localEndpoint, usage, suggestions, languageModels, registerWalkthrough(services));

@@ -49,6 +49,8 @@ export class SuggestionsFeature extends Disposable {
     this.#services = services;
     this.#shell = shell;
     const counts = services.suggestionCounts;
+    // Counted in memory and written in batches: what is pending is written when the window closes (deactivate waits for it).
+    this.register({ dispose: () => counts.flush() });
     // Quiet: a 429 on the balance reading fails at once; nobody is watching a countdown for a suggestion.
     const billing = new SuggestionBilling(servicesMeter(services, WHO, true), () => suggestionsBudget(readSetting('inference.suggestions.dailyBudgetCredits')));
     this.suggester = new Suggester(this.#backend(), billing, {

@@ -146,6 +146,25 @@ describe('Inline suggestions (real extension host, emulator back end)', () => {
     }
   });
 
+  it('snoozed, then turned off: nothing is asked of the provider\'s suggester and nothing sent, then on again after Resume', async () => {
+    const { api } = fixture();
+    await vscode.commands.executeCommand('inference.snoozeSuggestions', 15);
+    assert.equal(shell().state().kind, 'snoozed');
+    assert.match(shell().snapshot().text, /1[45] min/);
+    await openAt('snoozed.ts', 'const total = \n', 0, 14);
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await vscode.commands.executeCommand('inference.toggleSuggestions');
+    await waitFor('suggestions to be off', () => shell().state().kind === 'off', { timeoutMs: 5000, intervalMs: 20 });
+    assert.equal(configuration().inspect('inference.suggestions.enabled')?.globalValue, false, 'a user setting: every window follows');
+    assert.equal(chatRequests().length, 0);
+    await vscode.commands.executeCommand('inference.toggleSuggestions');
+    await waitFor('suggestions to be on again', () => configuration().get('inference.suggestions.enabled') === true, { timeoutMs: 5000, intervalMs: 20 });
+    assert.equal(shell().state().kind, 'snoozed', 'turning them on again keeps the snooze');
+    await api.services.context.globalState.update('inference.suggestions.snoozedUntil', undefined);
+    shell().resume();
+    assert.equal(shell().state().kind, 'on');
+  });
+
   it('sends nothing once the suggestions\' own daily budget is spent, whatever the environment\'s limits', async () => {
     await configuration().update('inference.suggestions.dailyBudgetCredits', 0, vscode.ConfigurationTarget.Global);
     try {
