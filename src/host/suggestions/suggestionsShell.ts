@@ -98,9 +98,12 @@ export class SuggestionsShell extends Disposable {
     this.setRuntime({});
   }
 
-  /** Today's spend shows while suggestions are on, and in the tooltip when off: read whenever the ledger changes. */
+  /**
+   * Today's spend, read whenever the ledger changes while suggestions are on; off, nothing is read
+   * (the item keeps the last figure it had).
+   */
   #readSpend(): void {
-    if (!this.enabled && this.#spend === undefined) return this.update();
+    if (!this.enabled) return this.update();
     void this.#services.billing.kindSpendToday('suggestion').then((spend) => {
       this.#spend = { credits: spend.measured, unmeasured: spend.unmeasured };
       this.update();
