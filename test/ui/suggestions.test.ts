@@ -60,4 +60,16 @@ describe('Inline suggestions in the editor', () => {
     await ui.page.keyboard.press('Tab');
     await waitFor('the Python suggestion in the file', async () => /return\s+a\s+\+\s+b/.test(await editorText()));
   });
+
+  it('the usage view shows suggestions as their own kind, with requested, shown and accepted', async () => {
+    await ui.runCommand('Inference: Show Usage');
+    const section = ui.chatFrame(0).locator('section.suggestions');
+    await section.waitFor({ state: 'visible', timeout: 20_000 });
+    const text = await section.innerText();
+    assert.match(text, /Inline suggestions over the last \d+ days/);
+    assert.match(text, /Accepted\s+2\b/, text);
+    assert.doesNotMatch(text, /Credits per accepted suggestion\s+—/, 'two accepted: a figure per accepted suggestion');
+    await section.scrollIntoViewIfNeeded();
+    await ui.screenshot('03-usage-view-suggestions');
+  });
 });
