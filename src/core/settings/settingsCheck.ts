@@ -1,3 +1,4 @@
+import { MAX_DEBOUNCE_MS, MAX_FILE_KB, MIN_DEBOUNCE_MS } from '../suggestions/eligibility';
 import * as l10n from '@vscode/l10n';
 import { NUMBER_PARAMS, type NumberParam } from '../numberParams';
 import { checkAlternateBaseUrl, checkBaseUrl } from '../api/baseUrl';
@@ -130,6 +131,9 @@ export const NUMBER_RULES: Readonly<Record<string, NumberRule>> = {
   'inference.chat.maxContextCharacters': { min: 1000, max: 10_000_000, integer: true, blocks: 'nothing' },
   // Out of range, the budget fails closed (core/usage/spendBudget.ts: a budget of 0) and this says why.
   'inference.suggestions.dailyBudgetCredits': { min: 0, max: 1_000_000, nullable: true, unit: 'credits', blocks: 'nothing' },
+  // Out of range, the nearest bound is used (core/suggestions/eligibility.ts): never a request per keystroke.
+  'inference.suggestions.debounceMs': { min: MIN_DEBOUNCE_MS, max: MAX_DEBOUNCE_MS, integer: true, blocks: 'nothing' },
+  'inference.suggestions.maxFileSizeKB': { min: 1, max: MAX_FILE_KB, integer: true, blocks: 'nothing' },
   // The chat parameters' defaults: null sends none (the model's default).
   ...Object.fromEntries(NUMBER_PARAMS.map(({ setting, min, max, integer, unit }: NumberParam): [string, NumberRule] => [setting, { min, max, integer, unit, nullable: true, blocks: 'chat' }])),
 };

@@ -16,7 +16,15 @@ export const DEFAULT_EXCLUDED_FILES: readonly string[] = [
 export const DEFAULT_DISABLED_LANGUAGES: readonly string[] = ['plaintext', 'markdown', 'scminput'];
 
 export const DEFAULT_MAX_FILE_KB = 512;
+export const MAX_FILE_KB = 102_400;
 export const DEFAULT_DEBOUNCE_MS = 350;
+export const MIN_DEBOUNCE_MS = 50;
+export const MAX_DEBOUNCE_MS = 5_000;
+
+/** The pause the suggester waits out: a value out of range (the settings check reports it) is taken to its nearest bound. */
+export function debounceMsOf(setting: number): number {
+  return Number.isFinite(setting) ? Math.min(MAX_DEBOUNCE_MS, Math.max(MIN_DEBOUNCE_MS, setting)) : DEFAULT_DEBOUNCE_MS;
+}
 
 export interface DocumentFacts {
   readonly languageId: string;

@@ -11,7 +11,7 @@ import { documentFacts, InlineSuggestionProvider, SUGGESTION_ACCEPTED_COMMAND } 
 import { RecentEdits } from './recentEdits';
 import { registerSuggestionCommands } from './suggestionCommands';
 import type { SuggestionsShell } from './suggestionsShell';
-import { whyNotEligible, type Ineligible } from '../../core/suggestions/eligibility';
+import { debounceMsOf, whyNotEligible, type Ineligible } from '../../core/suggestions/eligibility';
 
 export type SuggestionsServices = Pick<Services, 'context' | 'log' | 'environments' | 'models' | 'api' | 'usage' | 'keys' | 'suggestionCounts'> & MeterServices;
 
@@ -67,7 +67,7 @@ export class SuggestionsFeature extends Disposable {
         shell.setRuntime({ paused: { kind: 'limit', message: pause.message, until: pause.until } });
       },
       failed: (error, target) => this.#failed(error, target),
-    }, { debounceMs: () => readSetting('inference.suggestions.debounceMs') });
+    }, { debounceMs: () => debounceMsOf(readSetting('inference.suggestions.debounceMs')) });
     const recentEdits = this.register(new RecentEdits((document) => this.#mayBeSent(document)));
     this.provider = new InlineSuggestionProvider(this.suggester, () => {
       const state = shell.state();
