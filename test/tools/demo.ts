@@ -75,12 +75,15 @@ async function main(): Promise<void> {
     ...(process.env.INFERENCE_DEMO_HOST ? { host: process.env.INFERENCE_DEMO_HOST } : {}),
   });
   const workspace = writeScratchWorkspace(stateDir, 'demo-workspace');
+  writeDemoFiles(workspace);
   const url = `${server.origin}/?folder=${encodeURIComponent(workspace)}`;
 
   console.log('');
   console.log(`  Emulator:   production ${emulator.environments.production.baseUrl}`);
   console.log(`              preview    ${emulator.environments.preview.baseUrl}`);
   console.log(`  Workspace:  ${workspace}`);
+  console.log('  Try:        the chat (Inference: Open Chat), and inline suggestions in src/math.ts or');
+  console.log('              tools/sums.py (the suggestions item in the status bar: Turn On, pick a model)');
   console.log(`  Ready in ${seconds(started)}. Open this URL in a browser:`);
   console.log('');
   console.log(`  URL: ${url}`);
@@ -93,6 +96,20 @@ async function main(): Promise<void> {
   step(`code-server exited unexpectedly (${exited}); stopping the emulator`);
   await stopAll();
   process.exitCode = 1;
+}
+
+/** Files to try the chat's Apply and inline suggestions on; a demo's own edits are kept across starts. */
+function writeDemoFiles(workspace: string): void {
+  const files: Record<string, string> = {
+    'src/math.ts': 'export function add(a: number, b: number): number {\n  \n}\n',
+    'tools/sums.py': 'def add(a, b):\n    \n',
+  };
+  for (const [relative, text] of Object.entries(files)) {
+    const file = path.join(workspace, relative);
+    if (fs.existsSync(file)) continue;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
 }
 
 main().catch(async (error: unknown) => {
