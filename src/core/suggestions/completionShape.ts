@@ -23,3 +23,12 @@ export function completionModeAt(prefix: string, suffix: string): CompletionMode
   if (!isBlank(line.after)) return 'singleLine';
   return isBlank(line.before) || opensBlock(line.before) ? 'multiLine' : 'singleLine';
 }
+
+/**
+ * Whether a suggestion is worth asking for here. Inside a word (a letter, digit or `_` right after
+ * the cursor) the user is editing a name, and whatever the model inserts would split it: nothing is
+ * sent, which is also where most keystrokes of an edit land.
+ */
+export function suggestionFitsAt(suffix: string): boolean {
+  return !/^[\p{L}\p{N}_$]/u.test(suffix);
+}

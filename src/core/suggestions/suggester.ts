@@ -1,6 +1,6 @@
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import type { BilledCall } from '../usage/billedCall';
-import { completionModeAt } from './completionShape';
+import { completionModeAt, suggestionFitsAt } from './completionShape';
 import { readSuggestion, type SuggestionContext } from './postProcess';
 import { buildSuggestionPrompt, suggestionRequest, type PromptLimits, type RecentSnippet } from './prompt';
 import type { SuggestionsPause } from './suggestionBilling';
@@ -70,7 +70,7 @@ export interface SuggesterOptions {
 
 export type SuggestionResult =
   | { readonly text: string; readonly from: 'cache' | 'service' }
-  | { readonly text: undefined; readonly why: 'cancelled' | 'noModel' | 'empty' | 'limit' | 'failed' };
+  | { readonly text: undefined; readonly why: 'midWord' | 'cancelled' | 'noModel' | 'empty' | 'limit' | 'failed' };
 
 export class Suggester {
   readonly #cache = new SuggestionCache();
@@ -103,6 +103,7 @@ export class Suggester {
   async suggest(place: SuggestionPlace, cancel: AbortSignal, immediate = false): Promise<SuggestionResult> {
     // Whatever this document asked before is stale now, shown or not.
     this.#inFlight.get(place.document)?.abort();
+    if (!suggestionFitsAt(place.suffix)) return { text: undefined, why: 'midWord' };
     const cached = this.#cache.get(place);
     if (cached !== undefined) return { text: cached, from: 'cache' };
     const abort = new AbortController();

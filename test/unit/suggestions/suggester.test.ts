@@ -183,6 +183,14 @@ describe('suggester: requests only when they can be shown, every one metered (co
     assert.equal(sent.length, 0);
   });
 
+  it('inside a word nothing is asked: a suggestion there would split the name being edited', async () => {
+    assert.deepEqual(await suggester.suggest(place('const to', 'tal = 1;\n'), new AbortController().signal), { text: undefined, why: 'midWord' });
+    assert.equal(waits.pending, 0, 'no pause is even waited out');
+    assert.equal(sent.length, 0);
+    streams.push(new ScriptedStream().answer(['1;'], { requestId: 'req-end' }));
+    assert.equal((await suggestAfterPause(place('const total = ', ';\n'))).text, '1', 'before punctuation it is asked');
+  });
+
   it('without a model picked for suggestions nothing is sent (ids are never guessed)', async () => {
     target = undefined;
     assert.deepEqual(await suggestAfterPause(place('const x = ')), { text: undefined, why: 'noModel' });
