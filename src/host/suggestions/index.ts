@@ -1,5 +1,7 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import vscode = require('vscode');
 import { RETRYABLE_KINDS, toApiError } from '../../core/api/errors';
+import { debounceMsOf, whyNotEligible, type Ineligible } from '../../core/suggestions/eligibility';
 import { Suggester, type SuggestionBackend, type SuggestionTarget } from '../../core/suggestions/suggester';
 import { SuggestionBilling } from '../../core/suggestions/suggestionBilling';
 import { suggestionsBudget } from '../../core/usage/spendBudget';
@@ -11,7 +13,6 @@ import { documentFacts, InlineSuggestionProvider, SUGGESTION_ACCEPTED_COMMAND } 
 import { RecentEdits } from './recentEdits';
 import { registerSuggestionCommands } from './suggestionCommands';
 import type { SuggestionsShell } from './suggestionsShell';
-import { debounceMsOf, whyNotEligible, type Ineligible } from '../../core/suggestions/eligibility';
 
 export type SuggestionsServices = Pick<Services, 'context' | 'log' | 'environments' | 'models' | 'api' | 'usage' | 'keys' | 'suggestionCounts'> & MeterServices;
 
@@ -109,18 +110,8 @@ export class SuggestionsFeature extends Disposable {
       },
       // No rate-limit countdown either: a suggestion refused now is asked again at the next pause.
       openStream: async (env, request, signal) => (await services.api.client(env, undefined, 'chat')).streamChat(request, { signal }),
-      wait: (ms, signal) => new Promise<boolean>((resolve) => {
-        if (signal.aborted) return resolve(false);
-        const timer = setTimeout(() => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(true);
-        }, ms);
-        const onAbort = () => {
-          clearTimeout(timer);
-          resolve(false);
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-      }),
+      // Node's abortable timer: an abort ends the wait at once, with nothing left scheduled.
+      wait: (ms, signal) => delay(ms, undefined, { signal }).then(() => true, () => false),
     };
   }
 
