@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ComparisonBackend, ConversationSaver, FailureContext, PastLimitQuestion, SavedElsewhere } from '../../../src/core/chat/ports';
 import type { RetryWait, Wait } from '../../../src/core/api/rateLimitRetry';
 import type { PeriodSpend } from '../../../src/core/usage/spendingLimits';
+import type { SpendBudget } from '../../../src/core/usage/spendBudget';
+import type { SpendConsent } from '../../../src/core/usage/spendConsent';
 import type { Conversation } from '../../../src/core/chat/conversation';
 import type { ChatImage } from '../../../src/core/chat/chatImages';
 import { serializeConversation } from '../../../src/core/chat/history/serialization';
@@ -161,7 +163,7 @@ export class FakeBackend implements ChatBackend {
   }
   /** When set, opening a billing window rejects with it once (a spending limit refusing the request). */
   billingRefusal: unknown;
-  openBillingWindow(env: string): Promise<BillingWindow> {
+  openBillingWindow(env: string, _budgets: readonly SpendBudget[] = [], _consent?: SpendConsent): Promise<BillingWindow> {
     const refusal = this.billingRefusal;
     this.billingRefusal = undefined;
     if (refusal !== undefined) return Promise.reject(refusal);
@@ -169,7 +171,7 @@ export class FakeBackend implements ChatBackend {
   }
   /** What estimate() answers. */
   spendEstimate: SpendEstimate | undefined;
-  estimate(): SpendEstimate | undefined {
+  estimate(_model: string): SpendEstimate | undefined {
     return this.spendEstimate;
   }
   /** The models chatDefaults was asked for, in order. */
@@ -242,7 +244,7 @@ export class FakeComparisonBackend extends FakeBackend implements ComparisonBack
   rateLimitRetry(): { maxRetries: number; wait: Wait } {
     return { maxRetries: this.maxRetries, wait: async (wait) => { this.waits.push(wait); await this.waitGate; return true; } };
   }
-  async limitSpend(): Promise<PeriodSpend[]> {
+  async limitSpend(_env: string): Promise<PeriodSpend[]> {
     return this.limitSpends;
   }
   unmeasuredRequestCredits(): number {
