@@ -9,6 +9,10 @@ import { PendingAttachments } from './pendingAttachments';
 import { sanitizeParams } from './params';
 import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
 import { StreamingAnswer, type AnswerSink } from './streamingAnswer';
+import { comparisonBackend, comparisonSink, questionChars } from './comparison/comparisonEngine';
+import { ComparisonRun } from './comparison/comparisonRun';
+import { comparisonEstimate, consentForComparison, type ComparisonEstimate } from './comparison/comparisonSpend';
+import { continueRefusal, MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from './comparison/comparisonTurn';
 import { environmentView, headerChanged, messagePatched, messageRemoved, messageUpserted } from './viewMessages';
 
 /**
@@ -18,8 +22,10 @@ import { environmentView, headerChanged, messagePatched, messageRemoved, message
  * or new parameters are not edits of the messages and are allowed at any time.
  */
 export class ChatEngine {
-  #active: StreamingAnswer | undefined;
+  #active: StreamingAnswer | ComparisonRun | undefined;
   #running: Promise<void> = Promise.resolve();
+  /** The key's requests per minute, as the last comparison's responses reported it. */
+  #rateLimitRequests: number | undefined;
   readonly #pending = new PendingAttachments();
   readonly #now: () => number;
 
@@ -77,7 +83,7 @@ export class ChatEngine {
       conversation: conversationView(this.#current),
       attachments: this.attachmentViews(),
       environment: environmentView(this.#backend, this.#current),
-      ...(this.#active && { streaming: this.#active.snapshotPosition() }),
+      ...(this.#active instanceof StreamingAnswer && { streaming: this.#active.snapshotPosition() }),
     });
   }
 
@@ -93,6 +99,14 @@ export class ChatEngine {
    * as a model that takes no images answers), rejects: the question and its chips stay in the composer.
    */
   async send(text: string): Promise<{ attachments: AttachmentView[] }> {
+    const { message, images, title } = await this.#ask(text);
+    const answer = this.#answer();
+    if (images.length) await this.#takeBackIfRefused(message, answer, title);
+    return { attachments: [] };
+  }
+
+  /** Adds the question with the pending attachments (their images written first) and saves it. */
+  async #ask(text: string): Promise<{ message: ConversationMessage; images: ImageAttachment[]; title: string }> {
     this.#assertIdle();
     await this.#followOtherWindows();
     this.#assertIdle();
@@ -112,9 +126,59 @@ export class ChatEngine {
     }
     this.#upsert(message);
     await this.persist();
-    const answer = this.#answer();
-    if (images.length) await this.#takeBackIfRefused(message, answer, title);
+    return { message, images, title };
+  }
+
+  /** What asking `models` the question `text` (with the pending context) would cost, model by model: the composer's figures. */
+  comparisonEstimate(models: readonly string[], text: string): ComparisonEstimate {
+    return comparisonEstimate(models, (model) => this.#backend.estimate(model), questionChars(this.#current, text, this.#pending.all()));
+  }
+
+  /**
+   * Asks 2–4 models the question at once (comparison/), side by side. Money first: when their requests
+   * together would reach a spending limit, the user is asked once for all of them; declined, nothing
+   * is sent and the question stays in the composer (ComparisonDeclinedError).
+   */
+  async compare(text: string, models: readonly string[]): Promise<{ attachments: AttachmentView[] }> {
+    this.#assertIdle();
+    const backend = comparisonBackend(this.#backend);
+    const distinct = [...new Set(models)];
+    if (distinct.length < MIN_COMPARED_MODELS || distinct.length > MAX_COMPARED_MODELS) throw new Error(l10n.t('Pick {0} to {1} different models to compare.', MIN_COMPARED_MODELS, MAX_COMPARED_MODELS));
+    const consent = await consentForComparison(backend, backend.environment().name, this.comparisonEstimate(distinct, text));
+    await this.#ask(text);
+    const sink = comparisonSink(this.#current, this.#view, this.#options.comparisonView, {
+      save: (conversation) => this.#save(conversation),
+      saveSoon: (conversation) => this.#saver.saveSoon(this.#touched(conversation)),
+      ended: () => { this.#active = undefined; },
+      readImage: (conversation, file) => this.#saver.readImage(conversation.id, file),
+    });
+    const run = new ComparisonRun(this.#current, backend, sink, distinct, { now: this.#now, appendPacing: this.#options.appendPacing ?? {}, consent, rateLimitRequests: this.#rateLimitRequests });
+    this.#active = run;
+    this.#running = run.run().finally(() => { this.#rateLimitRequests = run.rateLimitRequests; });
     return { attachments: [] };
+  }
+
+  /** Stops one column of the comparison in flight (Stop on its column); the others go on. */
+  stopColumn(columnId: string): void {
+    if (this.#active instanceof ComparisonRun) this.#active.stopColumn(columnId);
+  }
+
+  /**
+   * Continue with this answer: the conversation goes on with that column's model, and later requests
+   * carry its answer as the assistant's turn; the comparison stays in the history as it was.
+   */
+  async continueWith(turnId: string, columnId: string): Promise<void> {
+    this.#assertIdle();
+    const turn = this.#current.messages.at(-1);
+    if (turn?.id !== turnId) throw new Error(l10n.t('Only the last comparison can be continued.'));
+    const refusal = continueRefusal(turn, columnId);
+    const column = turn.comparison?.columns.find((c) => c.answer.id === columnId);
+    if (refusal !== undefined || !turn.comparison || !column) throw new Error(refusal);
+    turn.comparison.chosen = columnId;
+    this.#current.model = column.model;
+    this.#upsert(turn);
+    this.announceHeader();
+    await this.persist();
   }
 
   /**
@@ -266,7 +330,8 @@ export class ChatEngine {
   }
 
   #answer(continuing?: ConversationMessage): StreamingAnswer {
-    const answer = new StreamingAnswer(this.#current, this.#backend, this.#sinkFor(this.#current), this.#now, this.#options.appendPacing ?? {}, continuing);
+    const place = continuing ? { kind: 'continue' as const, message: continuing } : { kind: 'new' as const };
+    const answer = new StreamingAnswer(this.#current, this.#backend, this.#sinkFor(this.#current), this.#now, this.#options.appendPacing ?? {}, place);
     this.#active = answer;
     this.#running = answer.run();
     return answer;

@@ -56,6 +56,36 @@ export interface ConversationMessage {
   /** Why the answer failed; the actions offered are derived when it is shown. */
   error?: ErrorFacts;
   attachments?: Attachment[];
+  /**
+   * Set on the assistant turn that answered a question with several models side by side
+   * (comparison/): its own text stays empty, each model's answer is a column.
+   */
+  comparison?: Comparison;
+}
+
+/** One question answered by several models at once (issue 40). */
+export interface Comparison {
+  /** One per model asked, in the order they were picked. */
+  columns: ComparisonColumn[];
+  /**
+   * The column the conversation went on with (Continue with this answer): its answer is the assistant
+   * turn that later requests carry. The other columns stay as they were, shown, never sent.
+   */
+  chosen?: string;
+}
+
+/** One model's answer in a comparison: the model asked (from the model list) and its answer, a message of its own. */
+export interface ComparisonColumn {
+  /** The id asked for; the answer's meta.model is the id the service resolved it to. */
+  model: string;
+  /** Its id names the column; status, text, times, spend and error are a single answer's. */
+  answer: ConversationMessage;
+}
+
+/** The answer a comparison turn stands for in later requests: its chosen column's, if one was chosen. */
+export function chosenAnswer(message: ConversationMessage): ConversationMessage | undefined {
+  const chosen = message.comparison?.chosen;
+  return chosen === undefined ? undefined : message.comparison?.columns.find((column) => column.answer.id === chosen)?.answer;
 }
 
 export interface Conversation {
@@ -147,7 +177,8 @@ function userMessage(message: ConversationMessage, imageUrls: ReadonlyMap<string
 
 /**
  * The request messages for an answer to the conversation up to `endIndex` (exclusive). Failed answers
- * (error cards) and empty answers are not sent back to the model; stopped partial answers are.
+ * (error cards) and empty answers are not sent back to the model; stopped partial answers are. A
+ * comparison is sent as the answer the user went on with, and not at all before one was chosen.
  */
 export function requestMessages(
   conversation: Conversation, systemPrompt: string | undefined, endIndex = conversation.messages.length, imageUrls: ReadonlyMap<string, string> = new Map(),
@@ -155,8 +186,9 @@ export function requestMessages(
   const messages: (ChatMessage | UserPartsMessage)[] = [];
   if (systemPrompt?.trim()) messages.push({ role: 'system', content: systemPrompt });
   for (const message of conversation.messages.slice(0, endIndex)) {
+    const answer = message.comparison ? chosenAnswer(message) : message;
     if (message.role === 'user') messages.push(userMessage(message, imageUrls));
-    else if (!message.error && message.text) messages.push({ role: 'assistant', content: message.text });
+    else if (answer && !answer.error && answer.text) messages.push({ role: 'assistant', content: answer.text });
   }
   return messages;
 }
@@ -177,8 +209,10 @@ export function summary(conversation: Conversation): ConversationSummary {
   let credits = 0;
   let answerModel: string | undefined;
   for (const message of conversation.messages) {
+    // Every column of a comparison was a billed request of its own.
+    for (const { answer } of message.comparison?.columns ?? []) credits += answer.meta?.creditsSpent ?? 0;
     credits += message.meta?.creditsSpent ?? 0;
-    answerModel = message.meta?.model ?? answerModel;
+    answerModel = (message.comparison ? chosenAnswer(message) : message)?.meta?.model ?? answerModel;
   }
   const model = conversation.model ?? answerModel;
   return {

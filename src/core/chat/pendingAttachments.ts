@@ -10,6 +10,11 @@ import { attachmentView } from './conversationView';
 export class PendingAttachments {
   #items: Attachment[] = [];
 
+  /** Every chip, for what the next message would send (an estimate). */
+  all(): readonly Attachment[] {
+    return this.#items;
+  }
+
   images(): ImageAttachment[] {
     return this.#items.filter(isImageAttachment);
   }

@@ -1,11 +1,13 @@
-import type { ChatParams, HostToWebview } from './protocol/chatProtocol';
+import type { AppendMessage, ChatParams, HostToWebview } from './protocol/chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import type { BalanceReading } from '../usage/answerSpend';
 import type { BillingMeter } from '../usage/billedCall';
 import type { SpendEstimate } from '../usage/estimate';
+import type { PeriodSpend } from '../usage/spendingLimits';
+import type { Wait } from '../api/rateLimitRetry';
 import type { AppendPacing } from './appendBatcher';
-import type { Conversation } from './conversation';
+import type { ComparisonColumn, Conversation } from './conversation';
 import type { ChatImage } from './chatImages';
 
 export type { BalanceReading };
@@ -93,8 +95,48 @@ export interface ChatBackend extends BillingMeter {
   describeFailure(error: unknown, context: FailureContext): Promise<ErrorFacts>;
 }
 
+/** A comparison's question to the user, once for all of its requests, before any is sent. */
+export interface PastLimitQuestion {
+  environment: string;
+  /** The requests the comparison would send (one per model). */
+  requests: number;
+  /** The period whose limit they would reach: its spend counted now and its limit. */
+  spend: PeriodSpend;
+  /** What they would count together (each its estimate, at least the unmeasured allowance). */
+  credits: number;
+}
+
+/**
+ * What a comparison (several models asked at once, comparison/) needs besides a single answer's: its
+ * columns wait out a 429 one by one, so that a column waiting gives its place to another; and the
+ * spending limits are checked for all of its requests at once, with one question to the user.
+ */
+export interface ComparisonBackend extends ChatBackend {
+  /** Opens a stream as openStream does, without waiting out a 429: it rejects with the 429 (its Retry-After, its metadata). */
+  openStreamOnce(env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>>;
+  /** How a 429 is waited out: the retries the settings allow and the host's countdown, as for a single answer. */
+  rateLimitRetry(): { maxRetries: number; wait: Wait };
+  /** The environment's spend against each of its limits now (requests in flight counted); empty without limits. */
+  limitSpend(env: string): Promise<PeriodSpend[]>;
+  /** What a request whose spend is not measured counts against the limits (`inference.unmeasuredRequestCredits`). */
+  unmeasuredRequestCredits(): number;
+  /** Asks whether to send them all past the limit (the host's modal); true sends them, each still metered on its own. */
+  confirmPastLimit(question: PastLimitQuestion): Promise<boolean>;
+}
+
+/**
+ * Where a comparison's columns are shown as they stream, beside the turn's own upsert and patch on
+ * the ChatView (the webview's protocol for columns comes with the wiring).
+ */
+export interface ComparisonView {
+  append(turnId: string, columnId: string, append: AppendMessage): void;
+  /** A column's status, meta or error changed. */
+  patchColumn(turnId: string, column: ComparisonColumn): void;
+}
+
 export interface ChatEngineOptions {
   now?: () => number;
+  comparisonView?: ComparisonView;
   /** How the append batcher sizes appends; tests make it send every delta at once. */
   appendPacing?: Partial<AppendPacing>;
 }

@@ -5,7 +5,8 @@ import { errorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import { BilledCall, type BilledSpend } from '../usage/billedCall';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
-import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, sentContext, type Conversation, type ConversationMessage } from './conversation';
+import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, sentContext, type ComparisonColumn, type Conversation, type ConversationMessage } from './conversation';
+import type { SpendConsent } from '../usage/spendConsent';
 import { contentText } from '../api/contentParts';
 import { NUMBER_PARAMS } from '../numberParams';
 import type { ChatBackend, ChatEnvironment } from './ports';
@@ -39,6 +40,17 @@ export interface AnswerSink {
 }
 
 /**
+ * Where an answer's message is: a new message of the conversation, an interrupted answer (the
+ * conversation's last message) that this request continues in place, or one column of a comparison
+ * (comparison/), whose message the comparison's turn holds and which answers the question before it;
+ * `consent`: the comparison's, past the spending limits, asked once for all of its requests.
+ */
+export type AnswerPlace =
+  | { kind: 'new' }
+  | { kind: 'continue'; message: ConversationMessage }
+  | { kind: 'column'; turn: ConversationMessage; column: ComparisonColumn; consent?: SpendConsent | undefined };
+
+/**
  * One assistant answer, start to end: it is appended to the conversation, the stream's text is
  * added to it (the conversation is the truth, saved soon after every delta) and batched to the
  * view, the end becomes a patch without the text, and the spend comes only from a balance the
@@ -60,28 +72,35 @@ export class StreamingAnswer {
   /** What the answer's earlier requests cost (a continuation's): this one's is added to it. */
   readonly #earlierSpend: Pick<AnswerMeta, 'creditsSpent' | 'spendNotMeasured'> | undefined;
 
+  readonly #place: AnswerPlace;
   readonly #conversation: Conversation;
   readonly #backend: ChatBackend;
   readonly #sink: AnswerSink;
   readonly #now: () => number;
 
-  /** `continuing`: an interrupted answer (the conversation's last message) that this request continues. */
   constructor(
     conversation: Conversation,
     backend: ChatBackend,
     sink: AnswerSink,
     now: () => number,
     appendPacing: Partial<AppendPacing>,
-    continuing?: ConversationMessage,
+    place: AnswerPlace = { kind: 'new' },
   ) {
     this.#conversation = conversation;
     this.#backend = backend;
     this.#sink = sink;
     this.#now = now;
     this.#env = backend.environment();
+    this.#place = place;
     const startedAt = now();
-    const model = conversation.model ?? this.#env.selectedModel;
-    if (continuing) {
+    const model = place.kind === 'column' ? place.column.model : conversation.model ?? this.#env.selectedModel;
+    const continuing = place.kind === 'continue' ? place.message : undefined;
+    if (place.kind === 'column') {
+      // The comparison's message, filled in place; its request goes now (it may have waited for a slot).
+      this.message = place.column.answer;
+      this.message.status = 'streaming';
+      this.message.meta = { ...this.message.meta, startedAt, model };
+    } else if (continuing) {
       // The same message, in place: the conversation, the view and the history keep one answer.
       const { creditsSpent, spendNotMeasured, finishedAt: _finished, finishReason: _reason, ...meta } = continuing.meta ?? {};
       this.#continuedFrom = continuing.text;
@@ -110,11 +129,12 @@ export class StreamingAnswer {
   }
 
   async run(): Promise<void> {
-    if (this.#continuedFrom === undefined) this.#conversation.messages.push(this.message);
+    if (this.#place.kind === 'new') this.#conversation.messages.push(this.message);
     this.#sink.upsert(this.message);
     let call: BilledCall | undefined;
+    const consent = this.#place.kind === 'column' ? this.#place.consent : undefined;
     try {
-      await this.#answer(async () => (call = await BilledCall.open(this.#backend, 'Chat', this.#env.name, { now: this.#now })));
+      await this.#answer(async () => (call = await BilledCall.open(this.#backend, 'Chat', this.#env.name, { now: this.#now, ...(consent && { consent }) })));
     } finally {
       // An answer that failed before its call ended: nothing was billed (nothing once ended).
       call?.notBilled();
@@ -169,7 +189,8 @@ export class StreamingAnswer {
     const model = this.message.meta?.model;
     if (!model) throw new ApiError('modelNotFound', l10n.t('No chat model is selected for this environment. Pick one to start chatting.'));
     const params = effectiveParams(this.#conversation, this.#backend.chatDefaults(model));
-    const asked = this.#conversation.messages.length - 1;
+    // The messages before the answer: a comparison's columns all answer the question before their turn.
+    const asked = this.#place.kind === 'column' ? this.#conversation.messages.indexOf(this.#place.turn) : this.#conversation.messages.length - 1;
     const imageUrls = await imageDataUrls(imageAttachments(this.#conversation.messages.slice(0, asked)), (file) => this.#sink.readImage(file));
     const messages = requestMessages(this.#conversation, params.systemPrompt, asked, imageUrls);
     if (this.#continuedFrom !== undefined) messages.push({ role: 'assistant', content: this.#continuedFrom }, { role: 'user', content: CONTINUE_INSTRUCTION });
@@ -227,7 +248,7 @@ export class StreamingAnswer {
   async #recordSpend(call: BilledCall): Promise<void> {
     const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.#env.name, kind: 'chat' as const, chars: { in: this.#sentChars, out: this.message.text.length } };
     const spend = await call.billedStream(record);
-    if (!this.#conversation.messages.includes(this.message)) return;
+    if (!this.#conversation.messages.includes(this.#place.kind === 'column' ? this.#place.turn : this.message)) return;
     const { creditsSpent: _credits, spendNotMeasured: _unmeasured, ...meta } = this.message.meta ?? {};
     this.message.meta = { ...meta, ...answerSpendShown(spend, this.#earlierSpend) };
     this.#sink.patch(this.message);

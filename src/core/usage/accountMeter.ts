@@ -3,6 +3,7 @@ import type { BillingMeter } from './billedCall';
 import type { BillingWindow } from './billingWindows';
 import type { UsageRecorder } from './ledger';
 import type { SpendBudget } from './spendBudget';
+import type { SpendConsent } from './spendConsent';
 
 /**
  * The billing meter every path measures its calls with (BilledCall), on the parts of the extension it
@@ -22,7 +23,7 @@ export interface BalanceRefresher {
 
 /** Where a billed call opens, and where the spending limits refuse it: the spending guard. */
 export interface BillingOpener {
-  open(env: string, budgets: readonly SpendBudget[]): Promise<BillingWindow>;
+  open(env: string, budgets: readonly SpendBudget[], consent?: SpendConsent): Promise<BillingWindow>;
 }
 
 export interface MeterServices {
@@ -68,7 +69,7 @@ export async function readSettledBalance(services: Pick<MeterServices, 'models' 
 /** The meter of every billed call on the extension's services. */
 export function accountMeter(services: MeterServices, options: MeterOptions): BillingMeter {
   return {
-    openBillingWindow: (env, budgets) => services.billing.open(env, budgets),
+    openBillingWindow: (env, budgets, consent) => services.billing.open(env, budgets, consent),
     balance: (env) => services.account.get(env).balanceCredits,
     readSettledBalance: (env) => readSettledBalance(services, env, options),
     usage: services.usage,

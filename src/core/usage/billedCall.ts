@@ -2,6 +2,7 @@ import type { EndpointCaller } from '../localEndpoint/namedTokens';
 import { answerSpend, type BalanceReading } from './answerSpend';
 import type { BillingWindow } from './billingWindows';
 import type { SpendNotMeasured, UsageRecord, UsageRecorder } from './ledger';
+import type { SpendConsent } from './spendConsent';
 import { tokenBudget, type SpendBudget } from './spendBudget';
 
 /** What a billed call cost, or why that is not known. */
@@ -30,9 +31,10 @@ export interface BillingMeter {
   /**
    * Opens the call's billing window once the readings of calls that ended are in (billingWindows.ts);
    * a spending limit, the environment's or one of `budgets` (spendBudget.ts), refuses here
-   * (SpendingLimitError), before anything is sent.
+   * (SpendingLimitError), before anything is sent. `consent`: the user's consent the call carries past
+   * the environment's limits (spendConsent.ts).
    */
-  openBillingWindow(env: string, budgets: readonly SpendBudget[]): Promise<BillingWindow>;
+  openBillingWindow(env: string, budgets: readonly SpendBudget[], consent?: SpendConsent): Promise<BillingWindow>;
   /** The last balance known for the environment: what the call's spend starts from. */
   balance(env: string): number | undefined;
   /** One fresh reading after a stream was billed; undefined when none can be had (turned off, failed). */
@@ -45,6 +47,8 @@ type CallEntry = Omit<UsageRecord, 'credits'>;
 export interface BilledCallOptions {
   caller?: EndpointCaller;
   budget?: SpendBudget;
+  /** Consent given for this call (with others) past the environment's limits: a comparison's, asked once. */
+  consent?: SpendConsent;
   now?: () => number;
 }
 
@@ -89,7 +93,7 @@ export class BilledCall {
    */
   static async open(meter: BillingMeter, who: string, env: string, options: BilledCallOptions = {}): Promise<BilledCall> {
     const budgets = [tokenBudget(options.caller), options.budget].filter((budget): budget is SpendBudget => budget !== undefined);
-    const window = await meter.openBillingWindow(env, budgets);
+    const window = await meter.openBillingWindow(env, budgets, options.consent);
     const now = options.now ?? Date.now;
     return new BilledCall(meter, who, env, window, meter.balance(env), now(), now);
   }

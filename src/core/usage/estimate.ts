@@ -5,6 +5,8 @@ export interface SpendEstimate {
   creditsPer1kChars: number;
   /** How many answers it rests on. */
   answers: number;
+  /** Their mean length in characters: what a next answer's size is guessed at, before it is asked. */
+  answerChars: number;
 }
 
 /** Fewer measured answers than this give no estimate: a figure from one or two would mislead. */
@@ -25,5 +27,6 @@ export function spendEstimate(entries: readonly UsageEntry[], model: string): Sp
   if (answers.length < MIN_ESTIMATE_ANSWERS) return undefined;
   const credits = answers.reduce((sum, e) => sum + e.credits, 0);
   const chars = answers.reduce((sum, e) => sum + e.chars.in + e.chars.out, 0);
-  return { creditsPer1kChars: Math.round((credits / chars) * 1000 * 1e6) / 1e6, answers: answers.length };
+  const answerChars = Math.round(answers.reduce((sum, e) => sum + e.chars.out, 0) / answers.length);
+  return { creditsPer1kChars: Math.round((credits / chars) * 1000 * 1e6) / 1e6, answers: answers.length, answerChars };
 }

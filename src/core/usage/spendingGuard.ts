@@ -5,6 +5,7 @@ import type { Clock, UsageKind } from './ledger';
 import { budgetSpend, environmentSpend, kindSpendToday, limitReached, type KindSpend, type ReachedLimit } from './limitCheck';
 import type { SpendSums } from './periodSums';
 import { ReservationStore } from './reservations';
+import type { SpendConsent } from './spendConsent';
 import { budgetLogName, budgetRefusal, isTokenBudget, tokenBudgetKey, type SpendBudget } from './spendBudget';
 import { LIMIT_PERIODS, limitReachedMessage, parseSpendingLimits, type PeriodSpend, type SpendingLimit } from './spendingLimits';
 
@@ -79,6 +80,12 @@ export class SpendingGuard {
     this.#allowedOnce.set(environment, (this.#allowedOnce.get(environment) ?? 0) + 1);
   }
 
+  #takeAllowedOnce(environment: string): boolean {
+    const left = this.#allowedOnce.get(environment) ?? 0;
+    if (left > 0) this.#allowedOnce.set(environment, left - 1);
+    return left > 0;
+  }
+
   /**
    * Where the environment stands against its limits now: every window's spend, plus `reserved` (by
    * default what requests in flight hold in the reservation file; views pass 0: they show spend).
@@ -106,13 +113,13 @@ export class SpendingGuard {
   /**
    * Before a billed request of `environment` is sent (`budgets`: its budgets of their own, an endpoint
    * token's daily limit, the suggestions' budget, each holding like the environment's limits).
+   * `consent`: the user's consent this request carries (spendConsent.ts), used before Send Anyway's.
    * Throws SpendingLimitError past a limit.
    */
-  async open(environment: string, budgets: readonly SpendBudget[] = []): Promise<BillingWindow> {
+  async open(environment: string, budgets: readonly SpendBudget[] = [], consent?: SpendConsent): Promise<BillingWindow> {
     const limit = this.limitOf(environment);
     if (!limit && budgets.length === 0) return this.#windows.open(environment);
-    const consented = limit !== undefined && (this.#allowedOnce.get(environment) ?? 0) > 0;
-    if (consented) this.#allowedOnce.set(environment, (this.#allowedOnce.get(environment) ?? 1) - 1);
+    const consented = limit !== undefined && (consent?.take(environment) === true || this.#takeAllowedOnce(environment));
     const allowance = this.#settings.unmeasuredRequestCredits();
     let reached: ReachedLimit | undefined;
     const id = await this.#reservations.reserve(environment, allowance, async (reserved, reservedByBudget) => {
@@ -127,7 +134,7 @@ export class SpendingGuard {
       this.#log.warn(`Spending limit: a request of ${environment}${whose} was refused before sending (${spend.period}: ${spend.counted} of ${spend.limit} credits counted, resets ${resets.toISOString()})`);
       throw new SpendingLimitError(message, environment, spend, budget);
     }
-    if (consented) this.#log.info(`Spending limit: one request of ${environment} sent past the limit, as the user chose (Send Anyway)`);
+    if (consented) this.#log.info(`Spending limit: one request of ${environment} sent past the limit, as the user chose (${consent ? 'consent given once for a comparison' : 'Send Anyway'})`);
     let window: BillingWindow;
     try {
       window = await this.#windows.open(environment);

@@ -423,8 +423,8 @@ describe('chat engine', () => {
     await waitFor('the spend', () => backend.recorded.length > 0, { timeoutMs: 2000, intervalMs: 1 });
     assert.deepEqual(backend.recorded[0].chars, { in: 'Question'.length, out: 'Twelve chars'.length });
     assert.equal(engine.snapshot().environment.estimate, undefined, 'nothing when the ledger has too few answers');
-    backend.spendEstimate = { creditsPer1kChars: 0.4, answers: 7 };
-    assert.deepEqual(engine.snapshot().environment.estimate, { creditsPer1kChars: 0.4, answers: 7 });
+    backend.spendEstimate = { creditsPer1kChars: 0.4, answers: 7, answerChars: 900 };
+    assert.deepEqual(engine.snapshot().environment.estimate, { creditsPer1kChars: 0.4, answers: 7, answerChars: 900 });
   });
 
   it('answers "no model" as an error card without asking the service', async () => {

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ConversationSaver, FailureContext, SavedElsewhere } from '../../../src/core/chat/ports';
+import type { BalanceReading, ChatBackend, ChatEnvironment, ChatView, ComparisonBackend, ConversationSaver, FailureContext, PastLimitQuestion, SavedElsewhere } from '../../../src/core/chat/ports';
+import type { RetryWait, Wait } from '../../../src/core/api/rateLimitRetry';
+import type { PeriodSpend } from '../../../src/core/usage/spendingLimits';
+import type { SpendBudget } from '../../../src/core/usage/spendBudget';
+import type { SpendConsent } from '../../../src/core/usage/spendConsent';
 import type { Conversation } from '../../../src/core/chat/conversation';
 import type { ChatImage } from '../../../src/core/chat/chatImages';
 import { serializeConversation } from '../../../src/core/chat/history/serialization';
@@ -159,7 +163,7 @@ export class FakeBackend implements ChatBackend {
   }
   /** When set, opening a billing window rejects with it once (a spending limit refusing the request). */
   billingRefusal: unknown;
-  openBillingWindow(env: string): Promise<BillingWindow> {
+  openBillingWindow(env: string, _budgets: readonly SpendBudget[] = [], _consent?: SpendConsent): Promise<BillingWindow> {
     const refusal = this.billingRefusal;
     this.billingRefusal = undefined;
     if (refusal !== undefined) return Promise.reject(refusal);
@@ -167,7 +171,7 @@ export class FakeBackend implements ChatBackend {
   }
   /** What estimate() answers. */
   spendEstimate: SpendEstimate | undefined;
-  estimate(): SpendEstimate | undefined {
+  estimate(_model: string): SpendEstimate | undefined {
     return this.spendEstimate;
   }
   /** The models chatDefaults was asked for, in order. */
@@ -200,4 +204,66 @@ export class FakeBackend implements ChatBackend {
     this.failures.push({ error, context });
     return errorFacts(toApiError(error));
   }
+}
+
+/**
+ * A backend that runs comparisons (ports.ts ComparisonBackend): each column's stream by its model,
+ * 429 waits recorded (and sat out at once unless `waitGate` holds them), the spending limits' spend
+ * and the user's answer to the one question past them set by the test.
+ */
+export class FakeComparisonBackend extends FakeBackend implements ComparisonBackend {
+  /** Handed out in order per model; a model without one gets a short complete answer. */
+  readonly streamsByModel = new Map<string, ScriptedStream[]>();
+  /** Rejections of a model's next openings (a 429, a 404), in order. */
+  readonly openErrorsByModel = new Map<string, unknown[]>();
+  /** Models in the order their streams were opened (attempts included). */
+  readonly opened: string[] = [];
+  readonly waits: RetryWait[] = [];
+  waitGate: Promise<void> | undefined;
+  maxRetries = 2;
+  limitSpends: PeriodSpend[] = [];
+  allowance = 1;
+  readonly questions: PastLimitQuestion[] = [];
+  consents = true;
+  /** When set, each settled reading takes the next balance (columns measured one after another). */
+  settledBalances: number[] | undefined;
+  clock: (() => number) | undefined;
+
+  stream(model: string, stream: ScriptedStream): ScriptedStream {
+    this.streamsByModel.set(model, [...(this.streamsByModel.get(model) ?? []), stream]);
+    return stream;
+  }
+  async openStreamOnce(_env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    this.requests.push(request);
+    this.opened.push(request.model);
+    const error = this.openErrorsByModel.get(request.model)?.shift();
+    if (error !== undefined) throw error;
+    const stream = this.streamsByModel.get(request.model)?.shift() ?? new ScriptedStream().answer([`${request.model} answers.`], { requestId: `req-${request.model}`, modelId: request.model });
+    return stream.events(signal);
+  }
+  rateLimitRetry(): { maxRetries: number; wait: Wait } {
+    return { maxRetries: this.maxRetries, wait: async (wait) => { this.waits.push(wait); await this.waitGate; return true; } };
+  }
+  async limitSpend(_env: string): Promise<PeriodSpend[]> {
+    return this.limitSpends;
+  }
+  unmeasuredRequestCredits(): number {
+    return this.allowance;
+  }
+  async confirmPastLimit(question: PastLimitQuestion): Promise<boolean> {
+    this.questions.push(question);
+    return this.consents;
+  }
+  override async readSettledBalance(): Promise<BalanceReading | undefined> {
+    const next = this.settledBalances?.shift();
+    if (next === undefined) return super.readSettledBalance();
+    this.settledReads++;
+    this.currentBalance = next;
+    return { credits: next, at: this.clock?.() ?? Date.now() };
+  }
+}
+
+/** A 429 as the client reports it, with its Retry-After. */
+export function rateLimited(retryAfterSeconds = 1, rateLimitRequests?: number): ApiError {
+  return new ApiError('rateLimited', 'Too many requests.', { status: 429, retryAfterSeconds, ...(rateLimitRequests !== undefined && { meta: { status: 429, receivedAt: 0, rateLimitRequests } }) });
 }

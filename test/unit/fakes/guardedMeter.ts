@@ -19,6 +19,8 @@ export interface GuardedMeter {
   meter: BillingMeter;
   entries: UsageEntry[];
   state: { balance?: number; settled?: BalanceReading; limits: unknown };
+  /** The guard itself (Send Anyway, where the environment stands against its limits). */
+  guard: SpendingGuard;
   /** Resolves once no request holds an allowance any more (each is released once its entry is in the ledger). */
   released(): Promise<void>;
   dispose(): void;
@@ -36,8 +38,9 @@ export function guardedMeter(allowance = 1): GuardedMeter {
   return {
     entries,
     state,
+    guard,
     meter: {
-      openBillingWindow: (env, budgets) => guard.open(env, budgets),
+      openBillingWindow: (env, budgets, consent) => guard.open(env, budgets, consent),
       balance: () => state.balance,
       readSettledBalance: async () => state.settled,
       usage: { record, recordUnmeasured: (entry) => record({ ...entry, credits: null }) },

@@ -12,11 +12,11 @@ describe('estimates from the user\'s own answers', () => {
     assert.equal(spendEstimate(entries, 'm'), undefined, 'unmeasured, uncounted and other models\' answers do not count');
   });
 
-  it('divides the credits of the last answers by their characters in and out, and says how many it rests on', () => {
+  it('divides the credits of the last answers by their characters in and out, and says how many it rests on and how long they were', () => {
     const entries = Array.from({ length: MIN_ESTIMATE_ANSWERS }, (_, i) => answer(i, 0.5, { in: 400, out: 600 }));
-    assert.deepEqual(spendEstimate(entries, 'm'), { creditsPer1kChars: 0.5, answers: MIN_ESTIMATE_ANSWERS });
+    assert.deepEqual(spendEstimate(entries, 'm'), { creditsPer1kChars: 0.5, answers: MIN_ESTIMATE_ANSWERS, answerChars: 600 });
     const many = Array.from({ length: ESTIMATE_WINDOW }, (_, i) => answer(1000 + i, 2, { in: 500, out: 500 }));
-    assert.deepEqual(spendEstimate([...entries, ...many], 'm'), { creditsPer1kChars: 2, answers: ESTIMATE_WINDOW }, 'only the most recent answers');
+    assert.deepEqual(spendEstimate([...entries, ...many], 'm'), { creditsPer1kChars: 2, answers: ESTIMATE_WINDOW, answerChars: 500 }, 'only the most recent answers');
   });
 
   it('keeps the characters in the ledger line, and drops a malformed count without losing the entry', () => {

@@ -8,6 +8,7 @@ import { sumsOf } from '../../../src/core/usage/periodSums';
 import { ReservationStore } from '../../../src/core/usage/reservations';
 import { SpendingGuard, SpendingLimitError, type LimitSettings, type SpendLedger } from '../../../src/core/usage/spendingGuard';
 import { suggestionsBudget, tokenBudget } from '../../../src/core/usage/spendBudget';
+import { SpendConsent } from '../../../src/core/usage/spendConsent';
 import { currentPeriods } from '../../../src/core/usage/spendingLimits';
 import { waitFor } from '../../harness/wait';
 
@@ -94,6 +95,22 @@ describe('spending guard: where every billed request of every path meets the lim
     (await guard.open('production')).close();
     assert.ok(log.lines.some((l) => l.startsWith('info Spending limit: one request of production sent past the limit')));
     await refusal(guard.open('production'));
+  });
+
+  it('lets exactly the consented requests past the limit, and only those that carry the consent', async () => {
+    const ledger = fakeLedger();
+    const log = fakeLog();
+    const guard = new SpendingGuard(new BillingWindows(), ledger, log, settings({ production: { daily: 1 } }), dir);
+    ledger.spend('production', 2);
+    const consent = new SpendConsent('production', 3);
+    // Another path's request meanwhile (a suggestion, a language model answer) is not let through on it.
+    await refusal(guard.open('production'));
+    assert.equal(consent.left, 3);
+    await refusal(guard.open('production', [], new SpendConsent('preview', 1)));
+    for (let i = 0; i < 3; i++) (await guard.open('production', [], consent)).close();
+    assert.equal(consent.left, 0);
+    await refusal(guard.open('production', [], consent));
+    assert.equal(log.lines.filter((l) => l.includes('consent given once for a comparison')).length, 3);
   });
 
   it('holds the allowance for a request in flight, so that a second window near the limit cannot pass too, until the spend is in the ledger', async () => {

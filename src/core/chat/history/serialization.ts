@@ -1,7 +1,7 @@
 import { SPEND_NOT_MEASURED, type AnswerMeta, type AnswerStatus, type ChatParams, type SentContext, type SpendNotMeasured } from '../protocol/chatProtocol';
 import type { Usage } from '../../api/types';
 import type { ErrorFacts } from '../../errorView';
-import type { Attachment, Conversation, ConversationMessage } from '../conversation';
+import type { Attachment, Comparison, ComparisonColumn, Conversation, ConversationMessage } from '../conversation';
 import { readNumberParams, type NumberParamValues } from '../../numberParams';
 import { isChatImageMime, isImageFileName, type ChatImage } from '../chatImages';
 import { asServiceParameters } from '../params';
@@ -15,6 +15,9 @@ import { parseJson } from '../../json';
  *
  * Version 1 (until protocol 2) saved the webview's view types: error cards with their action
  * labels. Version 2 keeps only the facts of an error; the actions are derived when it is shown.
+ * A message's `comparison` (several models' answers to one question) came later as an optional
+ * field, so the version stayed: older files have none, and an older reader drops it and shows the
+ * turn as an empty answer rather than refusing the whole conversation.
  */
 export const STORED_CONVERSATION_VERSION = 2;
 
@@ -66,6 +69,14 @@ export interface StoredMessage {
   meta?: StoredAnswerMeta;
   error?: StoredAnswerError;
   attachments?: StoredAttachment[];
+  comparison?: StoredComparison;
+}
+
+/** Several models' answers to one question: each column's answer a message of its own, without attachments or a comparison. */
+export interface StoredComparison {
+  columns: { model: string; answer: StoredMessage }[];
+  /** The id of the column's answer the conversation went on with. */
+  chosen?: string;
 }
 
 export interface StoredConversation {
@@ -109,7 +120,13 @@ export function toStoredMessage(message: ConversationMessage): StoredMessage {
   }
   if (message.error !== undefined) stored.error = { ...message.error };
   if (message.attachments?.length) stored.attachments = message.attachments.map(toStoredAttachment);
+  if (message.comparison) stored.comparison = toStoredComparison(message.comparison);
   return stored;
+}
+
+function toStoredComparison(comparison: Comparison): StoredComparison {
+  const columns = comparison.columns.map(({ model, answer: { attachments: _attachments, comparison: _nested, ...answer } }) => ({ model, answer: toStoredMessage(answer) }));
+  return { columns, ...(comparison.chosen !== undefined && { chosen: comparison.chosen }) };
 }
 
 /** Field by field: an image's pending bytes (`data`) never reach the log. */
@@ -209,7 +226,27 @@ function readMessage(raw: unknown): ConversationMessage | undefined {
     const attachments = raw.attachments.map(readAttachment).filter((a): a is Attachment => a !== undefined);
     if (attachments.length) message.attachments = attachments;
   }
+  const comparison = message.role === 'assistant' ? readComparison(raw.comparison) : undefined;
+  if (comparison) message.comparison = comparison;
   return message;
+}
+
+/** Columns without a model or a readable answer are dropped; a comparison left with none is not one. */
+function readComparison(raw: unknown): Comparison | undefined {
+  if (!isObject(raw) || !Array.isArray(raw.columns)) return undefined;
+  const columns = raw.columns.map(readColumn).filter((column) => column !== undefined);
+  if (!columns.length) return undefined;
+  const chosen = columns.find((column) => column.answer.id === raw.chosen)?.answer.id;
+  return { columns, ...(chosen !== undefined && { chosen }) };
+}
+
+function readColumn(raw: unknown): ComparisonColumn | undefined {
+  if (!isObject(raw) || !str(raw.model) || !raw.model) return undefined;
+  const answer = readMessage(raw.answer);
+  if (answer?.role !== 'assistant') return undefined;
+  delete answer.comparison;
+  delete answer.attachments;
+  return { model: raw.model, answer };
 }
 
 /** Versions 1 and 2 share their shape except for what readError drops; later versions are not guessed at. */

@@ -1,0 +1,229 @@
+import * as l10n from '@vscode/l10n';
+import type { AppendMessage } from '../protocol/chatProtocol';
+import { isApiError } from '../../api/errors';
+import { withRateLimitRetry } from '../../api/rateLimitRetry';
+import type { ChatRequest, ChatStreamEvent } from '../../api/types';
+import type { SpendConsent } from '../../usage/spendConsent';
+import type { AppendPacing } from '../appendBatcher';
+import type { ComparisonColumn, Conversation, ConversationMessage } from '../conversation';
+import type { ChatBackend, ChatEnvironment, ComparisonBackend } from '../ports';
+import { StreamingAnswer, type AnswerSink } from '../streamingAnswer';
+import { newComparisonTurn } from './comparisonTurn';
+import { concurrentRequestsFor, RequestSlots, type Slot } from './requestSlots';
+
+/**
+ * Where a comparison's messages go (the engine builds it, as it builds a single answer's AnswerSink):
+ * its turn when it starts and ends, and each column's text and changes, named by the column's id.
+ */
+export interface ComparisonSink {
+  /** Shows the turn whole (when it starts). */
+  upsert(turn: ConversationMessage): void;
+  /** Text of one column arrived. */
+  append(turn: ConversationMessage, columnId: string, append: AppendMessage): void;
+  /** A column's status, meta or error changed (without its text). */
+  patchColumn(turn: ConversationMessage, column: ComparisonColumn): void;
+  /** The turn's own status changed (every column ended). */
+  patch(turn: ConversationMessage): void;
+  save(): Promise<void>;
+  saveSoon(): void;
+  /** Every column's stream is over, before the spends are read: the engine is idle again. */
+  ended(): void;
+  readImage(file: string): Promise<Uint8Array>;
+}
+
+export interface ComparisonRunOptions {
+  now: () => number;
+  appendPacing: Partial<AppendPacing>;
+  /** The user's consent past the spending limits, given once for all the columns (comparisonSpend.ts). */
+  consent?: SpendConsent | undefined;
+  /** The key's requests per minute, if a response already told it: how many columns stream at once. */
+  rateLimitRequests?: number | undefined;
+}
+
+/** One column's run: its stop, and its answer once its request has a slot. */
+interface ColumnRun {
+  column: ComparisonColumn;
+  readonly abort: AbortController;
+  answer?: StreamingAnswer;
+}
+
+/**
+ * One question asked of several models at once. Each column is a single answer (StreamingAnswer,
+ * placed in the column): its own billed call, metered on its own, its own error card, its own stop.
+ * At most a few stream at once (requestSlots.ts), the rest wait in the order picked; a column that
+ * is answered 429 gives up its slot while it waits out the Retry-After as a single answer would,
+ * then queues again, so the others go on meanwhile. The environment is the one of the start, for
+ * every column, whatever the user switches to meanwhile.
+ */
+export class ComparisonRun {
+  readonly turn: ConversationMessage;
+  readonly #columns: ColumnRun[];
+  readonly #slots: RequestSlots;
+  readonly #env: ChatEnvironment;
+  #rateLimitRequests: number | undefined;
+  #streaming: number;
+
+  readonly #conversation: Conversation;
+  readonly #backend: ComparisonBackend;
+  readonly #sink: ComparisonSink;
+  readonly #options: ComparisonRunOptions;
+
+  constructor(conversation: Conversation, backend: ComparisonBackend, sink: ComparisonSink, models: readonly string[], options: ComparisonRunOptions) {
+    this.#conversation = conversation;
+    this.#backend = backend;
+    this.#sink = sink;
+    this.#options = options;
+    this.#env = backend.environment();
+    this.turn = newComparisonTurn(models, options.now());
+    this.#columns = (this.turn.comparison?.columns ?? []).map((column) => ({ column, abort: new AbortController() }));
+    this.#streaming = this.#columns.length;
+    this.#rateLimitRequests = options.rateLimitRequests;
+    this.#slots = new RequestSlots(concurrentRequestsFor(options.rateLimitRequests, this.#columns.length));
+  }
+
+  /** The key's requests per minute as the latest response reported it: the next comparison starts from it. */
+  get rateLimitRequests(): number | undefined {
+    return this.#rateLimitRequests;
+  }
+
+  /** How many columns may stream at once now. */
+  get concurrency(): number {
+    return this.#slots.limit;
+  }
+
+  get streaming(): boolean {
+    return this.#streaming > 0;
+  }
+
+  /** Adds the turn to the conversation and runs every column; resolves once each has ended and its spend is in. */
+  async run(): Promise<void> {
+    this.#conversation.messages.push(this.turn);
+    this.#sink.upsert(this.turn);
+    await this.#sink.save();
+    await Promise.all(this.#columns.map((run) => this.#runColumn(run)));
+    await this.#sink.save();
+  }
+
+  stop(): void {
+    for (const run of this.#columns) this.#stopRun(run);
+  }
+
+  /** Stops one column; false when the comparison has no such column. */
+  stopColumn(columnId: string): boolean {
+    const run = this.#columns.find((r) => r.column.answer.id === columnId);
+    if (run) this.#stopRun(run);
+    return run !== undefined;
+  }
+
+  /** Where each streaming column stands for a snapshot (its text so far is in the snapshot). */
+  snapshotPositions(): { columnId: string; seq: number }[] {
+    return this.#columns.flatMap(({ answer }) => (answer?.message.status === 'streaming' ? [answer.snapshotPosition()] : []))
+      .map(({ messageId, seq }) => ({ columnId: messageId, seq }));
+  }
+
+  #stopRun(run: ColumnRun): void {
+    run.abort.abort();
+    run.answer?.stop();
+  }
+
+  async #runColumn(run: ColumnRun): Promise<void> {
+    const slot = await this.#slots.acquire(run.abort.signal).catch(() => undefined);
+    if (!slot || run.abort.signal.aborted) {
+      slot?.release();
+      this.#stoppedWaiting(run.column);
+      return;
+    }
+    const answer = new StreamingAnswer(this.#conversation, this.#columnBackend(run.column, slot), this.#columnSink(run.column, slot), this.#options.now, this.#options.appendPacing, {
+      kind: 'column', turn: this.turn, column: run.column, consent: this.#options.consent,
+    });
+    run.answer = answer;
+    try {
+      await answer.run();
+    } finally {
+      slot.release();
+    }
+  }
+
+  /** Stopped while it waited for a slot: nothing was sent, nothing billed. */
+  #stoppedWaiting(column: ComparisonColumn): void {
+    column.answer.status = 'stopped';
+    column.answer.meta = { ...column.answer.meta, finishedAt: this.#options.now() };
+    this.#sink.patchColumn(this.turn, column);
+    this.#columnEnded();
+  }
+
+  #columnEnded(): void {
+    if (--this.#streaming > 0) return;
+    this.turn.status = 'done';
+    this.turn.meta = { ...this.turn.meta, finishedAt: this.#options.now() };
+    this.#sink.ended();
+    this.#sink.patch(this.turn);
+  }
+
+  /** A column's answer reaches the view through the comparison's sink, named by its id. */
+  #columnSink(column: ComparisonColumn, slot: Slot): AnswerSink {
+    const sink = this.#sink;
+    return {
+      upsert: () => sink.patchColumn(this.turn, column),
+      append: (append) => sink.append(this.turn, column.answer.id, append),
+      patch: () => sink.patchColumn(this.turn, column),
+      save: () => sink.save(),
+      saveSoon: () => sink.saveSoon(),
+      ended: () => {
+        // Its stream is over: the next column may go while this one's spend is read.
+        slot.release();
+        this.#columnEnded();
+      },
+      readImage: (file) => sink.readImage(file),
+    };
+  }
+
+  /** The backend as one column sees it: the comparison's environment, and its stream opened in its slot. */
+  #columnBackend(column: ComparisonColumn, slot: Slot): ChatBackend {
+    const backend = this.#backend;
+    return {
+      environment: () => this.#env,
+      refusal: (env) => backend.refusal(env),
+      chatDefaults: (model) => backend.chatDefaults(model),
+      estimate: (model) => backend.estimate(model),
+      // A model the user picked for this column: forgotten as the environment's only if it is that one.
+      describeFailure: (error, context) => backend.describeFailure(error, { ...context, usedEnvironmentModel: column.model === this.#env.selectedModel }),
+      openBillingWindow: (env, budgets, consent) => backend.openBillingWindow(env, budgets, consent),
+      balance: (env) => backend.balance(env),
+      readSettledBalance: (env) => backend.readSettledBalance(env),
+      usage: backend.usage,
+      openStream: (env, request, signal) => this.#openInSlot(column, slot, env, request, signal),
+    };
+  }
+
+  /** Opens the column's stream, waiting out a 429 as a single answer would, without its slot meanwhile. */
+  #openInSlot(column: ComparisonColumn, slot: Slot, env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    const { maxRetries, wait } = this.#backend.rateLimitRetry();
+    return withRateLimitRetry(async (attempt) => {
+      if (attempt > 0) await slot.again(signal);
+      try {
+        return this.#learningLimit(await this.#backend.openStreamOnce(env, request, signal));
+      } catch (error) {
+        if (isApiError(error) && error.kind === 'rateLimited') {
+          this.#learnLimit(error.meta?.rateLimitRequests);
+          slot.release();
+        }
+        throw error;
+      }
+    }, { label: l10n.t('{0} in the comparison', column.model), maxRetries, wait, signal });
+  }
+
+  /** The stream as it is, reading the key's limit from its response. */
+  async *#learningLimit(events: AsyncIterable<ChatStreamEvent>): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    for await (const event of events) {
+      if (event.type === 'response') this.#learnLimit(event.meta.rateLimitRequests);
+      yield event;
+    }
+  }
+
+  #learnLimit(requestsPerMinute: number | undefined): void {
+    if (requestsPerMinute === undefined) return;
+    this.#rateLimitRequests = requestsPerMinute;
+    this.#slots.setLimit(concurrentRequestsFor(requestsPerMinute, this.#columns.length));
+  }
+}

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ApiError } from '../../../src/core/api/errors';
+import { ChatEngine } from '../../../src/core/chat/chatEngine';
+import { createConversation, summary } from '../../../src/core/chat/conversation';
+import { replayLog } from '../../../src/core/chat/history/historyLog';
+import { parseConversation, serializeConversation } from '../../../src/core/chat/history/serialization';
+import { FakeComparisonBackend, FakeSaver, FakeView } from '../fakes/chatEngine';
+
+/** A comparison in the conversation's stored form: saved, read back, and older files unchanged. */
+
+const fixture = path.join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'chat', 'fixtures', 'conversation-v1.json');
+
+describe('comparisons in the history (core/chat/history/serialization)', () => {
+  it('round-trips a comparison with its columns, their figures, errors and the chosen one', async () => {
+    const backend = new FakeComparisonBackend();
+    backend.openErrorsByModel.set('b', [new ApiError('modelNotFound', 'Unknown model.', { status: 404 })]);
+    const saver = new FakeSaver();
+    const engine = new ChatEngine(createConversation(0), new FakeView(), saver, backend, { appendPacing: { flushChars: 1 } });
+    await engine.compare('Q', ['a', 'b', 'c']);
+    await engine.whenIdle();
+    const turn = engine.conversation.messages.at(-1);
+    const chosen = turn?.comparison?.columns[2].answer.id ?? assert.fail('no column');
+    await engine.continueWith(turn?.id ?? '', chosen);
+    const restored = parseConversation(serializeConversation(engine.conversation));
+    assert.deepEqual(restored, engine.conversation);
+    assert.equal(restored?.messages.at(-1)?.comparison?.chosen, chosen);
+    assert.deepEqual(restored?.messages.at(-1)?.comparison?.columns.map((c) => c.answer.status), ['done', 'error', 'done']);
+    assert.deepEqual(parseConversation(saver.saved.at(-1) ?? ''), engine.conversation, 'what the engine saved last');
+    assert.equal(summary(engine.conversation).model, 'c');
+    // A log of one line and a message change replays to the same.
+    assert.deepEqual(replayLog(`${serializeConversation(engine.conversation)}\n`).conversation, engine.conversation);
+  });
+
+  it('reads a comparison written while it streamed as interrupted, and drops what it cannot read', () => {
+    const answer = (id: string, status: string) => ({ id, role: 'assistant', text: 'x', createdAt: 1, status, meta: { model: 'm' } });
+    const raw = {
+      v: 2, id: 'c1', title: 't', params: {}, createdAt: 0, updatedAt: 0,
+      messages: [
+        { id: 'q', role: 'user', text: 'Q', createdAt: 0 },
+        { id: 't', role: 'assistant', text: '', createdAt: 1, status: 'streaming', comparison: { chosen: 'unknown', columns: [{ model: 'a', answer: answer('a1', 'streaming') }, { answer: answer('b1', 'done') }, { model: 'c', answer: { id: 'c1' } }] } },
+        { id: 'u', role: 'user', text: 'not a comparison', createdAt: 2, comparison: { columns: [{ model: 'a', answer: answer('z', 'done') }] } },
+        { id: 'e', role: 'assistant', text: '', createdAt: 3, comparison: { columns: [] } },
+      ],
+    };
+    const conversation = parseConversation(JSON.stringify(raw));
+    const [, turn, question, empty] = conversation?.messages ?? [];
+    assert.equal(turn.status, 'interrupted');
+    assert.deepEqual(turn.comparison?.columns.map((c) => [c.model, c.answer.status]), [['a', 'interrupted']]);
+    assert.equal(turn.comparison?.chosen, undefined, 'a chosen id naming no column is dropped');
+    assert.equal(question.comparison, undefined, 'only an answer can be a comparison');
+    assert.equal(empty.comparison, undefined, 'a comparison without columns is not one');
+  });
+
+  it('loads conversations written before comparisons unchanged', () => {
+    const text = fs.readFileSync(fixture, 'utf8');
+    const conversation = parseConversation(text);
+    assert.ok(conversation);
+    assert.ok(conversation.messages.every((m) => m.comparison === undefined));
+    const saved = JSON.parse(serializeConversation(conversation)) as { messages: Record<string, unknown>[] };
+    assert.ok(saved.messages.every((m) => !('comparison' in m)), 'and they are saved without the field');
+    assert.deepEqual(parseConversation(serializeConversation(conversation)), conversation);
+  });
+});
