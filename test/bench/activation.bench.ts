@@ -106,9 +106,25 @@ exports.activate = (context) => {
 };
 `;
 
-type Variant = 'ours' | 'empty' | 'minimal';
+type Variant = 'ours' | 'oursUsed10x' | 'empty' | 'minimal';
 
-type CodeServerActivation = Record<Variant, Activation[]> & { firstOfOurs: Activation };
+/** Requests per day in the usage ledger of "ours" (1×) and "oursUsed10x" (10×), over the 400 days the ledger keeps. */
+const LEDGER_REQUESTS_PER_DAY: Readonly<Record<'ours' | 'oursUsed10x', number>> = { ours: 10, oursUsed10x: 100 };
+const LEDGER_DAYS = 400;
+
+/** A ledger as a user accumulates it: `perDay` chat answers a day for LEDGER_DAYS days up to now, some unmeasured. */
+function ledgerText(perDay: number, now: number): string {
+  const lines: string[] = [];
+  for (let day = LEDGER_DAYS - 1; day >= 0; day--) {
+    for (let i = 0; i < perDay; i++) {
+      const at = now - day * 86_400_000 - (i + 1) * 60_000;
+      lines.push(JSON.stringify({ v: 1, requestId: `req_${day}_${i}`, model: `model-${i % 7}`, environment: i % 5 ? 'production' : 'preview', kind: i % 9 ? 'chat' : 'image', credits: i % 11 ? 0.25 + (i % 4) / 10 : null, at, chars: { in: 400 + i, out: 900 + i } }));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+type CodeServerActivation = Record<Variant, Activation[]> & { firstOfOurs: Activation; ledgerBytes10x: number };
 
 async function activationInCodeServer(rounds: number): Promise<CodeServerActivation> {
   const server = await startCodeServer();
@@ -117,16 +133,27 @@ async function activationInCodeServer(rounds: number): Promise<CodeServerActivat
     const root = path.join(server.stateDir, 'activation-bench');
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     fs.mkdirSync(root, { recursive: true });
+    // Our extension's global storage (code-server's, by extension id): each window of ours starts with its ledger size.
+    const ourStorage = path.join(server.userDataDir, 'User', 'globalStorage', `${String(manifest.publisher)}.${String(manifest.name)}`.toLowerCase());
+    const ledgers = { ours: ledgerText(LEDGER_REQUESTS_PER_DAY.ours, Date.now()), oursUsed10x: ledgerText(LEDGER_REQUESTS_PER_DAY.oursUsed10x, Date.now()) };
+    const seedLedger = (which: 'ours' | 'oursUsed10x') => {
+      const usage = path.join(ourStorage, 'usage');
+      fs.rmSync(usage, { recursive: true, force: true });
+      fs.mkdirSync(usage, { recursive: true });
+      fs.writeFileSync(path.join(usage, 'ledger.jsonl'), ledgers[which]);
+    };
     const benchManifest = (name: string) => ({ name, publisher: 'inference-client-bench', version: '0.0.0', engines: manifest.engines, activationEvents: ['onStartupFinished'] });
-    const modules: Record<Exclude<Variant, 'ours'>, string> = { empty: path.join(root, 'empty.js'), minimal: path.join(root, 'minimal.js') };
+    const modules: Record<'empty' | 'minimal', string> = { empty: path.join(root, 'empty.js'), minimal: path.join(root, 'minimal.js') };
     fs.writeFileSync(modules.empty, 'exports.activate = () => undefined;\n');
     fs.writeFileSync(modules.minimal, MINIMAL_MODULE);
     let window = 0;
     const open = async (which: Variant): Promise<Activation> => {
       const devDir = path.join(root, `window-${window++}`);
       const resultFile = path.join(devDir, 'result.json');
-      const own = which === 'ours' ? manifest : benchManifest(`${which}-extension`);
-      writeTimedExtension(path.join(devDir, String(own.name)), own, which === 'ours' ? BUNDLE : modules[which], resultFile);
+      const ours = which === 'ours' || which === 'oursUsed10x';
+      if (ours) seedLedger(which);
+      const own = ours ? manifest : benchManifest(`${which}-extension`);
+      writeTimedExtension(path.join(devDir, String(own.name)), own, ours ? BUNDLE : modules[which as 'empty' | 'minimal'], resultFile);
       const page = await browser.context.newPage();
       try {
         await page.setViewportSize({ width: 1400, height: 6000 });
@@ -142,15 +169,15 @@ async function activationInCodeServer(rounds: number): Promise<CodeServerActivat
     // rounds measure the start of every later window.
     const firstOfOurs = await open('ours');
     // Each round opens the three in an order rotated by one from the last round's.
-    const result: Record<Variant, Activation[]> = { ours: [], empty: [], minimal: [] };
-    const order: Variant[] = ['ours', 'empty', 'minimal'];
+    const result: Record<Variant, Activation[]> = { ours: [], oursUsed10x: [], empty: [], minimal: [] };
+    const order: Variant[] = ['ours', 'empty', 'oursUsed10x', 'minimal'];
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < order.length; i++) {
         const which = order[(round + i) % order.length]!;
         result[which].push(await open(which));
       }
     }
-    return { ...result, firstOfOurs };
+    return { ...result, firstOfOurs, ledgerBytes10x: Buffer.byteLength(ledgers.oursUsed10x) };
   } finally {
     await browser.close();
     await server.stop();
@@ -207,6 +234,14 @@ async function main(): Promise<Row[]> {
       target: '(context: what VS Code charges any extension)',
       measured: `${fmtRatio(overMinimal)} (minimal ${figures(activation.minimal)})`,
       data: { ratios: overMinimal },
+    });
+    const overUsed = stats(activation.oursUsed10x.map((a, i) => a.reportedMs / activation.ours[i]!.reportedMs));
+    rows.push({
+      what: `  ours with 10× a user's ledger (${LEDGER_DAYS} days × ${LEDGER_REQUESTS_PER_DAY.oursUsed10x} requests) / with 1× (× ${LEDGER_REQUESTS_PER_DAY.ours}), same rounds: nothing read at activation grows with use`,
+      target: '<= 1.15x (median)',
+      measured: `${fmtRatio(overUsed)} (10× ${figures(activation.oursUsed10x)}; ledger ${(activation.ledgerBytes10x / 1e6).toFixed(1)} MB)`,
+      met: overUsed.median <= 1.15,
+      data: { ratios: overUsed },
     });
     const minus = stats(activation.ours.map((a, i) => a.totalMs - activation.empty[i]!.totalMs));
     rows.push({
