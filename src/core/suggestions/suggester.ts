@@ -5,6 +5,7 @@ import { readSuggestion, type SuggestionContext } from './postProcess';
 import { buildSuggestionPrompt, suggestionRequest, type PromptLimits, type RecentSnippet } from './prompt';
 import type { SuggestionsPause } from './suggestionBilling';
 import { SuggestionCache, type CursorPlace } from './suggestionCache';
+import { SuggestionPace } from './requestPace';
 
 /**
  * One inline suggestion from a pause in typing to the text shown, with nothing paid for that cannot
@@ -65,17 +66,20 @@ export interface SuggestionEvents {
 export interface SuggesterOptions {
   /** The pause after the last keystroke before a request is sent. */
   debounceMs(): number;
+  /** The clock of the requests' pace (suggestions take a share of the key's rate limit: requestPace.ts). */
+  now?: () => number;
   promptLimits?: PromptLimits;
 }
 
 export type SuggestionResult =
   | { readonly text: string; readonly from: 'cache' | 'service' }
-  | { readonly text: undefined; readonly why: 'midWord' | 'cancelled' | 'noModel' | 'empty' | 'limit' | 'failed' };
+  | { readonly text: undefined; readonly why: 'midWord' | 'cancelled' | 'noModel' | 'empty' | 'limit' | 'pace' | 'failed' };
 
 export class Suggester {
   readonly #cache = new SuggestionCache();
   /** The request of each document that may still be sent or streaming: at most one per document. */
   readonly #inFlight = new Map<string, AbortController>();
+  readonly #pace = new SuggestionPace();
   /** Settled-balance readings, one after the other (a reading waits for the ones before it). */
   #readings: Promise<unknown> = Promise.resolve();
 
@@ -133,6 +137,7 @@ export class Suggester {
   async #request(place: SuggestionPlace, signal: AbortSignal): Promise<SuggestionResult> {
     const target = this.#backend.target();
     if (!target) return { text: undefined, why: 'noModel' };
+    if (!this.#pace.take((this.#options.now ?? Date.now)())) return { text: undefined, why: 'pace' };
     let call: BilledCall | undefined;
     try {
       call = await this.#calls.open(target.env);
@@ -163,6 +168,7 @@ export class Suggester {
           // The service took it: billed from here on, with or without an id to name it by.
           answer.requestId = event.meta.requestId ?? '';
           if (event.meta.modelId) answer.model = event.meta.modelId;
+          this.#pace.noteRateLimit(event.meta.rateLimitRequests);
         } else if (event.type === 'delta') {
           answer.text += event.text;
           // Leaving the loop closes the connection: no token past the suggestion is paid for.

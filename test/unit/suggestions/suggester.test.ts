@@ -191,6 +191,13 @@ describe('suggester: requests only when they can be shown, every one metered (co
     assert.equal((await suggestAfterPause(place('const total = ', ';\n'))).text, '1', 'before punctuation it is asked');
   });
 
+  it('takes no more than its share of the key\'s rate limit, as the service reported it', async () => {
+    streams.push(new ScriptedStream().answer(['a;'], { requestId: 'req-1', rateLimitRequests: 6 }));
+    assert.equal((await suggestAfterPause(place('let a = '))).text, 'a;');
+    assert.deepEqual(await suggestAfterPause(place('let b = ')), { text: undefined, why: 'pace' }, '6 a minute: one suggestion (two requests) is a third');
+    assert.equal(sent.length, 1);
+  });
+
   it('without a model picked for suggestions nothing is sent (ids are never guessed)', async () => {
     target = undefined;
     assert.deepEqual(await suggestAfterPause(place('const x = ')), { text: undefined, why: 'noModel' });
