@@ -115,8 +115,14 @@ describe('usage view: spending limits and spend per endpoint token', () => {
     assert.match(rows, /aider[\s\S]*of 0\.5 credits today/);
     assert.match(rows, /continue[\s\S]*no daily limit of its own/);
     await ui.screenshot('05-endpoint-tokens-quick-pick');
-    // The pick from the list as it opens (once, under CI's load, the workbench had closed the one
-    // read above before the click; pickFromCommand runs the command again then, and logs it).
+    // The usage view (a webview) had the focus before this list. Closing a quick input hands the focus
+    // back to what had it, and to a webview that crosses frames: under CI's load it landed after the
+    // next quick pick had shown its rows, which closed that one before the click. So the focus goes
+    // back first, and then to the side bar, which takes it at once: nothing is handed back late.
+    await ui.closeQuickInput();
+    await waitFor('the usage view to have the focus back', () => ui.page.evaluate(() => document.activeElement?.tagName === 'IFRAME'), { timeoutMs: 10_000, intervalMs: 50 });
+    await ui.page.keyboard.press('Control+0');
+    await waitFor('the side bar to have the focus', () => ui.page.evaluate(() => document.querySelector('.part.sidebar')?.contains(document.activeElement) === true), { timeoutMs: 10_000, intervalMs: 50 });
     await ui.pickFromCommand('Inference: List Endpoint Tokens', /continue/);
     const dialog = ui.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });
