@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import vscode = require('vscode');
 import { RETRYABLE_KINDS, toApiError } from '../../core/api/errors';
-import { debounceMsOf, whyNotEligible, type Ineligible } from '../../core/suggestions/eligibility';
+import { debounceMsOf, type Ineligible } from '../../core/suggestions/eligibility';
 import { Suggester, type SuggestionBackend, type SuggestionTarget } from '../../core/suggestions/suggester';
 import { SuggestionBilling } from '../../core/suggestions/suggestionBilling';
 import { suggestionsBudget } from '../../core/usage/spendBudget';
@@ -9,7 +9,7 @@ import { servicesMeter, type MeterServices } from '../shared/billingMeter';
 import { readSetting } from '../shared/config';
 import { Disposable, type Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
-import { documentFacts, InlineSuggestionProvider, SUGGESTION_ACCEPTED_COMMAND } from './inlineProvider';
+import { InlineSuggestionProvider, SUGGESTION_ACCEPTED_COMMAND, whyNotSent } from './inlineProvider';
 import { RecentEdits } from './recentEdits';
 import { registerSuggestionCommands } from './suggestionCommands';
 import type { SuggestionsShell } from './suggestionsShell';
@@ -69,7 +69,7 @@ export class SuggestionsFeature extends Disposable {
       },
       failed: (error, target) => this.#failed(error, target),
     }, { debounceMs: () => debounceMsOf(readSetting('inference.suggestions.debounceMs')) });
-    const recentEdits = this.register(new RecentEdits((document) => this.#mayBeSent(document)));
+    const recentEdits = this.register(new RecentEdits((document) => whyNotSent(document, true) === undefined));
     this.provider = new InlineSuggestionProvider(this.suggester, () => {
       const state = shell.state();
       return { on: state.kind === 'on', environment: services.environments.active().name };
@@ -126,15 +126,6 @@ export class SuggestionsFeature extends Disposable {
       return;
     }
     this.#shell.setRuntime({ paused: { kind: 'failing', message: apiError.message, until: Date.now() + FAILING_PAUSE_MS } });
-  }
-
-  #mayBeSent(document: vscode.TextDocument): boolean {
-    return whyNotEligible(documentFacts(document), {
-      disabledLanguages: [],
-      maxFileKB: readSetting('inference.suggestions.maxFileSizeKB'),
-      workspaceTrusted: vscode.workspace.isTrusted,
-      allowUntrusted: readSetting('inference.suggestions.allowInUntrustedWorkspaces'),
-    }) === undefined;
   }
 
   #skipped(document: vscode.TextDocument, why: Ineligible): void {

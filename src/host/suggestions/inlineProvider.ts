@@ -51,12 +51,7 @@ export class InlineSuggestionProvider implements vscode.InlineCompletionItemProv
     const gate = this.#gate();
     // The suggestion widget is open: VS Code shows its item, and a ghost text would fight it.
     if (!gate.on || context.selectedCompletionInfo) return undefined;
-    const why = whyNotEligible(documentFacts(document), {
-      disabledLanguages: readSetting('inference.suggestions.disabledLanguages'),
-      maxFileKB: readSetting('inference.suggestions.maxFileSizeKB'),
-      workspaceTrusted: vscode.workspace.isTrusted,
-      allowUntrusted: readSetting('inference.suggestions.allowInUntrustedWorkspaces'),
-    });
+    const why = whyNotSent(document);
     if (why) {
       this.#events.skipped(document, why);
       return undefined;
@@ -93,8 +88,21 @@ export class InlineSuggestionProvider implements vscode.InlineCompletionItemProv
   }
 }
 
+/**
+ * Why nothing of `document` may be sent now (eligibility.ts), under the current settings. `anyLanguage`:
+ * for a snippet of another file, which the user's language opt-out does not concern.
+ */
+export function whyNotSent(document: vscode.TextDocument, anyLanguage = false): Ineligible | undefined {
+  return whyNotEligible(documentFacts(document), {
+    disabledLanguages: anyLanguage ? [] : readSetting('inference.suggestions.disabledLanguages'),
+    maxFileKB: readSetting('inference.suggestions.maxFileSizeKB'),
+    workspaceTrusted: vscode.workspace.isTrusted,
+    allowUntrusted: readSetting('inference.suggestions.allowInUntrustedWorkspaces'),
+  });
+}
+
 /** The facts the eligibility rules read; the globs are VS Code's own (languages.match), not a matcher of ours. */
-export function documentFacts(document: vscode.TextDocument): DocumentFacts {
+function documentFacts(document: vscode.TextDocument): DocumentFacts {
   const excludedGlobs = readSetting('inference.suggestions.excludedFiles').filter((glob): glob is string => typeof glob === 'string' && glob !== '');
   return {
     languageId: document.languageId,
