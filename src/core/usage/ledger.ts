@@ -35,6 +35,8 @@ export interface UsageEntry {
    * the token itself; the per-run token is PER_RUN_TOKEN). Earlier entries and other paths have none.
    */
   token?: EndpointTokenRef;
+  /** Chat answers asked as one column of a comparison: the comparison turn's id. Earlier entries and other requests have none. */
+  comparison?: string;
 }
 
 /** Which endpoint token a request came through: enough to attribute and filter, nothing that authenticates. */
@@ -74,6 +76,7 @@ export function toUsageEntry(record: UsageRecord, at: number): UsageEntry {
   const entry: UsageEntry = { v: USAGE_ENTRY_VERSION, requestId: record.requestId, model: record.model, environment: record.environment, kind: record.kind, credits: record.credits, at };
   if (record.chars) entry.chars = { in: record.chars.in, out: record.chars.out };
   if (record.token) entry.token = { id: record.token.id, name: record.token.name };
+  if (record.comparison) entry.comparison = record.comparison;
   return entry;
 }
 
@@ -91,7 +94,7 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const value = raw as Record<string, unknown>;
   if (value.v !== USAGE_ENTRY_VERSION) return undefined;
-  const { requestId, model, environment, kind, credits, at, chars, token } = value;
+  const { requestId, model, environment, kind, credits, at, chars, token, comparison } = value;
   if (typeof requestId !== 'string' || typeof model !== 'string' || typeof environment !== 'string') return undefined;
   if (!isUsageKind(kind)) return undefined;
   if ((credits !== null && (typeof credits !== 'number' || !Number.isFinite(credits))) || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
@@ -101,6 +104,7 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   if (counts && isCount(counts.in) && isCount(counts.out)) entry.chars = { in: counts.in, out: counts.out };
   const via = typeof token === 'object' && token !== null ? token as Record<string, unknown> : undefined;
   if (via && typeof via.id === 'string' && via.id && typeof via.name === 'string') entry.token = { id: via.id, name: via.name };
+  if (typeof comparison === 'string' && comparison) entry.comparison = comparison;
   return entry;
 }
 

@@ -21,6 +21,14 @@ describe('usage ledger entries', () => {
     assert.deepEqual(parseLedger(serializeEntry(unmeasured)), [unmeasured], 'a request billed without a measurable cost');
   });
 
+  it('keeps the comparison a chat answer was asked in, and drops a malformed one without losing the entry', () => {
+    const asked = toUsageEntry({ requestId: 'r1', model: 'm', environment: 'production', kind: 'chat', credits: 0.5, comparison: 'turn-7' }, 1);
+    assert.equal(parseUsageEntry(serializeEntry(asked))?.comparison, 'turn-7');
+    const bad = parseUsageEntry(JSON.stringify({ ...asked, comparison: 42 }));
+    assert.equal(bad?.credits, 0.5);
+    assert.equal(bad?.comparison, undefined);
+  });
+
   it('keeps nothing but the ledger fields, whatever the caller passed', () => {
     const record = { requestId: 'r', model: 'm', environment: 'e', kind: 'image', credits: 1, prompt: 'secret prompt', key: 'sk-123' } as UsageRecord;
     assert.deepEqual(Object.keys(toUsageEntry(record, 5)).sort(), ['at', 'credits', 'environment', 'kind', 'model', 'requestId', 'v']);
