@@ -13,6 +13,8 @@ import { createServices, type Services } from './host/shared/services';
 import { AccountStatusBar } from './host/account/statusBar';
 import { registerWalkthrough } from './host/account/walkthrough';
 import { featuresLoaded, LazyFeature } from './host/shared/lazyFeature';
+import { StatusItems } from './host/shared/statusItems';
+import type { OpenedExtension, ShellHandover } from './host/shell/handover';
 import { SuggestionsShell } from './host/suggestions/suggestionsShell';
 
 /** Returned from activate() only when VS Code runs the extension's tests: never exposes secrets to other extensions. */
@@ -40,7 +42,15 @@ export interface TestApi {
  */
 let savingOnExit: Releasable[] = [];
 
-export function activate(context: vscode.ExtensionContext): TestApi | undefined {
+/** Nothing to delegate to when activation failed (its error message says so and offers the log). */
+const FAILED: OpenedExtension<TestApi> = {
+  chat: { restorePanel: async () => undefined, resolveView: async () => undefined },
+  languageModels: undefined,
+  testApi: undefined,
+};
+
+/** Called by the shell (src/startup.ts) once activation has returned, or on the first use of one of its stand-ins. */
+export function activate(context: vscode.ExtensionContext, shell: ShellHandover): OpenedExtension<TestApi> {
   // The vscode-free core translates through @vscode/l10n: hand it the bundle VS Code loaded for this
   // display language (none for English), before any core text is built.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
@@ -48,7 +58,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(log);
   try {
     const services = createServices(context, log);
-    const statusBar = new AccountStatusBar(services);
+    const statusItems = new StatusItems(context.globalState, shell.drawnStatusItems);
+    const statusBar = new AccountStatusBar(services, statusItems);
     context.subscriptions.push(registerAccountCommands(services), statusBar);
     const chat = registerChatShell(services);
     context.subscriptions.push(chat);
@@ -65,13 +76,14 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       const { registerUsage } = await import('./host/usage/usagePanel');
       return () => registerUsage(services);
     });
-    const suggestions = new SuggestionsShell(services, async (shell) => {
+    const suggestions = new SuggestionsShell(services, statusItems, async (suggestionsShell) => {
       const { registerSuggestions } = await import('./host/suggestions');
-      return () => registerSuggestions(services, shell);
+      return () => registerSuggestions(services, suggestionsShell);
     });
-    savingOnExit = [chat, suggestions, services.usage];
+    statusItems.releaseUnadopted();
+    savingOnExit = [chat, suggestions, services.usage, statusItems];
     void services.workspaceGuard.check();
-    const languageModels = registerLanguageModels(services);
+    const languageModels = registerLanguageModels(services, shell.languageModelsRegistered);
     context.subscriptions.push(images, localEndpoint, usage, suggestions, languageModels, registerWalkthrough(services));
     // Not awaited: activate() never waits on IPC (VS Code runs other extensions' work meanwhile, and
     // it counted as ours). Key reads wait for the import instead; the first-run offer knows its outcome.
@@ -79,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       .catch((error: unknown) => log.warn(`Key import or first-run offer failed: ${String(error)}`));
     // After activate() returns: the channel's first write can take milliseconds that nothing waits for.
     setImmediate(() => log.info(`Activated; active environment: ${services.environments.active().name}`));
-    return context.extensionMode === vscode.ExtensionMode.Test
+    const testApi: TestApi | undefined = context.extensionMode === vscode.ExtensionMode.Test
       ? {
         services, statusBar, chat: chat.testApi, suggestions, languageModels: languageModels.provider,
         localEndpoint: {
@@ -90,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
         featuresLoadedByActivation: featuresLoaded(), featuresLoaded,
       }
       : undefined;
+    return { chat: chat.surfaces, languageModels: languageModels.provider, testApi };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.error(`Activation failed: ${message}`);
@@ -97,7 +110,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       if (choice === 'View Logs') log.show();
       if (choice === 'Reload Window') void vscode.commands.executeCommand('workbench.action.reloadWindow');
     });
-    return undefined;
+    return FAILED;
   }
 }
 

@@ -64,18 +64,24 @@ function writeTimedExtension(dir: string, manifest: Record<string, unknown>, tar
     const started = performance.now();
     const target = require('./dist/extension.js');
     const loadMs = performance.now() - started;
-    exports.activate = async (context) => {
+    exports.activate = (context) => {
       const activating = performance.now();
-      const api = await target.activate(context);
+      const api = target.activate(context);
       const activateMs = performance.now() - activating;
-      require('fs').writeFileSync(${JSON.stringify(resultFile)}, JSON.stringify({ loadMs, activateMs, totalMs: loadMs + activateMs }));
+      // Ours loads the extension proper after activation (src/startup.ts): how long that took, once it has.
+      Promise.resolve(target.extensionLoaded && target.extensionLoaded()).then((deferred) => {
+        require('fs').writeFileSync(${JSON.stringify(resultFile)}, JSON.stringify({ loadMs, activateMs, totalMs: loadMs + activateMs, ...(deferred && { deferred }) }));
+      });
       return api;
     };
     exports.deactivate = () => target.deactivate && target.deactivate();\n`);
 }
 
-/** Timed by the wrapper, and as VS Code reports it (Show Running Extensions: code loading + activate call). */
-type Activation = { loadMs: number; activateMs: number; totalMs: number; reportedMs: number };
+/**
+ * Timed by the wrapper, and as VS Code reports it (Show Running Extensions: code loading + activate
+ * call); for ours, also the extension's own load after activation, as the shell timed it.
+ */
+type Activation = { loadMs: number; activateMs: number; totalMs: number; reportedMs: number; deferred?: { loadMs: number; activateMs: number } };
 
 /**
  * What "Developer: Show Running Extensions" shows for an extension: its code loading time plus its
@@ -242,6 +248,15 @@ async function main(): Promise<Row[]> {
       measured: `${fmtRatio(overUsed)} (10× ${figures(activation.oursUsed10x)}; ledger ${(activation.ledgerBytes10x / 1e6).toFixed(1)} MB)`,
       met: overUsed.median <= 1.15,
       data: { ratios: overUsed },
+    });
+    const deferredMs = (list: Activation[]) => stats(list.map((a) => (a.deferred ? a.deferred.loadMs + a.deferred.activateMs : Number.NaN)));
+    const deferred = deferredMs(activation.ours);
+    const deferred10x = deferredMs(activation.oursUsed10x);
+    rows.push({
+      what: '  after activation: the shell loads the extension (dist/main.js through the code cache, then its activate()), timed by the shell; with 10× the ledger',
+      target: '(context: work that left activation, not work saved)',
+      measured: `${deferred.min.toFixed(1)} / ${deferred.median.toFixed(1)} ms (min / median; of which load ${stats(activation.ours.map((a) => a.deferred?.loadMs ?? Number.NaN)).median.toFixed(1)} ms); 10× ledger ${deferred10x.min.toFixed(1)} / ${deferred10x.median.toFixed(1)} ms`,
+      data: { deferred, deferred10x },
     });
     const minus = stats(activation.ours.map((a, i) => a.totalMs - activation.empty[i]!.totalMs));
     rows.push({

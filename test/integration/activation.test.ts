@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
+import { readStatusSnapshots } from '../../src/host/shared/statusSnapshot';
+import { waitFor } from '../harness/wait';
 import { activateExtension, EXTENSION_ID } from './manifest';
 import { NO_WORKSPACE } from './tags';
 
@@ -28,5 +30,22 @@ describe('activation', () => {
     assert.equal(after.filter((name) => name === 'usage').length, 1, `usage loaded once: ${after.join(', ')}`);
     assert.deepEqual(after.slice(0, before.length), before);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('keeps what the status bar shows for the next window, whose shell draws it before the extension loads', async () => {
+    const api = (await activateExtension()).exports as TestApi;
+    api.statusBar.update();
+    const shown = api.statusBar.snapshot();
+    // Saved a moment after the change (changes come in pairs), in this extension's global state.
+    const saved = await waitFor('the status items\' snapshot', () => {
+      const items = readStatusSnapshots(api.services.context.globalState);
+      return items.find((item) => item.id === 'inference.balance')?.text === shown.balance ? items : false;
+    }, { timeoutMs: 10_000, intervalMs: 100 });
+    assert.deepEqual(saved.find((item) => item.id === 'inference.model')?.text, shown.model);
+    const balance = saved.find((item) => item.id === 'inference.balance')!;
+    assert.equal(balance.command, 'inference.showAccountMenu');
+    assert.equal(balance.tooltip, undefined, 'a Markdown tooltip is not kept (the next window shows the item\'s name until the extension loads)');
+    assert.equal(balance.warning, shown.warning);
+    assert.ok(saved.some((item) => item.id === 'inference.suggestions'), 'the suggestions item too');
   });
 });

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { Services } from '../shared/services';
+import type { StatusItems } from '../shared/statusItems';
 import { readSetting } from '../shared/config';
 import { formatCredits, SPEND_DIGITS } from '../../core/credits';
 import { markdownLiteral } from '../../core/markdownText';
@@ -17,16 +18,18 @@ export type AccountStatusBarServices = Pick<Services, 'account' | 'environments'
 export class AccountStatusBar extends Disposable {
   readonly #model: vscode.StatusBarItem;
   readonly #balance: vscode.StatusBarItem;
+  readonly #items: StatusItems;
 
   readonly #services: AccountStatusBarServices;
 
-  constructor(services: AccountStatusBarServices) {
+  constructor(services: AccountStatusBarServices, items: StatusItems) {
     super();
     this.#services = services;
-    this.#balance = this.register(vscode.window.createStatusBarItem('inference.balance', vscode.StatusBarAlignment.Right, 100));
+    this.#items = items;
+    this.#balance = this.register(items.create('inference.balance', vscode.StatusBarAlignment.Right, 100));
     this.#balance.name = 'Inference: Credit Balance';
     this.#balance.command = 'inference.showAccountMenu';
-    this.#model = this.register(vscode.window.createStatusBarItem('inference.model', vscode.StatusBarAlignment.Right, 101));
+    this.#model = this.register(items.create('inference.model', vscode.StatusBarAlignment.Right, 101));
     this.#model.name = 'Inference: Environment and Model';
     this.#model.command = 'inference.pickModel';
     const refresh = () => this.update();
@@ -107,6 +110,8 @@ export class AccountStatusBar extends Disposable {
     tooltip.appendMarkdown(rows.map(([name, value]) => `${name}: ${value}`).join('  \n'));
     tooltip.appendMarkdown(`\n\n${vscode.l10n.t('Click for environment, key, model and logs.')}`);
     this.#balance.tooltip = tooltip;
+    this.#items.changed(this.#model);
+    this.#items.changed(this.#balance);
   }
 
   /** What the two items show right now, as text (for tests and diagnostics). */

@@ -3,7 +3,7 @@ import { modelProfile } from '../../core/languageModels/modelInfo';
 import { readSetting } from '../shared/config';
 import type { Environment } from '../shared/environments';
 
-export const VENDOR = 'inference';
+export { VENDOR } from './vendor';
 
 /**
  * What VS Code keeps for each model. `isUserSelectable` is not in @types/vscode 1.104, but newer VS Code

@@ -5,6 +5,7 @@ import { Disposable } from '../shared/disposable';
 import { LazyFeature } from '../shared/lazyFeature';
 import type { Releasable } from '../shared/disposable';
 import type { Services } from '../shared/services';
+import type { StatusItems } from '../shared/statusItems';
 
 /** Until when suggestions are snoozed (epoch ms), shared by the user's windows. */
 export const SNOOZED_UNTIL_KEY = 'inference.suggestions.snoozedUntil';
@@ -32,6 +33,7 @@ export interface SuggestionsRuntime {
 export class SuggestionsShell extends Disposable {
   readonly feature: LazyFeature<LoadedSuggestions>;
   readonly #item: vscode.StatusBarItem;
+  readonly #items: StatusItems;
   #provider: vscode.Disposable | undefined;
   #runtime: SuggestionsRuntime = {};
   /** Today's suggestions, read from the period sums (their cost does not grow with the ledger). */
@@ -44,11 +46,12 @@ export class SuggestionsShell extends Disposable {
 
   readonly #services: SuggestionsShellServices;
 
-  constructor(services: SuggestionsShellServices, load: (shell: SuggestionsShell) => Promise<() => LoadedSuggestions>) {
+  constructor(services: SuggestionsShellServices, items: StatusItems, load: (shell: SuggestionsShell) => Promise<() => LoadedSuggestions>) {
     super();
     this.#services = services;
+    this.#items = items;
     this.feature = this.register(new LazyFeature('suggestions', () => load(this)));
-    this.#item = this.register(vscode.window.createStatusBarItem('inference.suggestions', vscode.StatusBarAlignment.Right, 99));
+    this.#item = this.register(items.create('inference.suggestions', vscode.StatusBarAlignment.Right, 99));
     this.#item.name = vscode.l10n.t('Inference: Inline Suggestions');
     this.#item.command = 'inference.suggestionsMenu';
     const refresh = () => this.update();
@@ -120,6 +123,7 @@ export class SuggestionsShell extends Disposable {
     this.#item.text = view.text;
     this.#item.tooltip = view.tooltip;
     this.#item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.#items.changed(this.#item);
     this.#followEnabled();
   }
 

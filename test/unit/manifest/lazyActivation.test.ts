@@ -11,14 +11,14 @@ const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
  * src/extension.ts through static imports. A dynamic import (LazyFeature's load) is where the bundle
  * defers a module's top level to first use, so the walk stops there.
  */
-async function loadedAtActivation(): Promise<{ eager: Set<string>; all: string[] }> {
-  const { metafile } = await esbuild.build({
-    entryPoints: [path.join(ROOT, 'src/extension.ts')], absWorkingDir: ROOT, bundle: true, write: false, metafile: true,
+async function loadedAtActivation(entry = 'src/extension.ts'): Promise<{ eager: Set<string>; all: string[]; bytes: number }> {
+  const { metafile, outputFiles } = await esbuild.build({
+    entryPoints: [path.join(ROOT, entry)], absWorkingDir: ROOT, bundle: true, write: false, metafile: true, minify: true,
     platform: 'node', format: 'cjs', external: ['vscode', './undici.js'], alias: { undici: './undici.js' },
     supported: { 'dynamic-import': false }, logLevel: 'silent',
   });
   const eager = new Set<string>();
-  const pending = ['src/extension.ts'];
+  const pending = [entry];
   while (pending.length > 0) {
     const file = pending.pop()!;
     if (eager.has(file)) continue;
@@ -27,7 +27,7 @@ async function loadedAtActivation(): Promise<{ eager: Set<string>; all: string[]
       if (edge.kind !== 'dynamic-import' && !edge.external) pending.push(edge.path);
     }
   }
-  return { eager, all: Object.keys(metafile.inputs) };
+  return { eager, all: Object.keys(metafile.inputs), bytes: outputFiles[0]!.contents.length };
 }
 
 /** Commands registered in a module's source with a literal id. */
@@ -37,8 +37,16 @@ function commandsRegisteredIn(file: string): string[] {
 
 describe('activation loads only what the window shows at once', function () {
   this.timeout(20_000); // one in-memory esbuild of the extension: ~1 s, more on a busy machine
-  let graph: { eager: Set<string>; all: string[] };
+  let graph: Awaited<ReturnType<typeof loadedAtActivation>>;
   before(async () => { graph = await loadedAtActivation(); });
+
+  it('activation is the shell: its own small bundle, which loads none of the extension until activation has returned', async () => {
+    const shell = await loadedAtActivation('src/startup.ts');
+    const theExtensions = [...shell.all].filter((file) => file.startsWith('src/') && !SHELL_MODULES.has(file));
+    assert.deepEqual(theExtensions, [], 'modules of the extension in the shell\'s bundle');
+    assert.ok(shell.bytes < 8_000, `the shell's bundle is ${shell.bytes} bytes minified`);
+    assert.ok(graph.bytes > 20 * shell.bytes, 'the extension is what the shell defers');
+  });
 
   it('leaves the chat engine and surfaces, the local endpoint, the usage view, image generation and inline suggestions to first use', () => {
     const deferred = [
@@ -64,6 +72,12 @@ describe('activation loads only what the window shows at once', function () {
     assert.deepEqual([...eager, ...lazy].sort(), declared);
   });
 });
+
+/** What the shell (src/startup.ts) is made of: the only source modules in dist/extension.js. */
+const SHELL_MODULES = new Set([
+  'src/startup.ts', 'src/host/shell/codeCache.ts', 'src/host/shared/statusSnapshot.ts', 'src/host/shell/standIns.ts',
+  'src/host/chat/surfaces/chatViewIds.ts', 'src/host/languageModels/vendor.ts',
+]);
 
 /**
  * Chat modules the eager code may load: the shell (commands, serializer, view provider, view ids);

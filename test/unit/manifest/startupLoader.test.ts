@@ -5,12 +5,11 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 /**
- * The start-up loader (src/startup.ts) as VS Code runs it: beside a bundle called main.js, with the
- * extension's global storage for its code cache, one process per window (within one process V8's
+ * The shell's loader (src/host/shell/codeCache.ts) as src/startup.ts runs it: a bundle called main.js,
+ * the extension's global storage for its code cache, one process per window (within one process V8's
  * in-memory compilation cache would answer before the code cache is even read).
  */
-const BUILT_LOADER = path.join(__dirname, '..', '..', '..', 'src', 'startup.js');
-const LOADER = './extension.js';
+const BUILT_LOADER = path.join(__dirname, '..', '..', '..', 'src', 'host', 'shell', 'codeCache.js');
 
 function standInBundle(marker: string): string {
   // Functions for V8 to cache, and exports that say which bundle ran.
@@ -20,7 +19,7 @@ exports.deactivate = () => ${JSON.stringify(`deactivated ${marker}`)};
 `;
 }
 
-describe('start-up loader: runs main.js through a code cache in global storage', () => {
+describe('shell loader: runs main.js through a code cache in global storage', () => {
   let dir: string;
   let storage: string;
   const cacheDir = () => path.join(storage, 'code-cache');
@@ -29,9 +28,11 @@ describe('start-up loader: runs main.js through a code cache in global storage',
   /** One window: a new process loads the loader, activates, deactivates, and waits for the cache to be saved. */
   function start(): { api: { marker: string; storage: string; work: number }; deactivated: unknown } {
     const script = `
-      const loader = require(${JSON.stringify(LOADER)});
-      const api = loader.activate({ globalStorageUri: { fsPath: ${JSON.stringify(storage)} } });
-      const deactivated = loader.deactivate();
+      const { runWithCodeCache } = require(${JSON.stringify(BUILT_LOADER)});
+      const bundle = runWithCodeCache(require('path').resolve('main.js'), ${JSON.stringify(path.join(storage, 'code-cache'))}, require);
+      const api = bundle.exports.activate({ globalStorageUri: { fsPath: ${JSON.stringify(storage)} } });
+      if (!bundle.cached) setImmediate(() => bundle.saveCache());
+      const deactivated = bundle.exports.deactivate();
       setTimeout(() => console.log(JSON.stringify({ api, deactivated })), 300);`;
     const child = spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8', timeout: 15_000 });
     assert.equal(child.status, 0, child.stderr);
@@ -41,7 +42,6 @@ describe('start-up loader: runs main.js through a code cache in global storage',
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inference-loader-'));
     storage = path.join(dir, 'global-storage');
-    fs.copyFileSync(BUILT_LOADER, path.join(dir, 'extension.js'));
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
