@@ -326,6 +326,8 @@ async function main(): Promise<Row[]> {
       if (profileCase && c.name.includes(profileCase)) {
         // The frame callback's calls: are the slowest frames our code, or the thread stopped in them?
         for (const line of await profileRun(page, c.name, () => stream(variants[0]).then(() => undefined), 'renderFrame')) console.log(`  ${line}`);
+        // The same pace with no renderer: what of the above the page pays anyway (its scrolling, chrome).
+        if (c.reveal !== false) for (const line of await profileRun(revealPage.page, `${c.name} revealed`, () => reveal().then(() => undefined))) console.log(`  ${line}`);
       }
       if (traceCase && c.name.includes(traceCase)) {
         for (const line of await traceRun(page, `${c.name} streamed`, () => stream(variants[0]).then(() => undefined))) console.log(`  ${line}`);
