@@ -9,10 +9,9 @@ import { PendingAttachments } from './pendingAttachments';
 import { sanitizeParams } from './params';
 import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
 import { StreamingAnswer, type AnswerSink } from './streamingAnswer';
-import { comparisonBackend, comparisonSink, questionChars } from './comparison/comparisonEngine';
+import { chooseColumn, estimateComparison, startComparison, type ComparisonEngineSide } from './comparison/comparisonEngine';
 import { ComparisonRun } from './comparison/comparisonRun';
-import { comparisonEstimate, consentForComparison, type ComparisonEstimate } from './comparison/comparisonSpend';
-import { continueRefusal, MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from './comparison/comparisonTurn';
+import type { ComparisonEstimate } from './comparison/comparisonSpend';
 import { environmentView, headerChanged, messagePatched, messageRemoved, messageUpserted } from './viewMessages';
 
 /**
@@ -84,6 +83,7 @@ export class ChatEngine {
       attachments: this.attachmentViews(),
       environment: environmentView(this.#backend, this.#current),
       ...(this.#active instanceof StreamingAnswer && { streaming: this.#active.snapshotPosition() }),
+      ...(this.#active instanceof ComparisonRun && { streamingColumns: { turnId: this.#active.turn.id, columns: this.#active.snapshotPositions() } }),
     });
   }
 
@@ -131,30 +131,15 @@ export class ChatEngine {
 
   /** What asking `models` the question `text` (with the pending context) would cost, model by model: the composer's figures. */
   comparisonEstimate(models: readonly string[], text: string): ComparisonEstimate {
-    return comparisonEstimate(models, (model) => this.#backend.estimate(model), questionChars(this.#current, text, this.#pending.all()));
+    return estimateComparison(this.#comparisonSide(), models, text);
   }
 
-  /**
-   * Asks 2–4 models the question at once (comparison/), side by side. Money first: when their requests
-   * together would reach a spending limit, the user is asked once for all of them; declined, nothing
-   * is sent and the question stays in the composer (ComparisonDeclinedError).
-   */
+  /** Asks 2–4 models the question at once, side by side (comparison/comparisonEngine.ts). */
   async compare(text: string, models: readonly string[]): Promise<{ attachments: AttachmentView[] }> {
     this.#assertIdle();
-    const backend = comparisonBackend(this.#backend);
-    const distinct = [...new Set(models)];
-    if (distinct.length < MIN_COMPARED_MODELS || distinct.length > MAX_COMPARED_MODELS) throw new Error(l10n.t('Pick {0} to {1} different models to compare.', MIN_COMPARED_MODELS, MAX_COMPARED_MODELS));
-    const consent = await consentForComparison(backend, backend.environment().name, this.comparisonEstimate(distinct, text));
-    await this.#ask(text);
-    const sink = comparisonSink(this.#current, this.#view, this.#options.comparisonView, {
-      save: (conversation) => this.#save(conversation),
-      saveSoon: (conversation) => this.#saver.saveSoon(this.#touched(conversation)),
-      ended: () => { this.#active = undefined; },
-      readImage: (conversation, file) => this.#saver.readImage(conversation.id, file),
-    });
-    const run = new ComparisonRun(this.#current, backend, sink, distinct, { now: this.#now, appendPacing: this.#options.appendPacing ?? {}, consent, rateLimitRequests: this.#rateLimitRequests });
+    const { run, done } = await startComparison(this.#comparisonSide(), text, models);
     this.#active = run;
-    this.#running = run.run().finally(() => { this.#rateLimitRequests = run.rateLimitRequests; });
+    this.#running = done.finally(() => { this.#rateLimitRequests = run.rateLimitRequests; });
     return { attachments: [] };
   }
 
@@ -163,22 +148,30 @@ export class ChatEngine {
     if (this.#active instanceof ComparisonRun) this.#active.stopColumn(columnId);
   }
 
-  /**
-   * Continue with this answer: the conversation goes on with that column's model, and later requests
-   * carry its answer as the assistant's turn; the comparison stays in the history as it was.
-   */
+  /** Continue with this answer (comparisonEngine.ts chooseColumn): the conversation goes on with that column. */
   async continueWith(turnId: string, columnId: string): Promise<void> {
     this.#assertIdle();
-    const turn = this.#current.messages.at(-1);
-    if (turn?.id !== turnId) throw new Error(l10n.t('Only the last comparison can be continued.'));
-    const refusal = continueRefusal(turn, columnId);
-    const column = turn.comparison?.columns.find((c) => c.answer.id === columnId);
-    if (refusal !== undefined || !turn.comparison || !column) throw new Error(refusal);
-    turn.comparison.chosen = columnId;
-    this.#current.model = column.model;
-    this.#upsert(turn);
+    this.#upsert(chooseColumn(this.#current, turnId, columnId));
     this.announceHeader();
     await this.persist();
+  }
+
+  /** What a comparison takes of the engine. */
+  #comparisonSide(): ComparisonEngineSide {
+    return {
+      conversation: this.#current,
+      view: this.#view,
+      backend: this.#backend,
+      now: this.#now,
+      appendPacing: this.#options.appendPacing ?? {},
+      pending: () => this.#pending.all(),
+      ask: (text) => this.#ask(text),
+      rateLimitRequests: () => this.#rateLimitRequests,
+      save: (conversation) => this.#save(conversation),
+      saveSoon: (conversation) => this.#saver.saveSoon(this.#touched(conversation)),
+      ended: () => { this.#active = undefined; },
+      readImage: (conversation, file) => this.#saver.readImage(conversation.id, file),
+    };
   }
 
   /**
@@ -300,7 +293,8 @@ export class ChatEngine {
 
   /** The error an answer keeps, for its card's actions. */
   errorOf(messageId: string): ErrorFacts | undefined {
-    const message = this.#current.messages.find((m) => m.id === messageId);
+    const message = this.#current.messages.find((m) => m.id === messageId)
+      ?? this.#current.messages.flatMap((m) => m.comparison?.columns.map((c) => c.answer) ?? []).find((answer) => answer.id === messageId);
     return message && answerErrorFacts(message);
   }
 

@@ -101,6 +101,10 @@ export function chatRequestHandlers<Session>(host: ChatRequestHost<Session>): Ha
     },
     exportMarkdown: async (engine) => host.showMarkdown(await conversationMarkdown(engine.conversation, host)),
     requestSnapshot: (engine) => engine.showSnapshot(),
+    compareEstimate: (engine, { models, text }) => engine.comparisonEstimate(models, text),
+    compare: (engine, { models, text }) => engine.compare(text, models),
+    stopColumn: (engine, { columnId }) => engine.stopColumn(columnId),
+    continueWith: (engine, { turnId, columnId }) => engine.continueWith(turnId, columnId),
   };
 }
 

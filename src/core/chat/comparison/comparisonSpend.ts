@@ -1,5 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type { SpendEstimate } from '../../usage/estimate';
+import type { ComparisonEstimate, ModelEstimate } from '../protocol/comparisonEstimate';
+
+export type { ComparisonEstimate, ModelEstimate } from '../protocol/comparisonEstimate';
 import { SpendConsent } from '../../usage/spendConsent';
 import type { PeriodSpend } from '../../usage/spendingLimits';
 import type { ComparisonBackend } from '../ports';
@@ -9,27 +12,6 @@ import type { ComparisonBackend } from '../ports';
  * single-model estimate, usage/estimate.ts), and the one question to the user when its requests
  * together would reach a spending limit.
  */
-
-/** One model's estimate; `estimate` absent (shown as n/a) with too few measured answers with it. */
-export interface ModelEstimate {
-  model: string;
-  estimate?: SpendEstimate;
-  /** What this question would cost with it: its rate over the request's characters and a typical answer's. */
-  credits?: number;
-}
-
-export interface ComparisonEstimate {
-  models: ModelEstimate[];
-  /**
-   * The models' rates added up: the same characters go to each, so this is the comparison's
-   * "credits per 1,000 characters", as the composer states a single model's. Of the models that have one.
-   */
-  creditsPer1kChars?: number;
-  /** What this question would cost across the models that have an estimate. */
-  credits?: number;
-  /** Every model has an estimate: the totals cover the whole comparison. */
-  complete: boolean;
-}
 
 const round = (credits: number): number => Math.round(credits * 1e6) / 1e6;
 

@@ -8,9 +8,7 @@ import { newId, type ComparisonColumn, type ConversationMessage } from '../conve
  * view and the export read.
  */
 
-/** Fewer would not be a comparison; more would not fit side by side, nor in a key's burst of requests. */
-export const MIN_COMPARED_MODELS = 2;
-export const MAX_COMPARED_MODELS = 4;
+export { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from '../protocol/chatProtocol';
 
 /** The turn for a question asked of `models` (distinct ids, in the order picked), every column waiting to be sent. */
 export function newComparisonTurn(models: readonly string[], now: number): ConversationMessage {
