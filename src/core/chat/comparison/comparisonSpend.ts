@@ -4,8 +4,9 @@ import type { ComparisonEstimate, ModelEstimate } from '../protocol/comparisonEs
 
 export type { ComparisonEstimate, ModelEstimate } from '../protocol/comparisonEstimate';
 import { SpendConsent } from '../../usage/spendConsent';
-import type { PeriodSpend } from '../../usage/spendingLimits';
-import type { ComparisonBackend } from '../ports';
+import { limitSummary, type PeriodSpend } from '../../usage/spendingLimits';
+import { formatCredits, SPEND_DIGITS } from '../../credits';
+import type { ComparisonBackend, PastLimitQuestion } from '../ports';
 
 /**
  * Money first: what a comparison would cost, model by model, from the user's own ledger (the
@@ -47,6 +48,15 @@ export function limitCrossed(spends: readonly PeriodSpend[], perRequest: readonl
   const credits = round(perRequest.reduce((sum, each) => sum + each, 0));
   const spend = spends.find((period) => period.counted + credits >= period.limit);
   return spend && { spend, credits };
+}
+
+/** The words of the one question (the host shows them in a modal): what is reached, what the requests count, the button that sends them all. */
+export function pastLimitQuestionText({ environment, requests, spend, credits }: PastLimitQuestion): { message: string; detail: string; send: string } {
+  return {
+    message: l10n.t('Send the comparison past the spending limit of "{0}"?', environment),
+    detail: `${limitSummary(spend, environment)} ${l10n.t('Its {0} requests would count {1} credits together (each its estimate from your ledger, at least the allowance for a request not measured). Each request is still metered on its own; this lets only these {0} through.', requests, formatCredits(credits, SPEND_DIGITS))}`,
+    send: l10n.t('Send All {0}', requests),
+  };
 }
 
 /** The user declined to send the comparison past a spending limit: nothing was sent. */
