@@ -69,6 +69,15 @@ export class MessageList {
     return this.#messages.get(id);
   }
 
+  /** The text of a comparison's column (its id is its answer's), as received so far. */
+  columnText(columnId: string): string | undefined {
+    for (const message of this.#ordered) {
+      const text = message.comparison ? message.columnText(columnId) : undefined;
+      if (text !== undefined) return text;
+    }
+    return undefined;
+  }
+
   /** Every message, first to last. */
   get all(): readonly MessageElement[] {
     return this.#ordered;
