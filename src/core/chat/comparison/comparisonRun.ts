@@ -219,8 +219,9 @@ export class ComparisonRun {
       save: () => sink.save(),
       saveSoon: () => sink.saveSoon(),
       ended: () => {
-        // Its stream is over: the next column may go while this one's spend is read.
-        slot.release();
+        // Its stream is over: the next column may go while this one's spend is read. One at a time,
+        // only once it is read (#runColumn): the next call would otherwise open beside this one's.
+        if (!this.#options.oneAtATime) slot.release();
         this.#columnEnded();
       },
       readImage: (file) => sink.readImage(file),
