@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage } from './protocol/chatProtocol';
 import type { ErrorFacts } from '../errorView';
-import { DEFAULT_TITLE, imageAttachments, isImageAttachment, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage, type ImageAttachment } from './conversation';
+import { DEFAULT_TITLE, imageAttachments, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage, type ImageAttachment } from './conversation';
 import { answerErrorFacts, canContinue, conversationView } from './conversationView';
 import type { ChatImageMime } from './chatImages';
 import { attachedImageBytes, refusalOfContent } from './imageTurns';
@@ -25,7 +25,7 @@ export class ChatEngine {
   #running: Promise<void> = Promise.resolve();
   /** The key's requests per minute, as the last comparison's responses reported it. */
   #rateLimitRequests: number | undefined;
-  readonly #pending = new PendingAttachments();
+  readonly #pending: PendingAttachments;
   readonly #now: () => number;
 
   #current: Conversation;
@@ -47,6 +47,7 @@ export class ChatEngine {
     this.#backend = backend;
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#pending = new PendingAttachments((conversationId, files) => void saver.forgetImages(conversationId, files));
   }
 
   get conversation(): Conversation {
@@ -67,7 +68,7 @@ export class ChatEngine {
     this.#assertIdle();
     const previous = this.#current;
     this.#current = conversation;
-    this.#forgetDropped(this.#pending.take().filter(isImageAttachment), previous);
+    this.#pending.discard(previous);
     this.#view.showTitle(this.#current.title);
     this.#view.post(this.snapshot());
   }
@@ -269,21 +270,8 @@ export class ChatEngine {
   }
 
   removeAttachment(id: string): AttachmentView[] {
-    const dropped = this.#pending.images().filter((attachment) => attachment.id === id);
-    this.#pending.remove(id);
-    this.#forgetDropped(dropped);
+    this.#pending.remove(id, this.#current);
     return this.attachmentViews();
-  }
-
-  /**
-   * Images the composer dropped (removed, another conversation shown, the session ended) that
-   * neither a chip nor a message of the conversation names: a question taken back had written
-   * them, and the store deletes those its saved log does not name either.
-   */
-  #forgetDropped(dropped: readonly ImageAttachment[], conversation = this.#current): void {
-    const named = new Set([...this.#pending.images(), ...imageAttachments(conversation.messages)].map((attachment) => attachment.image.file));
-    const files = new Set(dropped.filter(({ image }) => !named.has(image.file)).map(({ image }) => image.file));
-    if (files.size) void this.#saver.forgetImages(conversation.id, [...files]);
   }
 
   /** The bytes of an image attached to the next message or to one of the conversation's, for its thumbnail. */
@@ -320,7 +308,7 @@ export class ChatEngine {
     this.stop();
     await this.#running;
     // The composer's chips end with the session (they are not kept across a reload).
-    this.#forgetDropped(this.#pending.take().filter(isImageAttachment));
+    this.#pending.discard(this.#current);
   }
 
   #answer(continuing?: ConversationMessage): StreamingAnswer {
