@@ -72,12 +72,14 @@ describe('Chat comparison of models (real extension host, emulator back end)', (
         `${model}: total ${figures.totalMs} ms, the emulator's ${serviceTotal} ms`);
       assert.ok((figures.charsPerSecond ?? 0) > 0, `${model}: a rate`);
       assert.deepEqual(figures.spend, { notMeasured: 'overlapped' }, `${model}: ran beside the other`);
+      console.log(`        ${model}: time to first token ${figures.timeToFirstTokenMs} ms (emulator ${serviceTtft} ms), total ${figures.totalMs} ms (emulator ${serviceTotal} ms), ${figures.charsPerSecond} chars/s, charged ${record.creditsCharged}`);
     }
     const small = columnFigures(column(turn, SMALL));
     const large = columnFigures(column(turn, LARGE));
     assert.ok((large.timeToFirstTokenMs ?? 0) > (small.timeToFirstTokenMs ?? Infinity), 'the slow model is slower to start');
     const charged = Math.round(requests.reduce((sum, r) => sum + r.creditsCharged, 0) * 1e6) / 1e6;
     assert.equal(turn.meta?.creditsSpent, charged, 'the comparison\'s total is what the service charged for its requests');
+    console.log(`        the comparison's measured total: ${turn.meta?.creditsSpent} credits (the emulator charged ${charged})`);
     const entries = await waitFor('both requests in the ledger', () => {
       const found = fixture().api.services.usage.entries().filter((e) => e.comparison === turn.id);
       return found.length === 2 ? found : undefined;
@@ -86,15 +88,17 @@ describe('Chat comparison of models (real extension host, emulator back end)', (
     assert.ok(entries.every((e) => e.credits === null), 'each unmeasured, the allowance counted for it');
   });
 
-  it('keeps a 404 in its own column while the others answer', async () => {
+  it('keeps a 404 in its own column while the other answers, and refuses a model the environment does not list', async () => {
     const id = await newPanel();
+    await assert.rejects(chat().request(id, 'compare', { text: 'Who?', models: [SMALL, 'emu-chat-gone'] }), /does not list the model "emu-chat-gone"/);
     const sentAt = Date.now();
-    await chat().request(id, 'compare', { text: 'Who answers?', models: [SMALL, 'emu-chat-gone', LARGE] });
+    fixture().emulator.injectFault('production', { fault: 'http-404', path: '/chat/completions' });
+    await chat().request(id, 'compare', { text: 'Who answers?', models: [SMALL, LARGE] });
     const turn = await settled(id);
-    assert.equal(column(turn, 'emu-chat-gone').answer.status, 'error');
-    assert.equal(column(turn, 'emu-chat-gone').answer.error?.status, 404);
-    assert.deepEqual([SMALL, LARGE].map((m) => column(turn, m).answer.status), ['done', 'done']);
-    assert.deepEqual(posts(sentAt).map((r) => r.status).sort(), [200, 200, 404], 'one request per model');
+    const columns = turn.comparison?.columns ?? [];
+    assert.deepEqual(columns.map((c) => c.answer.status).sort(), ['done', 'error'], 'the first request to arrive was refused, the other answered');
+    assert.equal(columns.find((c) => c.answer.status === 'error')?.answer.error?.status, 404);
+    assert.deepEqual(posts(sentAt).map((r) => r.status).sort(), [200, 404], 'one request per model');
   });
 
   it('waits out a 429 on one column as a single request would, while the others go on', async () => {

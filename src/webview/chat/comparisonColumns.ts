@@ -79,7 +79,7 @@ class ColumnElement {
     this.root = el('section', {
       className: 'comparison-column',
       // The column's id is its answer's: Copy and an error card's actions find it as they find a message.
-      attrs: { 'data-column-id': view.answer.id, 'data-message-id': view.answer.id, 'data-column-model': view.model },
+      attrs: { 'data-column-id': view.answer.id, 'data-message-id': view.answer.id, 'data-column-model': view.model, 'aria-label': l10n.t('Answer of {0}', view.model) },
     }, [el('header', { className: 'comparison-column-header' }, [codicon('sparkle'), this.#modelName]), this.#status, body, this.#errorSlot, this.#figures, this.#actions]);
     this.#markdown.reset(view.answer.text, view.answer.status !== 'streaming');
   }

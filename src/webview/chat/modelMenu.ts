@@ -103,10 +103,6 @@ export class ModelMenu {
     await this.#show(anchor, [...picked], undefined);
   }
 
-  get comparing(): boolean {
-    return this.#compared !== undefined;
-  }
-
   async #show(anchor: HTMLElement, compared: string[] | undefined, answerAgain: string | undefined): Promise<void> {
     const ticket = ++this.#opening;
     const models = await this.#handlers.list();
