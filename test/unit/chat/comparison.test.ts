@@ -62,7 +62,8 @@ describe('comparisons: one question, several models side by side (core/chat/comp
   });
 
   it('measures each column\'s credits when they run one at a time (a key of 5 requests per minute)', async () => {
-    const { backend, engine, column } = setup();
+    const { backend, engine, column, saver } = setup();
+    saver.saveDelayMs = 5;
     // The first comparison learns the key's limit from its responses; the next one starts from it.
     for (const model of ['a', 'b']) backend.stream(model, new ScriptedStream().answer(['A'], { requestId: `first-${model}`, rateLimitRequests: 5 }));
     await engine.compare('First', ['a', 'b']);
@@ -213,8 +214,10 @@ describe('comparisons: one question, several models side by side (core/chat/comp
   });
 
   it('runs the columns one at a time with measureEachModel, each measured, the total theirs', async () => {
-    const { backend, engine, turn, column } = setup();
+    const { backend, engine, turn, column, saver } = setup();
     backend.oneAtATime = true;
+    // The next column waits for this one's spend, not only its stream: a save between the two would let it open beside.
+    saver.saveDelayMs = 5;
     const first = backend.stream('a', new ScriptedStream());
     backend.currentBalance = 100;
     backend.settledBalances = [99, 97.5];

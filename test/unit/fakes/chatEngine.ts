@@ -42,8 +42,11 @@ export class FakeSaver implements ConversationSaver {
   /** Each save as the file text it would write. */
   readonly saved: string[] = [];
   soon = 0;
+  /** When set, each save takes this long (a disk that is not instant). */
+  saveDelayMs = 0;
   async save(conversation: Conversation): Promise<void> {
     this.saved.push(serializeConversation(conversation));
+    if (this.saveDelayMs) await new Promise((resolve) => setTimeout(resolve, this.saveDelayMs));
   }
   saveSoon(): void {
     this.soon++;

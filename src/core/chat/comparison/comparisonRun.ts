@@ -219,9 +219,10 @@ export class ComparisonRun {
       save: () => sink.save(),
       saveSoon: () => sink.saveSoon(),
       ended: () => {
-        // Its stream is over: the next column may go while this one's spend is read. One at a time,
-        // only once it is read (#runColumn): the next call would otherwise open beside this one's.
-        if (!this.#options.oneAtATime) slot.release();
+        // Its stream is over: the next column may go while this one's spend is read. One at a time
+        // (measureEachModel, or a key's low limit), only once it is read (#runColumn): the next call
+        // would otherwise open beside this one's, and neither would be measured.
+        if (this.#slots.limit > 1) slot.release();
         this.#columnEnded();
       },
       readImage: (file) => sink.readImage(file),
