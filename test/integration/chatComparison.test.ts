@@ -118,6 +118,8 @@ describe('Chat comparison of models (real extension host, emulator back end)', (
     assert.ok(retry.startedAt - refused.startedAt >= 900, `retried ${retry.startedAt - refused.startedAt} ms after the 429`);
     assert.notEqual(other.model, retry.model);
     assert.ok(other.startedAt < retry.startedAt, 'the other column was sent without waiting for the refused one');
+    const waited = columnFigures(column(turn, retry.model ?? ''));
+    assert.ok((waited.timeToFirstTokenMs ?? Infinity) < retry.startedAt - refused.startedAt, `its time to first token (${waited.timeToFirstTokenMs} ms) counts from the retry, not the wait`);
   });
 
   it('stops one column while the other finishes', async () => {

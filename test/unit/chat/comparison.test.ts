@@ -150,6 +150,7 @@ describe('comparisons: one question, several models side by side (core/chat/comp
     await engine.whenIdle();
     assert.equal(column('a').answer.status, 'done');
     assert.deepEqual(backend.opened, ['a', 'b', 'c', 'a']);
+    assert.ok((column('a').answer.meta?.startedAt ?? 0) > (column('b').answer.meta?.finishedAt ?? Infinity), 'a\'s figures count from its retry, not its wait');
   });
 
   it('continues with the second answer: its model becomes the conversation\'s, its answer the turn later requests carry', async () => {

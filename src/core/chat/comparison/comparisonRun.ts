@@ -256,6 +256,8 @@ export class ComparisonRun {
     const { maxRetries, wait } = this.#backend.rateLimitRetry();
     return withRateLimitRetry(async (attempt) => {
       if (attempt > 0) await slot.again(signal);
+      // The figures count from this request's sending: a 429's wait, the slot's, are not the model's time.
+      column.answer.meta = { ...column.answer.meta, startedAt: this.#options.now() };
       try {
         return this.#learningLimit(await this.#backend.openStreamOnce(env, request, signal));
       } catch (error) {

@@ -22,7 +22,10 @@ export interface ColumnFigures {
   /** The model that answered (the resolved id when the service reported one), else the one asked. */
   model: string;
   status: AnswerStatus;
-  /** From its request's sending to its first text; undefined until text arrived. */
+  /**
+   * From its request's sending to its first text; undefined until text arrived. The request that was
+   * answered: a 429 waited out before it, or a wait for a free slot, is not counted.
+   */
   timeToFirstTokenMs?: number;
   /** From its request's sending to its end. */
   totalMs?: number;
