@@ -247,18 +247,20 @@ export class ChatApp {
     this.#header.showSpend(conversationSpend(this.#messages.all));
   }
 
-  async #send(text: string, editing: boolean): Promise<boolean> {
-    this.#messages.followBottom();
-    const reply = await this.#call(editing ? 'editLast' : 'send', { text });
-    // The host took the pending attachments with the message: the chips left with it.
-    if (reply) this.#composer.setAttachments(reply.result.attachments);
-    return reply !== undefined;
+  #send(text: string, editing: boolean): Promise<boolean> {
+    return editing ? this.#submit('editLast', { text }) : this.#submit('send', { text });
   }
 
-  async #compareModels(text: string, models: string[]): Promise<boolean> {
+  #compareModels(text: string, models: string[]): Promise<boolean> {
+    return this.#submit('compare', { text, models });
+  }
+
+  /** A question sent (to one model or several): true when the host took it. */
+  async #submit<M extends 'send' | 'editLast' | 'compare'>(method: M, params: ChatRequests[M]): Promise<boolean> {
     this.#messages.followBottom();
-    const reply = await this.#call('compare', { text, models });
-    if (reply) this.#composer.setAttachments(reply.result.attachments);
+    const reply = await this.#call(method, params);
+    // The host took the pending attachments with the message: the chips left with it.
+    if (reply) this.#composer.setAttachments((reply.result as ChatResponses['send']).attachments);
     return reply !== undefined;
   }
 
