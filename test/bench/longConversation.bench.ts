@@ -1,4 +1,4 @@
-import { eagerFrom, snapshotParts } from '../../src/core/chat/protocol/snapshotParts';
+import { eagerFrom, messageChars, snapshotParts } from '../../src/core/chat/protocol/snapshotParts';
 import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { alternate, arg, fmtMs, fmtRatio, percentile, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 import { conversationMessages } from '../shared/answerCorpus';
@@ -166,7 +166,7 @@ async function main(): Promise<Row[]> {
 
 /** How many of the snapshot's latest messages the webview renders at once. */
 function eagerCount(snapshot: SnapshotMessage): number {
-  return snapshot.conversation.messages.length - eagerFrom(snapshot.conversation.messages.map((m) => m.text));
+  return snapshot.conversation.messages.length - eagerFrom(snapshot.conversation.messages.map(messageChars));
 }
 
 runBench('longConversation', main);

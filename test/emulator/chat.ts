@@ -45,8 +45,9 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
   }
 
   const promptTokens = countTokens(request.messages, request.tools.length > 0 ? JSON.stringify(request.tools) : '');
+  const prices = { ...options.prices, ...options.modelPrices[model] };
   const costOf = (completionTokens: number): number =>
-    roundCredits(options.prices.chatPerRequest + ((promptTokens + completionTokens) * options.prices.chatPer1kTokens) / 1000);
+    roundCredits(prices.chatPerRequest + ((promptTokens + completionTokens) * prices.chatPer1kTokens) / 1000);
   const wallet = env.walletOf(key);
   const reserved = costOf(request.maxTokens ?? options.maxOutputTokens);
   wallet.reserve(reserved);
@@ -104,13 +105,14 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
     const created = Math.floor(Date.now() / 1000);
     const usage = (): Record<string, number> => ({ prompt_tokens: promptTokens, completion_tokens: sentTokens, total_tokens: promptTokens + sentTokens });
     // Read once: a test that changes the pacing mid-answer affects the next answers only.
-    const { firstTokenDelayMs, tokensPerSecond } = env.pacing;
+    const { firstTokenDelayMs, tokensPerSecond } = { ...env.pacing, ...options.modelPacing[model] };
     const delayMs = tokensPerSecond > 0 && !large ? 1000 / tokensPerSecond : 0;
     const firstDelayMs = large ? 0 : firstTokenDelayMs;
 
     if (!request.stream) {
       if (!(await sleep(firstDelayMs + delayMs * chunks.length, ctx.signal))) return;
       chunks.forEach(account);
+      ctx.record.firstContentAt = Date.now();
       settle();
       const message = {
         role: 'assistant',
@@ -157,6 +159,7 @@ export async function handleChat(ctx: RequestContext, env: EnvRuntime, key: KeyR
       if (faults.has('keepalive-comments') && i % 2 === 0) await sse.comment('ping');
       await sse.data(chunk(chunks[i].delta, null));
       if (sse.closed) return;
+      if (chunks[i].content && ctx.record.firstContentAt === undefined) ctx.record.firstContentAt = Date.now();
       account(chunks[i]);
     }
     await sse.data(chunk({}, large ? 'stop' : finishReason));

@@ -103,6 +103,13 @@ export interface EmulatorOptions {
   imageSizes?: string[];
   initialCredits?: number;
   prices?: { chatPerRequest?: number; chatPer1kTokens?: number; image?: number };
+  /**
+   * Per chat model id: its own pace (over the environment's, field by field), so that models differ
+   * in speed, as a comparison of models shows them. Default none.
+   */
+  modelPacing?: Record<string, Partial<Pacing>>;
+  /** Per chat model id: its own chat prices (over `prices`, field by field). Default none. */
+  modelPrices?: Record<string, { chatPerRequest?: number; chatPer1kTokens?: number }>;
   defaultRpm?: number;
   /** Largest accepted `max_tokens` (and the output reserved when it is absent); default 4096. */
   maxOutputTokens?: number;
@@ -148,6 +155,8 @@ export interface RequestRecord {
   model?: string;
   stream: boolean;
   startedAt: number;
+  /** When a chat answer's first content left (streaming or not): with startedAt, its time to first token. */
+  firstContentAt?: number;
   finishedAt?: number;
   /** When the client closed the connection before the response ended. */
   clientClosedAt?: number;
@@ -217,6 +226,8 @@ export interface ResolvedOptions {
   imageSizes: string[];
   initialCredits: number;
   prices: { chatPerRequest: number; chatPer1kTokens: number; image: number };
+  modelPacing: Record<string, Partial<Pacing>>;
+  modelPrices: Record<string, { chatPerRequest?: number; chatPer1kTokens?: number }>;
   defaultRpm: number;
   maxOutputTokens: number;
   modelsWithoutTools: string[];
@@ -242,6 +253,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       chatPer1kTokens: options.prices?.chatPer1kTokens ?? 2,
       image: options.prices?.image ?? 4,
     },
+    modelPacing: { ...options.modelPacing },
+    modelPrices: { ...options.modelPrices },
     defaultRpm: options.defaultRpm ?? 60,
     maxOutputTokens: options.maxOutputTokens ?? 4096,
     modelsWithoutTools: [...(options.modelsWithoutTools ?? [])],

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { appendMessage, hostMessage, type AttachmentView, type ChatParams, type SnapshotMessage } from './protocol/chatProtocol';
 import type { ErrorFacts } from '../errorView';
-import { DEFAULT_TITLE, imageAttachments, isImageAttachment, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage, type ImageAttachment } from './conversation';
+import { DEFAULT_TITLE, imageAttachments, newId, titleFrom, type Attachment, type Conversation, type ConversationMessage, type ImageAttachment } from './conversation';
 import { answerErrorFacts, canContinue, conversationView } from './conversationView';
 import type { ChatImageMime } from './chatImages';
 import { attachedImageBytes, refusalOfContent } from './imageTurns';
@@ -9,10 +9,9 @@ import { PendingAttachments } from './pendingAttachments';
 import { sanitizeParams } from './params';
 import type { ChatBackend, ChatEngineOptions, ChatView, ConversationSaver } from './ports';
 import { StreamingAnswer, type AnswerSink } from './streamingAnswer';
-import { comparisonBackend, comparisonSink, questionChars } from './comparison/comparisonEngine';
+import { chooseColumn, estimateComparison, startComparison, type ComparisonEngineSide } from './comparison/comparisonEngine';
 import { ComparisonRun } from './comparison/comparisonRun';
-import { comparisonEstimate, consentForComparison, type ComparisonEstimate } from './comparison/comparisonSpend';
-import { continueRefusal, MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from './comparison/comparisonTurn';
+import type { ComparisonEstimate } from './comparison/comparisonSpend';
 import { environmentView, headerChanged, messagePatched, messageRemoved, messageUpserted } from './viewMessages';
 
 /**
@@ -26,7 +25,7 @@ export class ChatEngine {
   #running: Promise<void> = Promise.resolve();
   /** The key's requests per minute, as the last comparison's responses reported it. */
   #rateLimitRequests: number | undefined;
-  readonly #pending = new PendingAttachments();
+  readonly #pending: PendingAttachments;
   readonly #now: () => number;
 
   #current: Conversation;
@@ -48,6 +47,7 @@ export class ChatEngine {
     this.#backend = backend;
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#pending = new PendingAttachments((conversationId, files) => void saver.forgetImages(conversationId, files));
   }
 
   get conversation(): Conversation {
@@ -68,7 +68,7 @@ export class ChatEngine {
     this.#assertIdle();
     const previous = this.#current;
     this.#current = conversation;
-    this.#forgetDropped(this.#pending.take().filter(isImageAttachment), previous);
+    this.#pending.discard(previous);
     this.#view.showTitle(this.#current.title);
     this.#view.post(this.snapshot());
   }
@@ -84,6 +84,7 @@ export class ChatEngine {
       attachments: this.attachmentViews(),
       environment: environmentView(this.#backend, this.#current),
       ...(this.#active instanceof StreamingAnswer && { streaming: this.#active.snapshotPosition() }),
+      ...(this.#active instanceof ComparisonRun && { streamingColumns: { turnId: this.#active.turn.id, columns: this.#active.snapshotPositions() } }),
     });
   }
 
@@ -131,30 +132,15 @@ export class ChatEngine {
 
   /** What asking `models` the question `text` (with the pending context) would cost, model by model: the composer's figures. */
   comparisonEstimate(models: readonly string[], text: string): ComparisonEstimate {
-    return comparisonEstimate(models, (model) => this.#backend.estimate(model), questionChars(this.#current, text, this.#pending.all()));
+    return estimateComparison(this.#comparisonSide(), models, text);
   }
 
-  /**
-   * Asks 2–4 models the question at once (comparison/), side by side. Money first: when their requests
-   * together would reach a spending limit, the user is asked once for all of them; declined, nothing
-   * is sent and the question stays in the composer (ComparisonDeclinedError).
-   */
+  /** Asks 2–4 models the question at once, side by side (comparison/comparisonEngine.ts). */
   async compare(text: string, models: readonly string[]): Promise<{ attachments: AttachmentView[] }> {
     this.#assertIdle();
-    const backend = comparisonBackend(this.#backend);
-    const distinct = [...new Set(models)];
-    if (distinct.length < MIN_COMPARED_MODELS || distinct.length > MAX_COMPARED_MODELS) throw new Error(l10n.t('Pick {0} to {1} different models to compare.', MIN_COMPARED_MODELS, MAX_COMPARED_MODELS));
-    const consent = await consentForComparison(backend, backend.environment().name, this.comparisonEstimate(distinct, text));
-    await this.#ask(text);
-    const sink = comparisonSink(this.#current, this.#view, this.#options.comparisonView, {
-      save: (conversation) => this.#save(conversation),
-      saveSoon: (conversation) => this.#saver.saveSoon(this.#touched(conversation)),
-      ended: () => { this.#active = undefined; },
-      readImage: (conversation, file) => this.#saver.readImage(conversation.id, file),
-    });
-    const run = new ComparisonRun(this.#current, backend, sink, distinct, { now: this.#now, appendPacing: this.#options.appendPacing ?? {}, consent, rateLimitRequests: this.#rateLimitRequests });
+    const { run, done } = await startComparison(this.#comparisonSide(), text, models);
     this.#active = run;
-    this.#running = run.run().finally(() => { this.#rateLimitRequests = run.rateLimitRequests; });
+    this.#running = done.finally(() => { this.#rateLimitRequests = run.rateLimitRequests; });
     return { attachments: [] };
   }
 
@@ -163,22 +149,30 @@ export class ChatEngine {
     if (this.#active instanceof ComparisonRun) this.#active.stopColumn(columnId);
   }
 
-  /**
-   * Continue with this answer: the conversation goes on with that column's model, and later requests
-   * carry its answer as the assistant's turn; the comparison stays in the history as it was.
-   */
+  /** Continue with this answer (comparisonEngine.ts chooseColumn): the conversation goes on with that column. */
   async continueWith(turnId: string, columnId: string): Promise<void> {
     this.#assertIdle();
-    const turn = this.#current.messages.at(-1);
-    if (turn?.id !== turnId) throw new Error(l10n.t('Only the last comparison can be continued.'));
-    const refusal = continueRefusal(turn, columnId);
-    const column = turn.comparison?.columns.find((c) => c.answer.id === columnId);
-    if (refusal !== undefined || !turn.comparison || !column) throw new Error(refusal);
-    turn.comparison.chosen = columnId;
-    this.#current.model = column.model;
-    this.#upsert(turn);
+    this.#upsert(chooseColumn(this.#current, turnId, columnId));
     this.announceHeader();
     await this.persist();
+  }
+
+  /** What a comparison takes of the engine. */
+  #comparisonSide(): ComparisonEngineSide {
+    return {
+      conversation: this.#current,
+      view: this.#view,
+      backend: this.#backend,
+      now: this.#now,
+      appendPacing: this.#options.appendPacing ?? {},
+      pending: () => this.#pending.all(),
+      ask: (text) => this.#ask(text),
+      rateLimitRequests: () => this.#rateLimitRequests,
+      save: (conversation) => this.#save(conversation),
+      saveSoon: (conversation) => this.#saver.saveSoon(this.#touched(conversation)),
+      ended: () => { this.#active = undefined; },
+      readImage: (conversation, file) => this.#saver.readImage(conversation.id, file),
+    };
   }
 
   /**
@@ -276,21 +270,8 @@ export class ChatEngine {
   }
 
   removeAttachment(id: string): AttachmentView[] {
-    const dropped = this.#pending.images().filter((attachment) => attachment.id === id);
-    this.#pending.remove(id);
-    this.#forgetDropped(dropped);
+    this.#pending.remove(id, this.#current);
     return this.attachmentViews();
-  }
-
-  /**
-   * Images the composer dropped (removed, another conversation shown, the session ended) that
-   * neither a chip nor a message of the conversation names: a question taken back had written
-   * them, and the store deletes those its saved log does not name either.
-   */
-  #forgetDropped(dropped: readonly ImageAttachment[], conversation = this.#current): void {
-    const named = new Set([...this.#pending.images(), ...imageAttachments(conversation.messages)].map((attachment) => attachment.image.file));
-    const files = new Set(dropped.filter(({ image }) => !named.has(image.file)).map(({ image }) => image.file));
-    if (files.size) void this.#saver.forgetImages(conversation.id, [...files]);
   }
 
   /** The bytes of an image attached to the next message or to one of the conversation's, for its thumbnail. */
@@ -300,7 +281,8 @@ export class ChatEngine {
 
   /** The error an answer keeps, for its card's actions. */
   errorOf(messageId: string): ErrorFacts | undefined {
-    const message = this.#current.messages.find((m) => m.id === messageId);
+    const message = this.#current.messages.find((m) => m.id === messageId)
+      ?? this.#current.messages.flatMap((m) => m.comparison?.columns.map((c) => c.answer) ?? []).find((answer) => answer.id === messageId);
     return message && answerErrorFacts(message);
   }
 
@@ -326,7 +308,7 @@ export class ChatEngine {
     this.stop();
     await this.#running;
     // The composer's chips end with the session (they are not kept across a reload).
-    this.#forgetDropped(this.#pending.take().filter(isImageAttachment));
+    this.#pending.discard(this.#current);
   }
 
   #answer(continuing?: ConversationMessage): StreamingAnswer {

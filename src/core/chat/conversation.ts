@@ -58,7 +58,8 @@ export interface ConversationMessage {
   attachments?: Attachment[];
   /**
    * Set on the assistant turn that answered a question with several models side by side
-   * (comparison/): its own text stays empty, each model's answer is a column.
+   * (comparison/): its own text stays empty, each model's answer is a column; its meta's spend is
+   * the whole comparison's.
    */
   comparison?: Comparison;
 }
@@ -209,8 +210,7 @@ export function summary(conversation: Conversation): ConversationSummary {
   let credits = 0;
   let answerModel: string | undefined;
   for (const message of conversation.messages) {
-    // Every column of a comparison was a billed request of its own.
-    for (const { answer } of message.comparison?.columns ?? []) credits += answer.meta?.creditsSpent ?? 0;
+    // A comparison's turn carries what its columns cost together (comparisonRun.ts): its columns ran beside one another.
     credits += message.meta?.creditsSpent ?? 0;
     answerModel = (message.comparison ? chosenAnswer(message) : message)?.meta?.model ?? answerModel;
   }

@@ -1,7 +1,7 @@
-import type { AttachmentView, ConversationHeader, ConversationView, MessageView } from './protocol/chatProtocol';
+import type { AttachmentView, ComparisonTurnView, ConversationHeader, ConversationView, MessageView } from './protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
 import { errorView, type ErrorFacts } from '../errorView';
-import type { Attachment, Conversation, ConversationMessage } from './conversation';
+import type { Attachment, Comparison, Conversation, ConversationMessage } from './conversation';
 
 /** What the webview shows of a conversation: attachments as chips (no content), errors with their actions. */
 
@@ -25,6 +25,23 @@ export function messageView(message: ConversationMessage): MessageView {
   const error = answerErrorFacts(message);
   if (error !== undefined) view.error = errorView(error, { canRetry: true, canContinue: canContinue(message) });
   if (message.attachments?.length) view.attachments = message.attachments.map(attachmentView);
+  if (message.comparison) view.comparison = comparisonView(message.comparison);
+  return view;
+}
+
+/** A comparison's columns: each answer as a message's view, its error without Retry or Continue (the comparison is asked again as a whole). */
+function comparisonView({ columns, chosen }: Comparison): ComparisonTurnView {
+  return {
+    columns: columns.map(({ model, answer }) => ({ model, answer: columnAnswerView(answer) })),
+    ...(chosen !== undefined && { chosen }),
+  };
+}
+
+export function columnAnswerView(answer: ConversationMessage): MessageView {
+  const { error: _error, comparison: _comparison, attachments: _attachments, ...rest } = answer;
+  const view = messageView(rest);
+  const error = answerErrorFacts(answer);
+  if (error !== undefined) view.error = errorView(error, { canRetry: false, canContinue: false });
   return view;
 }
 

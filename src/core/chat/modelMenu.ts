@@ -33,9 +33,7 @@ export async function conversationModels(account: ModelMenuAccount, engine: Mode
  */
 export async function setConversationModel(account: ModelMenuAccount, engine: ModelMenuConversation, next: string | undefined): Promise<boolean> {
   const env = account.activeEnvironment();
-  if (next !== undefined && !(await account.chatModels(env.name)).includes(next)) {
-    throw new Error(l10n.t('{0} does not list the model "{1}".', env.label, next));
-  }
+  if (next !== undefined) await assertListed(account, [next]);
   if (next === undefined && !account.selectedChatModel(env.name)) {
     // No per-conversation model and none for the environment: let the user choose the environment's.
     await account.pickChatModel(env.name);
@@ -44,4 +42,12 @@ export async function setConversationModel(account: ModelMenuAccount, engine: Mo
   if (next === current) return next === undefined;
   await engine.setModel(next);
   return true;
+}
+
+/** Refuses a model the active environment does not list: what the webview names is untrusted input (a comparison's models too). */
+export async function assertListed(account: ModelMenuAccount, models: readonly string[]): Promise<void> {
+  const env = account.activeEnvironment();
+  const listed = await account.chatModels(env.name);
+  const unknown = models.find((model) => !listed.includes(model));
+  if (unknown !== undefined) throw new Error(l10n.t('{0} does not list the model "{1}".', env.label, unknown));
 }

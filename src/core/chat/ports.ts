@@ -1,13 +1,14 @@
-import type { AppendMessage, ChatParams, HostToWebview } from './protocol/chatProtocol';
+import type { ChatParams, HostToWebview } from './protocol/chatProtocol';
 import type { ErrorFacts } from '../errorView';
 import type { ChatRequest, ChatStreamEvent } from '../api/types';
 import type { BalanceReading } from '../usage/answerSpend';
 import type { BillingMeter } from '../usage/billedCall';
 import type { SpendEstimate } from '../usage/estimate';
 import type { PeriodSpend } from '../usage/spendingLimits';
+import type { BillingGroup } from '../usage/billingWindows';
 import type { Wait } from '../api/rateLimitRetry';
 import type { AppendPacing } from './appendBatcher';
-import type { ComparisonColumn, Conversation } from './conversation';
+import type { Conversation } from './conversation';
 import type { ChatImage } from './chatImages';
 
 export type { BalanceReading };
@@ -122,21 +123,14 @@ export interface ComparisonBackend extends ChatBackend {
   unmeasuredRequestCredits(): number;
   /** Asks whether to send them all past the limit (the host's modal); true sends them, each still metered on its own. */
   confirmPastLimit(question: PastLimitQuestion): Promise<boolean>;
-}
-
-/**
- * Where a comparison's columns are shown as they stream, beside the turn's own upsert and patch on
- * the ChatView (the webview's protocol for columns comes with the wiring).
- */
-export interface ComparisonView {
-  append(turnId: string, columnId: string, append: AppendMessage): void;
-  /** A column's status, meta or error changed. */
-  patchColumn(turnId: string, column: ComparisonColumn): void;
+  /** Opens the group its columns' calls are measured in together, before the first (billingWindows.ts BillingGroup). */
+  openBillingGroup(env: string): Promise<BillingGroup>;
+  /** The columns go one at a time, each measured (`inference.chat.comparison.measureEachModel`), instead of side by side. */
+  measureEachModel(): boolean;
 }
 
 export interface ChatEngineOptions {
   now?: () => number;
-  comparisonView?: ComparisonView;
   /** How the append batcher sizes appends; tests make it send every delta at once. */
   appendPacing?: Partial<AppendPacing>;
 }

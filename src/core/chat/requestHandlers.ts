@@ -4,7 +4,7 @@ import type { ErrorFacts } from '../errorView';
 import type { ChatEngine } from './chatEngine';
 import { imageAttachments, imageDataUrls, type Attachment, type Conversation } from './conversation';
 import { exportMarkdown } from './exportMarkdown';
-import { conversationModels, setConversationModel, type ModelMenuAccount } from './modelMenu';
+import { assertListed, conversationModels, setConversationModel, type ModelMenuAccount } from './modelMenu';
 import type { EditorAttachmentKind, MentionItemView, MentionRefusal, MentionTarget } from './protocol/chatProtocol';
 import type { ChatMethod, ChatRequests, ChatResponses } from './protocol/chatRequests';
 
@@ -101,6 +101,13 @@ export function chatRequestHandlers<Session>(host: ChatRequestHost<Session>): Ha
     },
     exportMarkdown: async (engine) => host.showMarkdown(await conversationMarkdown(engine.conversation, host)),
     requestSnapshot: (engine) => engine.showSnapshot(),
+    compareEstimate: (engine, { models, text }) => engine.comparisonEstimate(models, text),
+    compare: async (engine, { models, text }) => {
+      await assertListed(host.modelMenu, models);
+      return engine.compare(text, models);
+    },
+    stopColumn: (engine, { columnId }) => engine.stopColumn(columnId),
+    continueWith: (engine, { turnId, columnId }) => engine.continueWith(turnId, columnId),
   };
 }
 

@@ -7,6 +7,7 @@ import { BilledCall, type BilledSpend } from '../usage/billedCall';
 import { AppendBatcher, type AppendPacing } from './appendBatcher';
 import { effectiveParams, imageAttachments, imageDataUrls, newId, requestMessages, sentContext, type ComparisonColumn, type Conversation, type ConversationMessage } from './conversation';
 import type { SpendConsent } from '../usage/spendConsent';
+import type { BillingGroup } from '../usage/billingWindows';
 import { contentText } from '../api/contentParts';
 import { NUMBER_PARAMS } from '../numberParams';
 import type { ChatBackend, ChatEnvironment } from './ports';
@@ -48,7 +49,7 @@ export interface AnswerSink {
 export type AnswerPlace =
   | { kind: 'new' }
   | { kind: 'continue'; message: ConversationMessage }
-  | { kind: 'column'; turn: ConversationMessage; column: ComparisonColumn; consent?: SpendConsent | undefined };
+  | { kind: 'column'; turn: ConversationMessage; column: ComparisonColumn; consent?: SpendConsent | undefined; group?: BillingGroup | undefined };
 
 /**
  * One assistant answer, start to end: it is appended to the conversation, the stream's text is
@@ -132,9 +133,9 @@ export class StreamingAnswer {
     if (this.#place.kind === 'new') this.#conversation.messages.push(this.message);
     this.#sink.upsert(this.message);
     let call: BilledCall | undefined;
-    const consent = this.#place.kind === 'column' ? this.#place.consent : undefined;
+    const { consent, group } = this.#place.kind === 'column' ? this.#place : {};
     try {
-      await this.#answer(async () => (call = await BilledCall.open(this.#backend, 'Chat', this.#env.name, { now: this.#now, ...(consent && { consent }) })));
+      await this.#answer(async () => (call = await BilledCall.open(this.#backend, 'Chat', this.#env.name, { now: this.#now, ...(consent && { consent }), ...(group && { group }) })));
     } finally {
       // An answer that failed before its call ended: nothing was billed (nothing once ended).
       call?.notBilled();
@@ -246,7 +247,11 @@ export class StreamingAnswer {
    * meanwhile is in the ledger all the same: it was billed.
    */
   async #recordSpend(call: BilledCall): Promise<void> {
-    const record = { requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.#env.name, kind: 'chat' as const, chars: { in: this.#sentChars, out: this.message.text.length } };
+    const record = {
+      requestId: this.message.meta?.requestId ?? '', model: this.message.meta?.model ?? '', environment: this.#env.name, kind: 'chat' as const, chars: { in: this.#sentChars, out: this.message.text.length },
+      // The usage view groups a comparison's requests by its turn.
+      ...(this.#place.kind === 'column' && { comparison: this.#place.turn.id }),
+    };
     const spend = await call.billedStream(record);
     if (!this.#conversation.messages.includes(this.#place.kind === 'column' ? this.#place.turn : this.message)) return;
     const { creditsSpent: _credits, spendNotMeasured: _unmeasured, ...meta } = this.message.meta ?? {};

@@ -1,6 +1,6 @@
-import { hostMessage, type ChatEnvironmentView, type HostMessage } from './protocol/chatProtocol';
-import type { Conversation, ConversationMessage } from './conversation';
-import { conversationHeader, messageView } from './conversationView';
+import { appendMessage, hostMessage, type AppendMessage, type AppendTuple, type ChatEnvironmentView, type HostMessage } from './protocol/chatProtocol';
+import type { ComparisonColumn, Conversation, ConversationMessage } from './conversation';
+import { columnAnswerView, conversationHeader, messageView } from './conversationView';
 import type { ChatBackend } from './ports';
 
 /**
@@ -34,4 +34,18 @@ export function messagePatched(conversation: Conversation, message: Conversation
 
 export function messageRemoved(conversation: Conversation, messageId: string): HostMessage {
   return hostMessage('messageRemoved', { conversationId: conversation.id, messageId });
+}
+
+/** Text of one column of the comparison streaming: the column by its index in the turn (the webview knows the turn). */
+export function columnAppended(turn: ConversationMessage, columnId: string, append: AppendMessage): AppendTuple | undefined {
+  const column = turn.comparison?.columns.findIndex((c) => c.answer.id === columnId) ?? -1;
+  return column < 0 ? undefined : appendMessage({ ...append, column });
+}
+
+/** A column's status, meta or error, without its text. */
+export function columnPatched(conversation: Conversation, turn: ConversationMessage, column: ComparisonColumn): HostMessage {
+  const { status, meta, error } = columnAnswerView(column.answer);
+  return hostMessage('columnPatch', {
+    conversationId: conversation.id, turnId: turn.id, columnId: column.answer.id, ...(status && { status }), ...(meta && { meta }), ...(error && { error }),
+  });
 }

@@ -1,6 +1,6 @@
 import type { BalanceReading } from './answerSpend';
 import type { BillingMeter } from './billedCall';
-import type { BillingWindow } from './billingWindows';
+import type { BillingGroup, BillingWindow } from './billingWindows';
 import type { UsageRecorder } from './ledger';
 import type { SpendBudget } from './spendBudget';
 import type { SpendConsent } from './spendConsent';
@@ -23,7 +23,7 @@ export interface BalanceRefresher {
 
 /** Where a billed call opens, and where the spending limits refuse it: the spending guard. */
 export interface BillingOpener {
-  open(env: string, budgets: readonly SpendBudget[], consent?: SpendConsent): Promise<BillingWindow>;
+  open(env: string, budgets: readonly SpendBudget[], consent?: SpendConsent, group?: BillingGroup): Promise<BillingWindow>;
 }
 
 export interface MeterServices {
@@ -69,7 +69,7 @@ export async function readSettledBalance(services: Pick<MeterServices, 'models' 
 /** The meter of every billed call on the extension's services. */
 export function accountMeter(services: MeterServices, options: MeterOptions): BillingMeter {
   return {
-    openBillingWindow: (env, budgets, consent) => services.billing.open(env, budgets, consent),
+    openBillingWindow: (env, budgets, consent, group) => services.billing.open(env, budgets, consent, group),
     balance: (env) => services.account.get(env).balanceCredits,
     readSettledBalance: (env) => readSettledBalance(services, env, options),
     usage: services.usage,

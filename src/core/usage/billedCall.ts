@@ -1,6 +1,6 @@
 import type { EndpointCaller } from '../localEndpoint/namedTokens';
 import { answerSpend, type BalanceReading } from './answerSpend';
-import type { BillingWindow } from './billingWindows';
+import type { BillingGroup, BillingWindow } from './billingWindows';
 import type { SpendNotMeasured, UsageRecord, UsageRecorder } from './ledger';
 import type { SpendConsent } from './spendConsent';
 import { tokenBudget, type SpendBudget } from './spendBudget';
@@ -32,9 +32,9 @@ export interface BillingMeter {
    * Opens the call's billing window once the readings of calls that ended are in (billingWindows.ts);
    * a spending limit, the environment's or one of `budgets` (spendBudget.ts), refuses here
    * (SpendingLimitError), before anything is sent. `consent`: the user's consent the call carries past
-   * the environment's limits (spendConsent.ts).
+   * the environment's limits (spendConsent.ts); `group`: the calls measured together it is one of.
    */
-  openBillingWindow(env: string, budgets: readonly SpendBudget[], consent?: SpendConsent): Promise<BillingWindow>;
+  openBillingWindow(env: string, budgets: readonly SpendBudget[], consent?: SpendConsent, group?: BillingGroup): Promise<BillingWindow>;
   /** The last balance known for the environment: what the call's spend starts from. */
   balance(env: string): number | undefined;
   /** One fresh reading after a stream was billed; undefined when none can be had (turned off, failed). */
@@ -49,6 +49,8 @@ export interface BilledCallOptions {
   budget?: SpendBudget;
   /** Consent given for this call (with others) past the environment's limits: a comparison's, asked once. */
   consent?: SpendConsent;
+  /** The calls measured together that this call is one of (a comparison's: billingWindows.ts). */
+  group?: BillingGroup;
   now?: () => number;
 }
 
@@ -93,7 +95,7 @@ export class BilledCall {
    */
   static async open(meter: BillingMeter, who: string, env: string, options: BilledCallOptions = {}): Promise<BilledCall> {
     const budgets = [tokenBudget(options.caller), options.budget].filter((budget): budget is SpendBudget => budget !== undefined);
-    const window = await meter.openBillingWindow(env, budgets, options.consent);
+    const window = await meter.openBillingWindow(env, budgets, options.consent, options.group);
     const now = options.now ?? Date.now;
     return new BilledCall(meter, who, env, window, meter.balance(env), now(), now);
   }

@@ -30,10 +30,25 @@ export interface BillingWindow {
   close(): void;
 }
 
+/**
+ * Calls measured together as well as each on its own: a comparison's columns (core/chat/comparison/).
+ * Its calls overlap one another, so each is unmeasured when they run side by side; the group is
+ * measured as a whole (one balance before its first call, one settled reading after its last) when
+ * no call outside it was in flight at any time while it was open, its calls' gaps included.
+ */
+export interface BillingGroup {
+  /** A call that is not one of the group's was in flight at some time while the group was open. */
+  readonly overlapped: boolean;
+  /** The group's last reading is in. Closing twice is harmless. */
+  close(): void;
+}
+
 interface WindowState {
   overlapped: boolean;
   settling: boolean;
   closed: Promise<void>;
+  /** The group's own state, for a call of a group. */
+  member?: WindowState;
 }
 
 /** How long a new call waits at most for readings in progress (one model-list request each). */
@@ -57,14 +72,41 @@ export class BillingWindows {
    * Before the call reads the balance its spend starts from. Waits (at most `settleWaitMs`: a reading
    * that hangs must not hold every later call) for the readings of calls that have already ended.
    */
-  async open(env: string): Promise<BillingWindow> {
+  async open(env: string, group?: BillingGroup): Promise<BillingWindow> {
+    return this.#openState(env, group && this.#groups.get(group));
+  }
+
+  /** Opens a group (see BillingGroup) before its first call; its calls name it when they open. */
+  async openGroup(env: string): Promise<BillingGroup> {
+    const window = await this.#openState(env, undefined);
+    const group: BillingGroup = {
+      get overlapped() {
+        return window.overlapped;
+      },
+      close: () => window.close(),
+    };
+    this.#groups.set(group, window.state);
+    return group;
+  }
+
+  readonly #groups = new WeakMap<BillingGroup, WindowState>();
+
+  async #openState(env: string, member: WindowState | undefined): Promise<BillingWindow & { state: WindowState }> {
     let open = this.#open.get(env);
     if (!open) this.#open.set(env, (open = new Set()));
     const readings = [...open].filter((w) => w.settling).map((w) => w.closed);
     if (readings.length) await atMost(Promise.all(readings), this.#settleWaitMs);
     let markClosed = () => {};
-    const state: WindowState = { overlapped: open.size > 0, settling: false, closed: new Promise<void>((resolve) => { markClosed = resolve; }) };
-    for (const other of open) other.overlapped = true;
+    const state: WindowState = { overlapped: false, settling: false, closed: new Promise<void>((resolve) => { markClosed = resolve; }), ...(member && { member }) };
+    for (const other of open) {
+      // A group's own state is not a call: its calls overlap one another, never the group.
+      if (other === member) continue;
+      state.overlapped = true;
+      other.overlapped = true;
+      // A call outside the group, in flight beside one of its calls: the group's difference holds it.
+      if (member && other.member !== member) member.overlapped = true;
+      if (other.member && other.member !== member) other.member.overlapped = true;
+    }
     open.add(state);
     const windows = open;
     const opened = (this.#opened.get(env) ?? 0) + 1;
@@ -78,6 +120,7 @@ export class BillingWindows {
       if (!closed && !state.overlapped && (elsewhere?.othersOpenAtStart || openedElsewhere() > 0)) state.overlapped = true;
     };
     return {
+      state,
       get overlapped() {
         lookElsewhere();
         return state.overlapped;

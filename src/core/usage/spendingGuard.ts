@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { ApiError } from '../api/errors';
-import type { BillingWindow, BillingWindows } from './billingWindows';
+import type { BillingGroup, BillingWindow, BillingWindows } from './billingWindows';
 import type { Clock, UsageKind } from './ledger';
 import { budgetSpend, environmentSpend, kindSpendToday, limitReached, type KindSpend, type ReachedLimit } from './limitCheck';
 import type { SpendSums } from './periodSums';
@@ -75,6 +75,11 @@ export class SpendingGuard {
     return parseSpendingLimits(this.#settings.spendingLimits()).get(environment);
   }
 
+  /** Calls to be measured together (a comparison's): checked against the limits one by one, as they open. */
+  openGroup(environment: string): Promise<BillingGroup> {
+    return this.#windows.openGroup(environment);
+  }
+
   /** The user consented to one request past the limit: the next one of `environment` is not checked. */
   allowOnce(environment: string): void {
     this.#allowedOnce.set(environment, (this.#allowedOnce.get(environment) ?? 0) + 1);
@@ -114,11 +119,12 @@ export class SpendingGuard {
    * Before a billed request of `environment` is sent (`budgets`: its budgets of their own, an endpoint
    * token's daily limit, the suggestions' budget, each holding like the environment's limits).
    * `consent`: the user's consent this request carries (spendConsent.ts), used before Send Anyway's.
+   * `group`: the calls measured together that this one is part of (billingWindows.ts BillingGroup).
    * Throws SpendingLimitError past a limit.
    */
-  async open(environment: string, budgets: readonly SpendBudget[] = [], consent?: SpendConsent): Promise<BillingWindow> {
+  async open(environment: string, budgets: readonly SpendBudget[] = [], consent?: SpendConsent, group?: BillingGroup): Promise<BillingWindow> {
     const limit = this.limitOf(environment);
-    if (!limit && budgets.length === 0) return this.#windows.open(environment);
+    if (!limit && budgets.length === 0) return this.#windows.open(environment, group);
     const consented = limit !== undefined && (consent?.take(environment) === true || this.#takeAllowedOnce(environment));
     const allowance = this.#settings.unmeasuredRequestCredits();
     let reached: ReachedLimit | undefined;
@@ -137,7 +143,7 @@ export class SpendingGuard {
     if (consented) this.#log.info(`Spending limit: one request of ${environment} sent past the limit, as the user chose (${consent ? 'consent given once for a comparison' : 'Send Anyway'})`);
     let window: BillingWindow;
     try {
-      window = await this.#windows.open(environment);
+      window = await this.#windows.open(environment, group);
     } catch (error) {
       await this.#reservations.release(id);
       throw error;

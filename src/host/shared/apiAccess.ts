@@ -3,7 +3,7 @@ import { InferenceClient } from '../../core/api/client';
 import { ApiError } from '../../core/api/errors';
 import { FailoverTransport } from '../../core/api/failoverTransport';
 import { HostHealth, type HostState } from '../../core/api/hostHealth';
-import { withRateLimitRetry, type RetryWait } from '../../core/api/rateLimitRetry';
+import { withRateLimitRetry, type RetryWait, type Wait } from '../../core/api/rateLimitRetry';
 import { probeBaseUrl, type Reachability } from '../../core/settings/reachability';
 import type { Transport } from '../../core/api/transport';
 import { createUndiciTransport, type ConnectionSettings } from '../../core/api/undiciTransport';
@@ -184,7 +184,12 @@ export class ApiAccess extends Disposable {
    * `inference.rateLimit.maxRetries` times, each wait a visible, cancellable countdown.
    */
   withRateLimitRetry<T>(label: string, attempt: (attemptNumber: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    return withRateLimitRetry(attempt, { label, maxRetries: readSetting('inference.rateLimit.maxRetries'), wait: (wait, waitSignal) => this.#countdown(wait, waitSignal), signal });
+    return withRateLimitRetry(attempt, { label, ...this.rateLimitRetry(), signal });
+  }
+
+  /** How a 429 is waited out: the retries the settings allow, each wait the countdown (for callers that run the policy themselves). */
+  rateLimitRetry(): { maxRetries: number; wait: Wait } {
+    return { maxRetries: readSetting('inference.rateLimit.maxRetries'), wait: (wait, waitSignal) => this.#countdown(wait, waitSignal) };
   }
 
   #countdown({ label, seconds, retry, maxRetries, error }: RetryWait, signal: AbortSignal | undefined): Promise<boolean> {

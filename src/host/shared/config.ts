@@ -45,6 +45,8 @@ export interface SettingTypes extends Record<NumberParamSetting, number | null> 
   'inference.chat.maxContextCharacters': number;
   /** Largest image that can be attached to a chat message, in MB (MiB). */
   'inference.chat.maxImageMB': number;
+  /** A comparison's columns one at a time, each measured, instead of side by side (core/chat/comparison/comparisonRun.ts). */
+  'inference.chat.comparison.measureEachModel': boolean;
   /** Environment name → the contract's `service_parameters` object for chat in that environment. */
   'inference.serviceParameters.byEnvironment': Record<string, unknown>;
   /** Model id → `service_parameters` for that model (wins over the environment's, key by key). */
@@ -89,6 +91,7 @@ export const SETTING_DEFAULTS: Readonly<SettingTypes> = {
   'inference.chat.refreshBalanceAfterAnswer': true,
   'inference.chat.maxContextCharacters': DEFAULT_CONTEXT_CAP_CHARS,
   'inference.chat.maxImageMB': DEFAULT_MAX_IMAGE_MB,
+  'inference.chat.comparison.measureEachModel': false,
   'inference.serviceParameters.byEnvironment': {},
   'inference.serviceParameters.byModel': {},
   'inference.localEndpoint.port': 0,

@@ -13,6 +13,7 @@ import {
   type HostToWebview,
   type MessagePatch,
   type MessagePatchMessage,
+  type ColumnPatchMessage,
   type MentionTarget,
   type MessageView,
   type SnapshotMessage,
@@ -39,6 +40,8 @@ export class ChatApp {
   /** The conversation shown, without its messages: those are `messages`, which hold their text. */
   #conversation: ConversationHeader | undefined;
   #streaming: { messageId: string; seq: number } | undefined;
+  /** The comparison streaming: its turn, and per column (by index) the `seq` of its last append. */
+  #comparing: { turnId: string; seqs: number[] } | undefined;
   #awaitingSnapshot = false;
   #state: ChatWebviewState;
 
@@ -58,6 +61,8 @@ export class ChatApp {
     this.#thumbnails = new ImageThumbnails(async (id) => (await this.#call('imageData', { id }))?.result);
     this.#composer = new Composer({
       send: (text, editing) => this.#send(text, editing),
+      compare: (text, models) => this.#compareModels(text, models),
+      estimateComparison: async (models, text) => (await this.#call('compareEstimate', { models, text }))?.result,
       stop: () => void this.#call('stop', {}),
       draftChanged: (draft) => this.#saveState({ draft }),
       mentions: {
@@ -77,13 +82,13 @@ export class ChatApp {
       call: (method, params) => this.#call(method, params),
       updateAttachments: (method, params) => this.#updateAttachments(method, params),
       composer: this.#composer,
-      messageText: (id) => this.#messages.get(id)?.text,
+      messageText: (id) => this.#messages.get(id)?.text ?? this.#messages.columnText(id),
     };
     root.addEventListener('click', (event) => routeClick(event, clicks), true);
     // The real target of a link (punycode host, a user name before the host) shows on hover, before any click.
     root.addEventListener('mouseover', (event) => showLinkTarget(event.target));
     document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.#streaming && event.target !== this.#composer.input) void this.#call('stop', {});
+      if (event.key === 'Escape' && this.#busy && event.target !== this.#composer.input) void this.#call('stop', {});
     });
   }
 
@@ -102,6 +107,9 @@ export class ChatApp {
         return;
       case 'messagePatch':
         if (message.conversationId === this.#conversation?.id) this.#patch(message);
+        return;
+      case 'columnPatch':
+        if (message.conversationId === this.#conversation?.id) this.#patchColumn(message);
         return;
       case 'messageRemoved':
         if (message.conversationId !== this.#conversation?.id) return;
@@ -126,16 +134,44 @@ export class ChatApp {
 
   #append(append: AppendMessage): void {
     if (this.#awaitingSnapshot) return;
-    if (!this.#streaming || append.seq !== this.#streaming.seq + 1) {
-      // A lost or reordered delta: ask for the truth instead of rendering a wrong answer.
-      this.#awaitingSnapshot = true;
-      void this.#call('requestSnapshot', {});
-      return;
-    }
+    if (append.column !== undefined) return this.#appendColumn(append, append.column);
+    if (!this.#streaming || append.seq !== this.#streaming.seq + 1) return this.#askForSnapshot();
     this.#streaming.seq = append.seq;
     const view = this.#messages.get(this.#streaming.messageId);
     if (append.reasoning) view?.appendReasoning(append.text);
     else view?.append(append.text);
+  }
+
+  /** A lost or reordered delta: ask for the truth instead of rendering a wrong answer. */
+  #askForSnapshot(): void {
+    this.#awaitingSnapshot = true;
+    void this.#call('requestSnapshot', {});
+  }
+
+  /** A comparison column's text: each column's appends are numbered on their own. */
+  #appendColumn(append: AppendMessage, column: number): void {
+    const comparing = this.#comparing;
+    if (!comparing || append.seq !== (comparing.seqs[column] ?? 0) + 1) return this.#askForSnapshot();
+    comparing.seqs[column] = append.seq;
+    this.#messages.get(comparing.turnId)?.appendColumn(column, append.text, append.reasoning === true);
+  }
+
+  #patchColumn(patch: ColumnPatchMessage): void {
+    const ended = this.#messages.get(patch.turnId)?.patchColumn(patch.columnId, patch);
+    if (ended === undefined) return;
+    if (patch.status === 'stopped') this.#live.announce(l10n.t('{0} stopped.', ended));
+    else if (patch.error) this.#live.announce(l10n.t('{0} failed: {1}', ended, patch.error.message));
+    else this.#live.announce(l10n.t('{0} finished.', ended));
+  }
+
+  /** Whether a comparison turn streams (its columns' appends are taken), from its upsert or patch. */
+  #followComparison(turnId: string, status: MessageView['status']): void {
+    if (status === 'streaming' && this.#comparing?.turnId !== turnId) {
+      this.#comparing = { turnId, seqs: [] };
+    } else if (status !== 'streaming' && this.#comparing?.turnId === turnId) {
+      this.#comparing = undefined;
+      this.#live.announceNow(l10n.t('Comparison complete.'));
+    }
   }
 
   #applySnapshot(snapshot: SnapshotMessage): void {
@@ -143,6 +179,12 @@ export class ChatApp {
     const { messages, ...conversation } = snapshot.conversation;
     this.#conversation = conversation;
     this.#streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
+    const streamingColumns = snapshot.streamingColumns;
+    const turn = streamingColumns && messages.find((m) => m.id === streamingColumns.turnId);
+    // Columns not yet sent (waiting for a slot) start from 0 like any answer.
+    this.#comparing = turn?.comparison && streamingColumns
+      ? { turnId: turn.id, seqs: turn.comparison.columns.map((c) => streamingColumns.columns.find((p) => p.columnId === c.answer.id)?.seq ?? 0) }
+      : undefined;
     this.#messages.show(messages);
     this.#composer.setAttachments(snapshot.attachments);
     this.#applyEnvironment(snapshot.environment);
@@ -167,14 +209,16 @@ export class ChatApp {
   #patch(patch: MessagePatchMessage): void {
     const element = this.#messages.get(patch.messageId);
     if (!element) return;
-    this.#followStatus(patch.messageId, patch);
+    if (element.comparison) this.#followComparison(patch.messageId, patch.status);
+    else this.#followStatus(patch.messageId, patch);
     element.patch(patch, false, this.#busy);
     this.#refreshChrome();
   }
 
   #upsert(view: MessageView): void {
     if (!this.#conversation) return;
-    this.#followStatus(view.id, view);
+    if (view.comparison) this.#followComparison(view.id, view.status);
+    else this.#followStatus(view.id, view);
     const existing = this.#messages.get(view.id);
     if (existing) existing.update(view, false, this.#busy);
     else this.#messages.add(view);
@@ -193,7 +237,7 @@ export class ChatApp {
   }
 
   get #busy(): boolean {
-    return this.#streaming !== undefined;
+    return this.#streaming !== undefined || this.#comparing !== undefined;
   }
 
   /** The chrome that depends on the whole conversation: the last turn's buttons, the composer, the spend. */
@@ -203,11 +247,20 @@ export class ChatApp {
     this.#header.showSpend(conversationSpend(this.#messages.all));
   }
 
-  async #send(text: string, editing: boolean): Promise<boolean> {
+  #send(text: string, editing: boolean): Promise<boolean> {
+    return editing ? this.#submit('editLast', { text }) : this.#submit('send', { text });
+  }
+
+  #compareModels(text: string, models: string[]): Promise<boolean> {
+    return this.#submit('compare', { text, models });
+  }
+
+  /** A question sent (to one model or several): true when the host took it. */
+  async #submit<M extends 'send' | 'editLast' | 'compare'>(method: M, params: ChatRequests[M]): Promise<boolean> {
     this.#messages.followBottom();
-    const reply = await this.#call(editing ? 'editLast' : 'send', { text });
+    const reply = await this.#call(method, params);
     // The host took the pending attachments with the message: the chips left with it.
-    if (reply) this.#composer.setAttachments(reply.result.attachments);
+    if (reply) this.#composer.setAttachments((reply.result as ChatResponses['send']).attachments);
     return reply !== undefined;
   }
 

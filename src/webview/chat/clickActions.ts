@@ -60,6 +60,20 @@ function runAction(button: HTMLElement, messageId: string | undefined, ctx: Clic
     }
     case 'copyAnswer': return void (text !== undefined && ctx.call('copyText', { text }));
     case 'regenerate': return void ctx.call('regenerate', {});
+    // A comparison's buttons: its columns name themselves (data-column-id), its turn (data-turn-id).
+    case 'stopComparison': return void ctx.call('stop', {});
+    case 'stopColumn': {
+      const columnId = button.closest<HTMLElement>('[data-column-id]')?.dataset.columnId;
+      return void (columnId && ctx.call('stopColumn', { columnId }));
+    }
+    case 'continueWith': {
+      const columnId = button.closest<HTMLElement>('[data-column-id]')?.dataset.columnId;
+      const turnId = button.closest<HTMLElement>('[data-turn-id]')?.dataset.turnId;
+      return void (columnId && turnId && ctx.call('continueWith', { turnId, columnId }));
+    }
+    case 'compareModels': return ctx.composer.toggleCompareMenu();
+    case 'removeComparedModel': return ctx.composer.removeComparedModel(button.dataset.model ?? '');
+    case 'cancelComparison': return ctx.composer.clearComparison();
     case 'editLast':
       if (text !== undefined) ctx.composer.startEditing(text);
       return;

@@ -6,13 +6,19 @@ import { actionButton, codicon, el } from '../shared/dom';
 import type { ImageThumbnails } from './imageThumbnails';
 import { MentionPicker, type MentionPickerHandlers } from './mentionPicker';
 import { ModelMenu, type ModelMenuHandlers } from './modelMenu';
+import { CompareBar } from './compareBar';
+import type { ComparisonEstimate } from '../../core/chat/protocol/comparisonEstimate';
 
 export interface ComposerHandlers {
   send(text: string, editing: boolean): Promise<boolean>;
+  /** Asks `models` the question at once (a comparison); true when the host took it. */
+  compare(text: string, models: string[]): Promise<boolean>;
+  /** What asking `models` the question would cost, per model and in total (undefined when the host could not say). */
+  estimateComparison(models: string[], text: string): Promise<ComparisonEstimate | undefined>;
   stop(): void;
   draftChanged(draft: string): void;
   mentions: MentionPickerHandlers;
-  models: ModelMenuHandlers;
+  models: Omit<ModelMenuHandlers, 'compare'>;
   /** Files pasted or dropped: the host tells images by their bytes and refuses the rest. */
   attachFiles(files: File[]): void;
 }
@@ -34,6 +40,9 @@ export class Composer {
   readonly #estimate: HTMLElement;
   readonly #picker: MentionPicker;
   readonly #modelMenu: ModelMenu;
+  readonly #compareButton: HTMLButtonElement;
+  /** The models picked to compare and their estimates; a send with 2–4 of them is a comparison. */
+  readonly #compare: CompareBar;
   #attachments: AttachmentView[] = [];
   /** Mentions that attached nothing: shown until removed, and nothing is sent while one is. */
   #refusals: MentionRefusal[] = [];
@@ -64,7 +73,14 @@ export class Composer {
     this.#modelButton.classList.add('model-button');
     this.#modelButton.setAttribute('aria-haspopup', 'listbox');
     this.#modelButton.setAttribute('aria-expanded', 'false');
-    this.#modelMenu = new ModelMenu(this.#modelButton, handlers.models);
+    this.#modelMenu = new ModelMenu(this.#modelButton, { ...handlers.models, compare: (models) => this.#compare.setModels(models) });
+    this.#compareButton = actionButton('compareModels', 'split-horizontal', l10n.t('Compare models: ask 2 to 4 at once'));
+    this.#compareButton.setAttribute('aria-haspopup', 'listbox');
+    this.#compareButton.setAttribute('aria-expanded', 'false');
+    this.#compare = new CompareBar({
+      estimate: (models) => handlers.estimateComparison(models, this.input.value),
+      changed: (comparing) => this.#showSendLabel(comparing),
+    });
     this.#editBanner = el('div', { className: 'edit-banner', attrs: { hidden: '' } }, [
       codicon('edit'), el('span', { text: l10n.t('Editing your last message. Enter resends it, Escape cancels.') }),
     ]);
@@ -74,15 +90,19 @@ export class Composer {
       actionButton('attachFile', 'file-add', l10n.t('Attach active file')),
       actionButton('attachImage', 'file-media', l10n.t('Attach image (or paste or drop one)')),
       this.#modelButton,
+      this.#compareButton,
       this.#estimate,
       el('span', { className: 'spacer' }),
       this.#stopButton,
       this.#sendButton,
     ]);
     this.#picker = new MentionPicker(this.input, handlers.mentions);
-    this.root = el('div', { className: 'composer' }, [this.#picker.root, this.#modelMenu.root, this.#editBanner, this.#chips, this.input, toolbar]);
+    this.root = el('div', { className: 'composer' }, [this.#picker.root, this.#modelMenu.root, this.#editBanner, this.#compare.root, this.#chips, this.input, toolbar]);
     this.input.addEventListener('keydown', (event) => this.#onKeyDown(event));
-    this.input.addEventListener('input', () => this.#handlers.draftChanged(this.input.value));
+    this.input.addEventListener('input', () => {
+      this.#handlers.draftChanged(this.input.value);
+      this.#compare.questionChanged();
+    });
     this.input.addEventListener('paste', (event) => this.#takeFiles(event, event.clipboardData));
     this.root.addEventListener('dragover', (event) => {
       if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
@@ -102,6 +122,33 @@ export class Composer {
   toggleModelMenu(): void {
     if (this.#modelMenu.isOpen) this.#modelMenu.close();
     else void this.#modelMenu.open();
+  }
+
+  /** The model menu in compare mode (Compare models): ticks 2–4 models, or closes it when open. */
+  toggleCompareMenu(): void {
+    if (this.#modelMenu.isOpen) this.#modelMenu.close();
+    else void this.#modelMenu.openCompare(this.#compareButton, this.#compare.models);
+  }
+
+  removeComparedModel(model: string): void {
+    this.#compare.setModels(this.#compare.models.filter((m) => m !== model));
+    this.input.focus();
+  }
+
+  /** Back to one model: the picks are dropped. */
+  clearComparison(): void {
+    this.#compare.setModels([]);
+    this.input.focus();
+  }
+
+  /** Send says Compare while 2–4 models are picked. */
+  #showSendLabel(comparing: boolean): void {
+    const label = comparing ? l10n.t('Compare (Enter)') : l10n.t('Send (Enter)');
+    this.#sendButton.title = label;
+    this.#sendButton.setAttribute('aria-label', label);
+    const text = this.#sendButton.querySelector('span:not(.codicon)');
+    if (text) text.textContent = label;
+    this.#sendButton.dataset.compare = String(comparing);
   }
 
   /** The model menu for a failed answer's Pick Model: the answer is asked again with the pick. */
@@ -179,10 +226,17 @@ export class Composer {
     const text = this.input.value;
     if ((!text.trim() && !this.#hasImages) || this.#busy || this.#refusals.length) return;
     const editing = this.#editing;
+    const compared = editing ? [] : this.#compare.models;
+    if (compared.length === 1) {
+      this.#compare.needsAnother();
+      return;
+    }
     // Keep the text until the host accepted it: a failed send must never lose the user's message.
-    if (await this.#handlers.send(text, editing)) {
+    const sent = compared.length ? await this.#handlers.compare(text, compared) : await this.#handlers.send(text, editing);
+    if (sent) {
       if (this.input.value === text) this.input.value = '';
       this.#stopEditing();
+      if (compared.length) this.#compare.setModels([]);
       this.#handlers.draftChanged(this.input.value);
     }
   }

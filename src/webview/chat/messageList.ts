@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { MessageView } from '../../core/chat/protocol/chatProtocol';
-import { eagerFrom } from '../../core/chat/protocol/snapshotParts';
+import { eagerFrom, messageChars } from '../../core/chat/protocol/snapshotParts';
 import { BottomFollower } from './bottomFollower';
 import { el } from '../shared/dom';
 import { LazyMessages } from './lazyMessages';
@@ -69,6 +69,15 @@ export class MessageList {
     return this.#messages.get(id);
   }
 
+  /** The text of a comparison's column (its id is its answer's), as received so far. */
+  columnText(columnId: string): string | undefined {
+    for (const message of this.#ordered) {
+      const text = message.comparison ? message.columnText(columnId) : undefined;
+      if (text !== undefined) return text;
+    }
+    return undefined;
+  }
+
   /** Every message, first to last. */
   get all(): readonly MessageElement[] {
     return this.#ordered;
@@ -80,7 +89,7 @@ export class MessageList {
    */
   show(views: readonly MessageView[]): void {
     this.#clear();
-    const eager = eagerFrom(views.map((m) => m.text));
+    const eager = eagerFrom(views.map(messageChars));
     views.forEach((view, index) => this.add(view, index < eager));
     if (!this.#revealPending()) this.#bottom.follow();
   }

@@ -7,6 +7,7 @@ import { StreamingMarkdown } from './markdown/streamingMarkdown';
 import type { ImageThumbnails } from './imageThumbnails';
 import { fillPlaceholder } from './placeholder';
 import { attachmentList, cutAtLimit, errorCard, metaParts, statusLabel } from './messageChrome';
+import { ComparisonColumns } from './comparisonColumns';
 
 export interface MessageContext {
   md: MarkdownIt;
@@ -50,6 +51,8 @@ export class MessageElement {
   #endingFrame = false;
   /** A deferred answer's estimated height in px (its placeholder's), for its chunk's (messageChunks.ts). */
   placeholderHeight: number | undefined;
+  /** A comparison turn's columns (comparisonColumns.ts): the turn has no text of its own. */
+  readonly #comparison: ComparisonColumns | undefined;
 
   readonly #ctx: MessageContext;
 
@@ -59,10 +62,11 @@ export class MessageElement {
     const { text, reasoning, ...facts } = view;
     this.#facts = facts;
     const assistant = view.role === 'assistant';
+    const comparison = assistant && view.comparison ? view.comparison : undefined;
     this.#metaLine = el('span', { className: 'message-meta' });
     const header = el('div', { className: 'message-header' }, [
-      codicon(assistant ? 'sparkle' : 'account'),
-      el('span', { className: 'message-role', text: assistant ? l10n.t('Assistant') : l10n.t('You') }),
+      codicon(comparison ? 'split-horizontal' : assistant ? 'sparkle' : 'account'),
+      el('span', { className: 'message-role', text: comparison ? l10n.t('Comparison') : assistant ? l10n.t('Assistant') : l10n.t('You') }),
       this.#metaLine,
     ]);
     this.#body = el('div', { className: 'message-body' });
@@ -73,7 +77,12 @@ export class MessageElement {
       className: `message role-${view.role}`,
       attrs: { 'data-message-id': view.id, 'aria-label': assistant ? l10n.t('Assistant message') : l10n.t('Your message') },
     }, [header, this.#body, this.#status, this.#errorSlot, this.#actions]);
-    if (assistant) {
+    if (comparison) {
+      // Rendered at once, deferred or not: its columns are a few answers side by side, not one long text.
+      this.#comparison = new ComparisonColumns({ ...view, comparison }, ctx);
+      this.root.classList.add('is-comparison');
+      this.#body.append(this.#comparison.root);
+    } else if (assistant) {
       if (deferred && view.status !== 'streaming') this.#showPlaceholder(text);
       else this.#startMarkdown(text);
       if (reasoning) this.#thinkingBlock().text.textContent = reasoning;
@@ -172,6 +181,28 @@ export class MessageElement {
     this.#markdown?.append(text);
   }
 
+  /** A comparison turn (its columns hold the answers). */
+  get comparison(): boolean {
+    return this.#comparison !== undefined;
+  }
+
+  /** Streamed text of one of a comparison's columns (its index in the turn). */
+  appendColumn(index: number, text: string, reasoning: boolean): void {
+    this.#comparison?.append(index, text, reasoning);
+  }
+
+  /** A comparison column's text as received so far; undefined when this turn has no such column. */
+  columnText(columnId: string): string | undefined {
+    return this.#comparison?.textOf(columnId);
+  }
+
+  /** A comparison column's end (or any change but its text); returns its model when it ended. */
+  patchColumn(columnId: string, patch: MessagePatch): string | undefined {
+    const ended = this.#comparison?.patchColumn(columnId, patch);
+    this.renderChrome(this.#chrome.isLast, this.#chrome.busy);
+    return ended;
+  }
+
   /** The model's thinking so far; not part of the answer (Copy leaves it out). */
   get reasoning(): string | undefined {
     return this.#thinking?.text.textContent ?? undefined;
@@ -200,7 +231,9 @@ export class MessageElement {
     const { text, reasoning, ...facts } = view;
     const wasStreaming = this.streaming;
     this.#facts = facts;
-    if (this.#placeholder && !this.streaming) {
+    if (this.#comparison) {
+      this.#comparison.update(view);
+    } else if (this.#placeholder && !this.streaming) {
       this.#showPlaceholder(text);
     } else if (this.#placeholder) {
       // It streams: rendered now, so that the appends have a renderer to go to.
@@ -225,6 +258,7 @@ export class MessageElement {
   patch(patch: MessagePatch, isLast: boolean, busy: boolean): void {
     const wasStreaming = this.streaming;
     this.#facts = { ...this.#facts, status: patch.status, meta: patch.meta, error: patch.error };
+    this.#comparison?.patchTurn(patch);
     if (wasStreaming && !this.streaming && this.#markdown) {
       this.#markdown.finish();
       this.#endingFrame = true;
@@ -243,6 +277,12 @@ export class MessageElement {
     // A deferred answer is off screen: its header, status and buttons are built with its markdown.
     if (this.#placeholder || this.#endingFrame) return;
     const view = this.#facts;
+    if (this.#comparison) {
+      // Its total is in its own bar; each column has its model, figures and buttons.
+      this.#metaLine.replaceChildren(...metaParts(undefined, view.meta?.finishedAt ?? view.createdAt));
+      this.#comparison.render(isLast && !busy);
+      return;
+    }
     this.#metaLine.replaceChildren(...metaParts(view.meta, view.createdAt));
     const cut = view.status === 'done' && view.meta?.finishReason === 'length';
     const status = cut ? cutAtLimit() : statusLabel(view.status);

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { ChatModelsView } from '../../core/chat/protocol/chatRequests';
+import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from '../../core/chat/protocol/chatProtocol';
 import { codicon, el } from '../shared/dom';
 
 export interface ModelMenuHandlers {
@@ -10,6 +11,8 @@ export interface ModelMenuHandlers {
    * card opened the menu, to be answered again with it.
    */
   pick(model: string | undefined, answerAgain: string | undefined): void;
+  /** The models picked to compare changed (compare mode: 0–4 of them, in the order picked). */
+  compare(models: string[]): void;
 }
 
 /** One row: a model, or the environment's (model undefined). */
@@ -29,6 +32,10 @@ const VISIBLE_ROWS = 12;
  * (ROW_PX each), where VS Code's quick pick filters and lays out every item per keystroke (16 ms of
  * its handlers with 2,000, `npm run bench`). Up/Down/PageUp/PageDown move, Enter picks, Escape or
  * a click elsewhere closes; the filter is a combobox owning the list for screen readers.
+ *
+ * In compare mode (openCompare) it picks several: Enter or a click ticks or unticks a model (the list
+ * is multi-selectable, `aria-selected` is ticked, the active row `is-active`), at most
+ * MAX_COMPARED_MODELS; Escape, Tab or a click elsewhere is done, the ticks kept.
  */
 export class ModelMenu {
   readonly root: HTMLElement;
@@ -43,12 +50,15 @@ export class ModelMenu {
   #active = 0;
   #opening = 0;
   #answerAgain: string | undefined;
-
-  readonly #anchor: HTMLElement;
+  /** Compare mode: the models ticked, in the order picked; undefined in the single pick. */
+  #compared: string[] | undefined;
+  #anchor: HTMLElement;
+  readonly #modelAnchor: HTMLElement;
   readonly #handlers: ModelMenuHandlers;
 
   constructor(anchor: HTMLElement, handlers: ModelMenuHandlers) {
     this.#anchor = anchor;
+    this.#modelAnchor = anchor;
     this.#handlers = handlers;
     this.#title = el('div', { className: 'model-menu-title' });
     this.#filter = el('input', {
@@ -85,15 +95,32 @@ export class ModelMenu {
 
   /** `answerAgain`: opened by a failed answer's Pick Model, which is answered again with the pick. */
   async open(answerAgain?: string): Promise<void> {
+    await this.#show(this.#modelAnchor, undefined, answerAgain);
+  }
+
+  /** Compare mode: ticks models to ask at once, starting from `picked` (the composer's); `anchor` is the button that opened it. */
+  async openCompare(anchor: HTMLElement, picked: readonly string[]): Promise<void> {
+    await this.#show(anchor, [...picked], undefined);
+  }
+
+  async #show(anchor: HTMLElement, compared: string[] | undefined, answerAgain: string | undefined): Promise<void> {
     const ticket = ++this.#opening;
     const models = await this.#handlers.list();
     if (ticket !== this.#opening || !models) return;
+    this.#anchor.setAttribute('aria-expanded', 'false');
+    this.#anchor = anchor;
     this.#models = models;
     this.#answerAgain = answerAgain;
+    this.#compared = compared;
+    this.root.classList.toggle('is-compare', compared !== undefined);
+    if (compared) this.#viewport.setAttribute('aria-multiselectable', 'true');
+    else this.#viewport.removeAttribute('aria-multiselectable');
     this.#lowered = models.models.map((id) => [id, id.toLowerCase()]);
-    this.#title.textContent = answerAgain === undefined
-      ? l10n.t('Model for this chat ({0})', models.environment)
-      : l10n.t('Answer again with a model of {0}', models.environment);
+    this.#title.textContent = compared
+      ? l10n.t('Compare {0} to {1} models of {2}: Enter ticks or unticks, Escape is done', MIN_COMPARED_MODELS, MAX_COMPARED_MODELS, models.environment)
+      : answerAgain === undefined
+        ? l10n.t('Model for this chat ({0})', models.environment)
+        : l10n.t('Answer again with a model of {0}', models.environment);
     this.#filter.value = '';
     this.root.hidden = false;
     this.#anchor.setAttribute('aria-expanded', 'true');
@@ -115,14 +142,14 @@ export class ModelMenu {
     if (!models) return;
     const words = this.#filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const rows: Row[] = [];
-    if (!words.length) {
+    if (!words.length && !this.#compared) {
       rows.push({ model: undefined, label: l10n.t('Use the environment\'s model'), detail: models.environmentModel ?? l10n.t('(none selected)') });
     }
     for (const [id, lower] of this.#lowered) {
       if (words.every((word) => lower.includes(word))) rows.push({ model: id, label: id, ...(id === models.current && { detail: l10n.t('(current for this chat)') }) });
     }
     this.#shown = rows;
-    const current = rows.findIndex((row) => row.model === models.current);
+    const current = rows.findIndex((row) => row.model === (this.#compared?.[0] ?? models.current));
     this.#active = !words.length && current >= 0 ? current : 0;
     this.#viewport.style.height = `${Math.max(1, Math.min(rows.length, VISIBLE_ROWS)) * ROW_PX}px`;
     this.#rowsBox.style.height = `${rows.length * ROW_PX}px`;
@@ -147,12 +174,16 @@ export class ModelMenu {
 
   #rowElement(index: number): HTMLElement {
     const row = this.#shown[index];
-    const children: (Node | string)[] = [codicon(row.model === undefined ? 'settings' : 'sparkle'), el('span', { className: 'model-menu-label', text: row.label })];
-    if (row.detail) children.push(el('span', { className: 'model-menu-detail', text: row.detail }));
+    const ticked = row.model !== undefined && this.#compared?.includes(row.model);
+    const icon = this.#compared ? (ticked ? 'pass-filled' : 'circle-large-outline') : row.model === undefined ? 'settings' : 'sparkle';
+    const children: (Node | string)[] = [codicon(icon), el('span', { className: 'model-menu-label', text: row.label })];
+    if (ticked) children.push(el('span', { className: 'model-menu-detail', text: l10n.t('column {0}', (this.#compared?.indexOf(row.model ?? '') ?? 0) + 1) }));
+    else if (row.detail) children.push(el('span', { className: 'model-menu-detail', text: row.detail }));
     const element = el('div', {
-      className: 'model-menu-row',
+      className: index === this.#active ? 'model-menu-row is-active' : 'model-menu-row',
       attrs: {
-        role: 'option', id: `model-menu-${index}`, 'data-index': String(index), 'aria-selected': String(index === this.#active),
+        role: 'option', id: `model-menu-${index}`, 'data-index': String(index), 'data-model': row.model ?? '',
+        'aria-selected': String(this.#compared ? ticked : index === this.#active),
         'aria-setsize': String(this.#shown.length), 'aria-posinset': String(index + 1),
       },
     }, children);
@@ -195,7 +226,23 @@ export class ModelMenu {
   #choose(index: number): void {
     const row = this.#shown[index];
     if (!row) return;
+    if (this.#compared) return this.#tick(index, row.model);
     this.close();
     this.#handlers.pick(row.model, this.#answerAgain);
+  }
+
+  /** Compare mode: ticks or unticks a model; a fifth is refused (the title says so). */
+  #tick(index: number, model: string | undefined): void {
+    const compared = this.#compared;
+    if (!compared || model === undefined) return;
+    const at = compared.indexOf(model);
+    if (at >= 0) compared.splice(at, 1);
+    else if (compared.length >= MAX_COMPARED_MODELS) {
+      this.#title.textContent = l10n.t('At most {0} models: untick one first.', MAX_COMPARED_MODELS);
+      return;
+    } else compared.push(model);
+    this.#active = index;
+    this.#renderRows();
+    this.#handlers.compare([...compared]);
   }
 }

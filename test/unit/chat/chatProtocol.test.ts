@@ -36,6 +36,10 @@ const REQUEST_CASES: { [M in ChatMethod]: { valid: ChatRequests[M]; invalid: unk
   renameConversation: { valid: {}, invalid: [{ title: 'x' }] },
   exportMarkdown: { valid: {}, invalid: [{ path: '/etc' }] },
   requestSnapshot: { valid: {}, invalid: [{ full: true }] },
+  compareEstimate: { valid: { models: ['a', 'b'], text: '' }, invalid: [{ models: ['a'], text: 'q' }, { models: ['a', 'b', 'c', 'd', 'e'], text: 'q' }, { models: ['a', 2], text: 'q' }, { models: ['a', ''], text: 'q' }, { models: 'a,b', text: 'q' }, { models: ['a', 'b'] }] },
+  compare: { valid: { models: ['a', 'b', 'c', 'd'], text: 'q' }, invalid: [{ models: [], text: 'q' }, { models: ['a', 'x'.repeat(257)], text: 'q' }, { models: ['a', 'b'], text: 1 }] },
+  stopColumn: { valid: { columnId: 'c1' }, invalid: [{}, { columnId: 1 }] },
+  continueWith: { valid: { turnId: 't', columnId: 'c' }, invalid: [{ turnId: 't' }, { columnId: 'c' }, { turnId: 1, columnId: 'c' }] },
 };
 
 describe('chat protocol', () => {
@@ -59,7 +63,10 @@ describe('chat protocol', () => {
   });
 
   it('sends an append as a tuple the webview reads back as it was built, thinking included', () => {
-    for (const append of [{ seq: 1, text: 'Hello "world"\n' }, { seq: 463, text: 'thinking…', reasoning: true as const }, { seq: 2, text: '' }]) {
+    for (const append of [
+      { seq: 1, text: 'Hello "world"\n' }, { seq: 463, text: 'thinking…', reasoning: true as const }, { seq: 2, text: '' },
+      { seq: 3, text: 'a column', column: 0 }, { seq: 4, text: 'its thinking', reasoning: true as const, column: 3 },
+    ]) {
       // Through JSON, as postMessage carries it.
       assert.deepEqual(parseAppend(JSON.parse(JSON.stringify(appendMessage(append)))), append);
     }
@@ -75,7 +82,9 @@ describe('chat protocol', () => {
 
   it('reads as an append only a tuple of this version with a positive integer seq, a string and the thinking flag', () => {
     for (const bad of [
-      [v + 1, 1, 'x'], [v, 0, 'x'], [v, 1.5, 'x'], [v, '1', 'x'], [v, 1, 2], [v, 1, 'x', true], [v, 1, 'x', 1, 0], [v, 1],
+      [v + 1, 1, 'x'], [v, 0, 'x'], [v, 1.5, 'x'], [v, '1', 'x'], [v, 1, 2], [v, 1, 'x', true], [v, 1, 'x', 0], [v, 1],
+      // A column's: the thinking flag 0 or 1, an index of one of at most four columns.
+      [v, 1, 'x', 2, 0], [v, 1, 'x', 0, 4], [v, 1, 'x', 0, -1], [v, 1, 'x', 0, 1.5], [v, 1, 'x', 0, '1'], [v, 1, 'x', 1, 0, 0],
       { v, type: 'append', seq: 1, text: 'x' }, 'x', null,
     ]) assert.equal(parseAppend(bad), undefined, JSON.stringify(bad));
   });

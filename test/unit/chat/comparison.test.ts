@@ -15,13 +15,14 @@ function setup() {
   let clock = 1000;
   const now = () => (clock += 10);
   backend.clock = now;
-  const texts = new Map<string, string>();
-  const comparisonView = {
-    append: (_turnId: string, columnId: string, append: { text: string }) => void texts.set(columnId, (texts.get(columnId) ?? '') + append.text),
-    patchColumn: () => undefined,
-  };
-  const engine = new ChatEngine(createConversation(0), view, saver, backend, { now, appendPacing: { flushChars: 1 }, comparisonView });
+  const engine = new ChatEngine(createConversation(0), view, saver, backend, { now, appendPacing: { flushChars: 1 } });
   const turn = (): ConversationMessage => engine.conversation.messages.at(-1) ?? assert.fail('no turn');
+  /** Each column's text as its appends brought it to the view, by the column's index in the turn. */
+  const texts = () => {
+    const byColumn = new Map<number, string>();
+    for (const { column, text } of view.appends()) if (column !== undefined) byColumn.set(column, (byColumn.get(column) ?? '') + text);
+    return byColumn;
+  };
   const column = (model: string): ComparisonColumn => turn().comparison?.columns.find((c) => c.model === model) ?? assert.fail(`no column ${model}`);
   return { backend, view, saver, engine, texts, turn, column };
 }
@@ -44,7 +45,8 @@ describe('comparisons: one question, several models side by side (core/chat/comp
       const { answer } = column(model);
       assert.equal(answer.status, 'done');
       assert.equal(answer.text, `${model}: one two`);
-      assert.equal(texts.get(answer.id), `${model}: one two`, 'each column\'s text reached the view under its own id');
+      const index = turn().comparison?.columns.findIndex((c) => c.model === model) ?? -1;
+      assert.equal(texts().get(index), `${model}: one two`, 'each column\'s text reached the view by its own index');
       const figures = columnFigures(column(model));
       assert.equal(figures.model, `${model}-resolved`);
       assert.ok((figures.timeToFirstTokenMs ?? 0) > 0 && (figures.totalMs ?? 0) > (figures.timeToFirstTokenMs ?? 0));
@@ -60,7 +62,8 @@ describe('comparisons: one question, several models side by side (core/chat/comp
   });
 
   it('measures each column\'s credits when they run one at a time (a key of 5 requests per minute)', async () => {
-    const { backend, engine, column } = setup();
+    const { backend, engine, column, saver } = setup();
+    saver.saveDelayMs = 5;
     // The first comparison learns the key's limit from its responses; the next one starts from it.
     for (const model of ['a', 'b']) backend.stream(model, new ScriptedStream().answer(['A'], { requestId: `first-${model}`, rateLimitRequests: 5 }));
     await engine.compare('First', ['a', 'b']);
@@ -147,6 +150,7 @@ describe('comparisons: one question, several models side by side (core/chat/comp
     await engine.whenIdle();
     assert.equal(column('a').answer.status, 'done');
     assert.deepEqual(backend.opened, ['a', 'b', 'c', 'a']);
+    assert.ok((column('a').answer.meta?.startedAt ?? 0) > (column('b').answer.meta?.finishedAt ?? Infinity), 'a\'s figures count from its retry, not its wait');
   });
 
   it('continues with the second answer: its model becomes the conversation\'s, its answer the turn later requests carry', async () => {
@@ -181,5 +185,67 @@ describe('comparisons: one question, several models side by side (core/chat/comp
     await assert.rejects(engine.continueWith(turn().id, column('b').answer.id), /no answer to go on with/);
     // Before one is chosen, later requests carry no answer for the comparison.
     assert.deepEqual(requestMessages(engine.conversation, undefined), [{ role: 'user', content: 'Q' }]);
+  });
+
+  it('measures the comparison as a whole while its columns ran side by side, and tags each column\'s ledger entry with the turn', async () => {
+    const { backend, engine, turn, column } = setup();
+    backend.currentBalance = 100;
+    backend.settledBalances = [99, 97.25];
+    await engine.compare('Q', ['a', 'b']);
+    await engine.whenIdle();
+    for (const model of ['a', 'b']) assert.deepEqual(columnFigures(column(model)).spend, { notMeasured: 'overlapped' }, 'each ran beside the other');
+    assert.equal(turn().meta?.creditsSpent, 2.75, 'the balance before the first request less the settled one after the last');
+    assert.equal(summary(engine.conversation).credits, 2.75);
+    assert.deepEqual(backend.recorded.map((entry) => entry.comparison), [turn().id, turn().id]);
+  });
+
+  it('leaves the whole unmeasured when another call of the wallet ran meanwhile', async () => {
+    const { backend, engine, turn } = setup();
+    const hold = backend.stream('a', new ScriptedStream());
+    backend.currentBalance = 100;
+    backend.settledBalances = [98, 97];
+    await engine.compare('Q', ['a', 'b']);
+    await waitFor('a sent', () => backend.opened.includes('a') || undefined);
+    // Another path (an image, a suggestion) bills the same wallet while the comparison streams.
+    (await backend.billing.open('production')).close();
+    hold.answer(['A']);
+    await engine.whenIdle();
+    assert.equal(turn().meta?.creditsSpent, undefined);
+    assert.equal(turn().meta?.spendNotMeasured, 'overlapped');
+  });
+
+  it('runs the columns one at a time with measureEachModel, each measured, the total theirs', async () => {
+    const { backend, engine, turn, column, saver } = setup();
+    backend.oneAtATime = true;
+    // The next column waits for this one's spend, not only its stream: a save between the two would let it open beside.
+    saver.saveDelayMs = 5;
+    const first = backend.stream('a', new ScriptedStream());
+    backend.currentBalance = 100;
+    backend.settledBalances = [99, 97.5];
+    await engine.compare('Q', ['a', 'b']);
+    await waitFor('a sent', () => backend.opened.includes('a') || undefined);
+    assert.equal(column('b').answer.meta?.startedAt, undefined, 'b waits for a');
+    first.answer(['A'], { rateLimitRequests: 100 });
+    await engine.whenIdle();
+    assert.deepEqual(backend.opened, ['a', 'b'], 'a key\'s high limit does not put them side by side');
+    assert.deepEqual([columnFigures(column('a')).spend, columnFigures(column('b')).spend], [{ credits: 1 }, { credits: 1.5 }]);
+    assert.equal(turn().meta?.creditsSpent, 2.5);
+  });
+
+  it('shows the comparison in the snapshot, with where each streaming column stands, and each column\'s end as its own patch', async () => {
+    const { backend, view, engine, turn, column } = setup();
+    const hold = backend.stream('a', new ScriptedStream().push({ type: 'response', meta: { status: 200, receivedAt: 0, requestId: 'ra' } }, { type: 'delta', text: 'par' }));
+    await engine.compare('Q', ['a', 'b']);
+    await waitFor('b done', () => column('b').answer.status === 'done' || undefined);
+    await waitFor('a streams', () => column('a').answer.text === 'par' || undefined);
+    const snapshot = engine.snapshot();
+    const shown = snapshot.conversation.messages.at(-1)?.comparison;
+    assert.deepEqual(shown?.columns.map((c) => [c.model, c.answer.status, c.answer.text]), [['a', 'streaming', 'par'], ['b', 'done', 'b answers.']]);
+    assert.deepEqual(snapshot.streamingColumns, { turnId: turn().id, columns: [{ columnId: column('a').answer.id, seq: 1 }] });
+    hold.push({ type: 'end', complete: true });
+    await engine.whenIdle();
+    const patches = view.of('columnPatch').filter((p) => p.columnId === column('a').answer.id);
+    assert.equal(patches.at(-1)?.status, 'done');
+    assert.equal(patches.at(-1)?.turnId, turn().id);
   });
 });

@@ -6,7 +6,11 @@ import { ChatEngine } from '../../../src/core/chat/chatEngine';
 import { createConversation, summary } from '../../../src/core/chat/conversation';
 import { replayLog } from '../../../src/core/chat/history/historyLog';
 import { parseConversation, serializeConversation } from '../../../src/core/chat/history/serialization';
+import * as os from 'node:os';
+import { newComparisonTurn } from '../../../src/core/chat/comparison/comparisonTurn';
+import { HistoryStore } from '../../../src/core/chat/history/historyStore';
 import { FakeComparisonBackend, FakeSaver, FakeView } from '../fakes/chatEngine';
+import { manualTimer } from '../../shared/manualTimer';
 
 /** A comparison in the conversation's stored form: saved, read back, and older files unchanged. */
 
@@ -61,5 +65,45 @@ describe('comparisons in the history (core/chat/history/serialization)', () => {
     const saved = JSON.parse(serializeConversation(conversation)) as { messages: Record<string, unknown>[] };
     assert.ok(saved.messages.every((m) => !('comparison' in m)), 'and they are saved without the field');
     assert.deepEqual(parseConversation(serializeConversation(conversation)), conversation);
+  });
+
+  it('journals each column\'s new text as a single answer\'s, and after a crash reopens every column with its text, interrupted', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comparison-journal-'));
+    try {
+      const timer = manualTimer();
+      const deadPid = 999_999_002;
+      const crashed = new HistoryStore({ dir, timer, pid: deadPid, isAlive: (pid) => pid === deadPid });
+      const conversation = createConversation(1);
+      conversation.messages.push({ id: 'q', role: 'user', text: 'Q', createdAt: 1 });
+      const turn = newComparisonTurn(['a', 'b', 'c'], 2);
+      conversation.messages.push(turn);
+      await crashed.save(conversation);
+      const [a, b] = turn.comparison?.columns.map((column) => column.answer) ?? [];
+      a.meta = { ...a.meta, startedAt: 3 };
+      b.meta = { ...b.meta, startedAt: 3 };
+      const writes = [['Hel', ''], ['lo "a"', 'Bé'], ['', '漢🙂 b']];
+      for (const [forA, forB] of writes) {
+        a.text += forA;
+        b.text += forB;
+        crashed.saveSoon(conversation);
+        timer.fire();
+        await crashed.flush();
+      }
+      const journalFile = path.join(dir, `${conversation.id}.${deadPid}.stream`);
+      const journal = fs.readFileSync(journalFile, 'utf8');
+      // Each write carries the new text only, never a column's whole text again.
+      assert.ok(journal.length < 1500, `journal of ${journal.length} characters`);
+      assert.equal(journal.split('"Hel').length - 1, 1, 'a column\'s text is written once');
+      // The process dies: nothing more is written.
+      const reopened = await new HistoryStore({ dir, timer, pid: 4243, isAlive: (pid) => pid === 4243 }).load(conversation.id);
+      const restored = reopened?.messages[1];
+      assert.equal(restored?.id, turn.id);
+      assert.equal(restored?.status, 'interrupted');
+      assert.deepEqual(restored?.comparison?.columns.map((c) => [c.model, c.answer.text, c.answer.status]), [
+        ['a', 'Hello "a"', 'interrupted'], ['b', 'Bé漢🙂 b', 'interrupted'], ['c', '', 'interrupted'],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ChatEngine } from '../../../src/core/chat/chatEngine';
 import { createConversation } from '../../../src/core/chat/conversation';
-import { ComparisonDeclinedError, comparisonEstimate, limitCrossed } from '../../../src/core/chat/comparison/comparisonSpend';
+import { ComparisonDeclinedError, comparisonEstimate, limitCrossed, pastLimitQuestionText } from '../../../src/core/chat/comparison/comparisonSpend';
 import type { SpendEstimate } from '../../../src/core/usage/estimate';
 import { toUsageEntry } from '../../../src/core/usage/ledger';
 import { SpendingLimitError } from '../../../src/core/usage/spendingGuard';
@@ -49,6 +49,14 @@ describe('comparisons: money first (core/chat/comparison/comparisonSpend)', () =
     await engine.whenIdle();
     assert.equal(backend.questions.length, 1);
     assert.deepEqual({ ...backend.questions[0], spend: backend.questions[0].spend.counted }, { environment: 'production', requests: 3, spend: 5, credits: 6 });
+  });
+
+  it('asks in words that name the limit, the requests and what they count together, with one button for all of them', () => {
+    const text = pastLimitQuestionText({ environment: 'production', requests: 3, spend: day(9.5, 10), credits: 4.25 });
+    assert.match(text.message, /"production"/);
+    assert.match(text.detail, /9\.5 of 10 credits/);
+    assert.match(text.detail, /3 requests would count 4\.25 credits together/);
+    assert.equal(text.send, 'Send All 3');
   });
 
   it('sends nothing when the user declines: the question stays unsent', async () => {

@@ -108,4 +108,10 @@ describe('chat requests: what each does beyond the conversation (core/chat/reque
     await handlers.exportMarkdown(engine, {}, SESSION);
     assert.deepEqual(asked, ['title (was New chat)', 'title (was New chat)', 'new conversation in panel', 'history in panel', 'markdown # Monads']);
   });
+
+  it('asks a comparison of the listed models only, and nothing is sent for one the environment does not list', async () => {
+    await assert.rejects(async () => handlers.compare(engine, { text: 'Q', models: ['m-env', 'm-gone'] }, SESSION), /does not list the model "m-gone"/);
+    assert.deepEqual(engine.conversation.messages, []);
+    assert.equal(backend.requests.length, 0);
+  });
 });

@@ -12,7 +12,7 @@ import type { AppendMessage, ChatParams, HostMessage, HostToWebview } from '../.
 import { ApiError, toApiError } from '../../../src/core/api/errors';
 import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
 import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/api/types';
-import { BillingWindows, type BillingWindow } from '../../../src/core/usage/billingWindows';
+import { BillingWindows, type BillingGroup, type BillingWindow } from '../../../src/core/usage/billingWindows';
 import type { SpendEstimate } from '../../../src/core/usage/estimate';
 import type { SpendNotMeasured, UsageRecord } from '../../../src/core/usage/ledger';
 
@@ -42,8 +42,11 @@ export class FakeSaver implements ConversationSaver {
   /** Each save as the file text it would write. */
   readonly saved: string[] = [];
   soon = 0;
+  /** When set, each save takes this long (a disk that is not instant). */
+  saveDelayMs = 0;
   async save(conversation: Conversation): Promise<void> {
     this.saved.push(serializeConversation(conversation));
+    if (this.saveDelayMs) await new Promise((resolve) => setTimeout(resolve, this.saveDelayMs));
   }
   saveSoon(): void {
     this.soon++;
@@ -163,11 +166,11 @@ export class FakeBackend implements ChatBackend {
   }
   /** When set, opening a billing window rejects with it once (a spending limit refusing the request). */
   billingRefusal: unknown;
-  openBillingWindow(env: string, _budgets: readonly SpendBudget[] = [], _consent?: SpendConsent): Promise<BillingWindow> {
+  openBillingWindow(env: string, _budgets: readonly SpendBudget[] = [], _consent?: SpendConsent, group?: BillingGroup): Promise<BillingWindow> {
     const refusal = this.billingRefusal;
     this.billingRefusal = undefined;
     if (refusal !== undefined) return Promise.reject(refusal);
-    return this.billing.open(env);
+    return this.billing.open(env, group);
   }
   /** What estimate() answers. */
   spendEstimate: SpendEstimate | undefined;
@@ -253,6 +256,14 @@ export class FakeComparisonBackend extends FakeBackend implements ComparisonBack
   async confirmPastLimit(question: PastLimitQuestion): Promise<boolean> {
     this.questions.push(question);
     return this.consents;
+  }
+  openBillingGroup(env: string): Promise<BillingGroup> {
+    return this.billing.openGroup(env);
+  }
+  /** `inference.chat.comparison.measureEachModel`. */
+  oneAtATime = false;
+  measureEachModel(): boolean {
+    return this.oneAtATime;
   }
   override async readSettledBalance(): Promise<BalanceReading | undefined> {
     const next = this.settledBalances?.shift();

@@ -42,6 +42,38 @@ describe('billing windows: which calls\' balance differences measure one call', 
     assert.equal((await windows.open('production')).overlapped, false);
   });
 
+  it('measures a group as a whole: its calls overlap one another, never the group; a call outside it marks the group, even in a gap between its calls', async () => {
+    const windows = new BillingWindows();
+    const group = await windows.openGroup('production');
+    const a = await windows.open('production', group);
+    const b = await windows.open('production', group);
+    assert.deepEqual([a.overlapped, b.overlapped, group.overlapped], [true, true, false], 'side by side: each call unmeasured, the group measured');
+    a.close();
+    b.close();
+    const alone = await windows.open('production', group);
+    alone.close();
+    assert.equal(alone.overlapped, false, 'one at a time, a call of the group is measured on its own');
+    assert.equal(group.overlapped, false);
+    // Another path's call between the group's calls is inside the group's difference.
+    const outside = await windows.open('production');
+    outside.close();
+    assert.equal(outside.overlapped, true);
+    assert.equal(group.overlapped, true);
+    group.close();
+    const after = await windows.open('production');
+    after.close();
+    assert.equal(after.overlapped, false, 'a closed group holds nothing');
+  });
+
+  it('marks a group whose call overlaps a call outside it that was already in flight', async () => {
+    const windows = new BillingWindows();
+    const outside = await windows.open('production');
+    const group = await windows.openGroup('production');
+    assert.equal(group.overlapped, true);
+    outside.close();
+    group.close();
+  });
+
   it('holds a call back while an ended call takes its last reading, so that neither overlaps', async () => {
     const windows = new BillingWindows();
     const answer = await windows.open('production');

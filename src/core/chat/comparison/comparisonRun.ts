@@ -4,6 +4,10 @@ import { isApiError } from '../../api/errors';
 import { withRateLimitRetry } from '../../api/rateLimitRetry';
 import type { ChatRequest, ChatStreamEvent } from '../../api/types';
 import type { SpendConsent } from '../../usage/spendConsent';
+import { answerSpend, type BalanceReading } from '../../usage/answerSpend';
+import type { BillingGroup } from '../../usage/billingWindows';
+import type { SpendNotMeasured } from '../../usage/ledger';
+import { roundCredits } from '../../usage/report';
 import type { AppendPacing } from '../appendBatcher';
 import type { ComparisonColumn, Conversation, ConversationMessage } from '../conversation';
 import type { ChatBackend, ChatEnvironment, ComparisonBackend } from '../ports';
@@ -38,6 +42,11 @@ export interface ComparisonRunOptions {
   consent?: SpendConsent | undefined;
   /** The key's requests per minute, if a response already told it: how many columns stream at once. */
   rateLimitRequests?: number | undefined;
+  /**
+   * One column at a time (`inference.chat.comparison.measureEachModel`): no column's call overlaps
+   * another's, so each column's credits are measured; the others wait, shown side by side all the same.
+   */
+  oneAtATime?: boolean;
 }
 
 /** One column's run: its stop, and its answer once its request has a slot. */
@@ -62,6 +71,11 @@ export class ComparisonRun {
   readonly #env: ChatEnvironment;
   #rateLimitRequests: number | undefined;
   #streaming: number;
+  /** The calls of the columns, measured together (billingWindows.ts BillingGroup); set once run() opened it. */
+  #group: BillingGroup | undefined;
+  /** The latest settled balance a column read, and when the last column's stream ended. */
+  #lastReading: BalanceReading | undefined;
+  #endedAt = 0;
 
   readonly #conversation: Conversation;
   readonly #backend: ComparisonBackend;
@@ -78,7 +92,11 @@ export class ComparisonRun {
     this.#columns = (this.turn.comparison?.columns ?? []).map((column) => ({ column, abort: new AbortController() }));
     this.#streaming = this.#columns.length;
     this.#rateLimitRequests = options.rateLimitRequests;
-    this.#slots = new RequestSlots(concurrentRequestsFor(options.rateLimitRequests, this.#columns.length));
+    this.#slots = new RequestSlots(this.#concurrencyFor(options.rateLimitRequests));
+  }
+
+  #concurrencyFor(requestsPerMinute: number | undefined): number {
+    return this.#options.oneAtATime ? 1 : concurrentRequestsFor(requestsPerMinute, this.#columns.length);
   }
 
   /** The key's requests per minute as the latest response reported it: the next comparison starts from it. */
@@ -95,13 +113,43 @@ export class ComparisonRun {
     return this.#streaming > 0;
   }
 
-  /** Adds the turn to the conversation and runs every column; resolves once each has ended and its spend is in. */
+  /**
+   * Adds the turn to the conversation and runs every column; resolves once each has ended, its spend
+   * is in, and the comparison's own: the balance before its first request, the settled one after its last.
+   */
   async run(): Promise<void> {
     this.#conversation.messages.push(this.turn);
     this.#sink.upsert(this.turn);
     await this.#sink.save();
-    await Promise.all(this.#columns.map((run) => this.#runColumn(run)));
+    const env = this.#env.name;
+    const group = (this.#group = await this.#backend.openBillingGroup(env));
+    const before = this.#backend.balance(env);
+    try {
+      await Promise.all(this.#columns.map((run) => this.#runColumn(run)));
+      await this.#measureWhole(group, before);
+    } finally {
+      group.close();
+    }
     await this.#sink.save();
+  }
+
+  /**
+   * What the comparison cost as a whole: its columns ran beside one another, so their calls are not
+   * measured each (unless one at a time), but together they are, when no other call of the wallet was
+   * in flight meanwhile. Failing that, the sum of its columns when each of them was measured.
+   */
+  async #measureWhole(group: BillingGroup, before: number | undefined): Promise<void> {
+    const answers = this.#columns.map(({ column }) => column.answer);
+    const billed = answers.filter((answer) => answer.meta?.requestId !== undefined);
+    if (!billed.length || !this.#conversation.messages.includes(this.turn)) return;
+    let reading = this.#lastReading;
+    if (before !== undefined && !group.overlapped && (!reading || reading.at < this.#endedAt)) reading = await this.#backend.readSettledBalance(this.#env.name).catch(() => undefined);
+    let credits = group.overlapped || before === undefined ? undefined : answerSpend(before, reading, this.#endedAt);
+    if (credits === undefined && billed.every((answer) => answer.meta?.creditsSpent !== undefined)) credits = roundCredits(billed.reduce((sum, answer) => sum + (answer.meta?.creditsSpent ?? 0), 0));
+    const { creditsSpent: _credits, spendNotMeasured: _unmeasured, ...meta } = this.turn.meta ?? {};
+    const notMeasured: SpendNotMeasured = group.overlapped ? 'overlapped' : 'noReading';
+    this.turn.meta = { ...meta, ...(credits !== undefined ? { creditsSpent: credits } : { spendNotMeasured: notMeasured }) };
+    this.#sink.patch(this.turn);
   }
 
   stop(): void {
@@ -134,7 +182,7 @@ export class ComparisonRun {
       return;
     }
     const answer = new StreamingAnswer(this.#conversation, this.#columnBackend(run.column, slot), this.#columnSink(run.column, slot), this.#options.now, this.#options.appendPacing, {
-      kind: 'column', turn: this.turn, column: run.column, consent: this.#options.consent,
+      kind: 'column', turn: this.turn, column: run.column, consent: this.#options.consent, group: this.#group,
     });
     run.answer = answer;
     try {
@@ -155,7 +203,8 @@ export class ComparisonRun {
   #columnEnded(): void {
     if (--this.#streaming > 0) return;
     this.turn.status = 'done';
-    this.turn.meta = { ...this.turn.meta, finishedAt: this.#options.now() };
+    this.#endedAt = this.#options.now();
+    this.turn.meta = { ...this.turn.meta, finishedAt: this.#endedAt };
     this.#sink.ended();
     this.#sink.patch(this.turn);
   }
@@ -170,8 +219,10 @@ export class ComparisonRun {
       save: () => sink.save(),
       saveSoon: () => sink.saveSoon(),
       ended: () => {
-        // Its stream is over: the next column may go while this one's spend is read.
-        slot.release();
+        // Its stream is over: the next column may go while this one's spend is read. One at a time
+        // (measureEachModel, or a key's low limit), only once it is read (#runColumn): the next call
+        // would otherwise open beside this one's, and neither would be measured.
+        if (this.#slots.limit > 1) slot.release();
         this.#columnEnded();
       },
       readImage: (file) => sink.readImage(file),
@@ -188,9 +239,13 @@ export class ComparisonRun {
       estimate: (model) => backend.estimate(model),
       // A model the user picked for this column: forgotten as the environment's only if it is that one.
       describeFailure: (error, context) => backend.describeFailure(error, { ...context, usedEnvironmentModel: column.model === this.#env.selectedModel }),
-      openBillingWindow: (env, budgets, consent) => backend.openBillingWindow(env, budgets, consent),
+      openBillingWindow: (env, budgets, consent, group) => backend.openBillingWindow(env, budgets, consent, group),
       balance: (env) => backend.balance(env),
-      readSettledBalance: (env) => backend.readSettledBalance(env),
+      readSettledBalance: async (env) => {
+        const reading = await backend.readSettledBalance(env);
+        if (reading && (!this.#lastReading || reading.at >= this.#lastReading.at)) this.#lastReading = reading;
+        return reading;
+      },
       usage: backend.usage,
       openStream: (env, request, signal) => this.#openInSlot(column, slot, env, request, signal),
     };
@@ -201,6 +256,8 @@ export class ComparisonRun {
     const { maxRetries, wait } = this.#backend.rateLimitRetry();
     return withRateLimitRetry(async (attempt) => {
       if (attempt > 0) await slot.again(signal);
+      // The figures count from this request's sending: a 429's wait, the slot's, are not the model's time.
+      column.answer.meta = { ...column.answer.meta, startedAt: this.#options.now() };
       try {
         return this.#learningLimit(await this.#backend.openStreamOnce(env, request, signal));
       } catch (error) {
@@ -224,6 +281,6 @@ export class ComparisonRun {
   #learnLimit(requestsPerMinute: number | undefined): void {
     if (requestsPerMinute === undefined) return;
     this.#rateLimitRequests = requestsPerMinute;
-    this.#slots.setLimit(concurrentRequestsFor(requestsPerMinute, this.#columns.length));
+    this.#slots.setLimit(this.#concurrencyFor(requestsPerMinute));
   }
 }

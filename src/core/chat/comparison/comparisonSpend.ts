@@ -1,35 +1,18 @@
 import * as l10n from '@vscode/l10n';
 import type { SpendEstimate } from '../../usage/estimate';
+import type { ComparisonEstimate, ModelEstimate } from '../protocol/comparisonEstimate';
+
+export type { ComparisonEstimate, ModelEstimate } from '../protocol/comparisonEstimate';
 import { SpendConsent } from '../../usage/spendConsent';
-import type { PeriodSpend } from '../../usage/spendingLimits';
-import type { ComparisonBackend } from '../ports';
+import { limitSummary, type PeriodSpend } from '../../usage/spendingLimits';
+import { formatCredits, SPEND_DIGITS } from '../../credits';
+import type { ComparisonBackend, PastLimitQuestion } from '../ports';
 
 /**
  * Money first: what a comparison would cost, model by model, from the user's own ledger (the
  * single-model estimate, usage/estimate.ts), and the one question to the user when its requests
  * together would reach a spending limit.
  */
-
-/** One model's estimate; `estimate` absent (shown as n/a) with too few measured answers with it. */
-export interface ModelEstimate {
-  model: string;
-  estimate?: SpendEstimate;
-  /** What this question would cost with it: its rate over the request's characters and a typical answer's. */
-  credits?: number;
-}
-
-export interface ComparisonEstimate {
-  models: ModelEstimate[];
-  /**
-   * The models' rates added up: the same characters go to each, so this is the comparison's
-   * "credits per 1,000 characters", as the composer states a single model's. Of the models that have one.
-   */
-  creditsPer1kChars?: number;
-  /** What this question would cost across the models that have an estimate. */
-  credits?: number;
-  /** Every model has an estimate: the totals cover the whole comparison. */
-  complete: boolean;
-}
 
 const round = (credits: number): number => Math.round(credits * 1e6) / 1e6;
 
@@ -65,6 +48,15 @@ export function limitCrossed(spends: readonly PeriodSpend[], perRequest: readonl
   const credits = round(perRequest.reduce((sum, each) => sum + each, 0));
   const spend = spends.find((period) => period.counted + credits >= period.limit);
   return spend && { spend, credits };
+}
+
+/** The words of the one question (the host shows them in a modal): what is reached, what the requests count, the button that sends them all. */
+export function pastLimitQuestionText({ environment, requests, spend, credits }: PastLimitQuestion): { message: string; detail: string; send: string } {
+  return {
+    message: l10n.t('Send the comparison past the spending limit of "{0}"?', environment),
+    detail: `${limitSummary(spend, environment)} ${l10n.t('Its {0} requests would count {1} credits together (each its estimate from your ledger, at least the allowance for a request not measured). Each request is still metered on its own; this lets only these {0} through.', requests, formatCredits(credits, SPEND_DIGITS))}`,
+    send: l10n.t('Send All {0}', requests),
+  };
 }
 
 /** The user declined to send the comparison past a spending limit: nothing was sent. */

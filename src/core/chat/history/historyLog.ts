@@ -130,9 +130,16 @@ export function replayLog(text: string, journals: readonly string[] = []): Repla
 // ---------------------------------------------------------------------------------------------
 // The journal of a streaming answer
 
-/** The message without its text: what a `patch` line carries when status or metadata change mid-stream. */
+/**
+ * The message without its text: what a `patch` line carries when status or metadata change mid-stream.
+ * A comparison's columns go without theirs too: each column's text has its own lines (`c`).
+ */
 function withoutText(message: ConversationMessage): Json {
-  const { text: _text, ...rest } = toStoredMessage({ ...message, text: '' });
+  const comparison = message.comparison && {
+    ...message.comparison,
+    columns: message.comparison.columns.map((column) => ({ ...column, answer: { ...column.answer, text: '' } })),
+  };
+  const { text: _text, ...rest } = toStoredMessage({ ...message, text: '', ...(comparison && { comparison }) });
   return rest;
 }
 
@@ -141,8 +148,9 @@ export function encodeJournalStart(message: ConversationMessage, after?: string)
   return `${JSON.stringify({ op: 'begin', message: toStoredMessage(message), ...(after !== undefined && { after }) })}\n`;
 }
 
-export function encodeJournalText(text: string): string {
-  return `${JSON.stringify({ t: text })}\n`;
+/** `column`: the index of the comparison's column the text is of (a comparison streams several answers at once). */
+export function encodeJournalText(text: string, column?: number): string {
+  return `${JSON.stringify(column === undefined ? { t: text } : { t: text, c: column })}\n`;
 }
 
 export function encodeJournalPatch(message: ConversationMessage): string {
@@ -167,6 +175,8 @@ function replayJournalEntry(text: string): { message: StoredMessage; after?: str
   let message: Json | undefined;
   let after: string | undefined;
   let body = '';
+  /** A comparison's columns' texts, by index. */
+  let columns: string[] = [];
   for (const { line, terminated } of lines(text)) {
     if (!terminated) break; // The write a crash interrupted: everything before it is kept.
     const record = parseJson(line);
@@ -174,7 +184,10 @@ function replayJournalEntry(text: string): { message: StoredMessage; after?: str
     if (record.op === 'begin' && isObject(record.message) && typeof record.message.text === 'string') {
       message = { ...record.message };
       body = record.message.text;
+      columns = storedColumns(message).map((column) => (isObject(column) && isObject(column.answer) && typeof column.answer.text === 'string' ? column.answer.text : ''));
       after = typeof record.after === 'string' ? record.after : undefined;
+    } else if (message && typeof record.t === 'string' && typeof record.c === 'number') {
+      if (Number.isInteger(record.c) && record.c >= 0 && record.c < columns.length) columns[record.c] += record.t;
     } else if (message && typeof record.t === 'string') {
       body += record.t;
     } else if (message && record.op === 'patch' && isObject(record.message) && record.message.id === message.id) {
@@ -182,7 +195,13 @@ function replayJournalEntry(text: string): { message: StoredMessage; after?: str
     }
   }
   if (!message || typeof message.id !== 'string') return undefined;
-  return { message: { ...(message as unknown as StoredMessage), text: body }, ...(after !== undefined && { after }) };
+  const withColumns = columns.length ? { ...message, comparison: { ...(message.comparison as Record<string, Json>), columns: storedColumns(message).map((column, index) => (isObject(column) && isObject(column.answer) ? { ...column, answer: { ...column.answer, text: columns[index] ?? '' } } : column)) } } : message;
+  return { message: { ...(withColumns as unknown as StoredMessage), text: body }, ...(after !== undefined && { after }) };
+}
+
+/** The columns of a stored comparison turn, as JSON; none for any other message. */
+function storedColumns(message: Json): Json[] {
+  return isObject(message) && isObject(message.comparison) && Array.isArray(message.comparison.columns) ? message.comparison.columns : [];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ import { changeRecords, encodeJournalPatch, encodeJournalStart, encodeJournalTex
 const COMPACT_FACTOR = 2;
 const COMPACT_MIN_BYTES = 64 * 1024;
 
-/** `flatLength`: the text's length when it was last flattened. */
-interface Journal { file: string; messageId: string; textLength: number; patchKey: string; flatLength: number }
+/** `flatLength`: the text's length when it was last flattened; `columnLengths`: a comparison's columns' texts' lengths, as journaled. */
+interface Journal { file: string; messageId: string; textLength: number; patchKey: string; flatLength: number; columnLengths: number[] }
 /** What this process knows of a log on disk; `unterminated`: a file of an earlier version, without its last newline. */
 interface Tracked { state?: WrittenState; logBytes: number; journal?: Journal; unterminated?: boolean }
 
@@ -115,10 +115,12 @@ export class HistoryWriter {
     if (!message) return undefined;
     const journal = tracked.journal;
     const patchKey = journalPatchKey(message);
-    if (!journal || journal.messageId !== message.id || message.text.length < journal.textLength) {
+    const columns = message.comparison?.columns.map((column) => column.answer.text) ?? [];
+    const shrunk = journal !== undefined && (message.text.length < journal.textLength || columns.some((text, index) => text.length < (journal.columnLengths[index] ?? 0)));
+    if (!journal || journal.messageId !== message.id || shrunk) {
       const file = journalFile(this.#dir, conversation.id, this.#pid);
       const start = encodeJournalStart(message, conversation.messages[conversation.messages.indexOf(message) - 1]?.id);
-      tracked.journal = { file, messageId: message.id, textLength: message.text.length, patchKey, flatLength: message.text.length };
+      tracked.journal = { file, messageId: message.id, textLength: message.text.length, patchKey, flatLength: message.text.length, columnLengths: columns.map((text) => text.length) };
       // A journal needs its conversation's log (the question it answers) on disk first.
       const rewrite = tracked.state ? undefined : this.#rewrite(conversation, tracked);
       return async () => {
@@ -132,6 +134,12 @@ export class HistoryWriter {
       journal.flatLength = message.text.length;
     }
     let text = added ? encodeJournalText(added) : '';
+    // A comparison's columns: each its new text, as a single answer's (their texts are not in the patch).
+    columns.forEach((columnText, index) => {
+      const from = journal.columnLengths[index] ?? 0;
+      if (columnText.length > from) text += encodeJournalText(columnText.slice(from), index);
+      journal.columnLengths[index] = columnText.length;
+    });
     if (patchKey !== journal.patchKey) text += encodeJournalPatch(message);
     if (!text) return undefined;
     journal.textLength = message.text.length;

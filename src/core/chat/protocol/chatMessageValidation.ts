@@ -1,5 +1,5 @@
 import {
-  CHAT_PROTOCOL_VERSION, CHAT_STATE_VERSION,
+  CHAT_PROTOCOL_VERSION, CHAT_STATE_VERSION, MAX_COMPARED_MODELS,
   type AppendMessage, type ChatWebviewState,
 } from './chatProtocol';
 import { CHAT_REQUESTS, type ChatMethod, type ChatRequestMessage, type WebviewToHost } from './chatRequests';
@@ -42,9 +42,13 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
  * is not one of this version, so that the caller never renders a half-understood message.
  */
 export function parseAppend(raw: unknown): AppendMessage | undefined {
-  if (!Array.isArray(raw) || raw.length < 3 || raw.length > 4 || raw[0] !== CHAT_PROTOCOL_VERSION) return undefined;
-  const [, seq, text, reasoning] = raw as unknown[];
+  if (!Array.isArray(raw) || raw.length < 3 || raw.length > 5 || raw[0] !== CHAT_PROTOCOL_VERSION) return undefined;
+  const [, seq, text, reasoning, column] = raw as unknown[];
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1 || !isString(text)) return undefined;
   if (raw.length === 4 && reasoning !== 1) return undefined;
+  if (raw.length === 5) {
+    if ((reasoning !== 0 && reasoning !== 1) || typeof column !== 'number' || !Number.isInteger(column) || column < 0 || column >= MAX_COMPARED_MODELS) return undefined;
+    return reasoning === 1 ? { seq, text, reasoning: true, column } : { seq, text, column };
+  }
   return reasoning === 1 ? { seq, text, reasoning: true } : { seq, text };
 }

@@ -86,6 +86,21 @@ export interface MessageView {
   meta?: AnswerMeta;
   error?: ErrorCardView;
   attachments?: AttachmentView[];
+  /** The turn that asked several models the question before it: each model's answer is a column (its own text stays empty). */
+  comparison?: ComparisonTurnView;
+}
+
+/** A comparison turn's columns, in the order the models were picked, and the one the conversation went on with. */
+export interface ComparisonTurnView {
+  columns: ColumnView[];
+  /** The id of the column's answer chosen by Continue with this answer. */
+  chosen?: string;
+}
+
+/** One model's column: the model asked, and its answer as a message of its own (no attachments, no comparison). */
+export interface ColumnView {
+  model: string;
+  answer: MessageView;
 }
 
 /** Per-conversation overrides; an absent field means "use the setting". The numbers are core/numberParams.ts's table. */
@@ -129,6 +144,8 @@ export interface SnapshotMessage extends Versioned {
   conversation: ConversationView;
   /** Set while an answer streams: the next `append` for that message will carry `seq + 1`. */
   streaming?: { messageId: string; seq: number };
+  /** Set while a comparison streams: for each of its columns still streaming, the `seq` its next append follows. */
+  streamingColumns?: { turnId: string; columns: { columnId: string; seq: number }[] };
   attachments: AttachmentView[];
   environment: ChatEnvironmentView;
 }
@@ -155,6 +172,11 @@ export interface AppendMessage {
   seq: number;
   text: string;
   reasoning?: true;
+  /**
+   * A comparison's column (its index in the streaming comparison turn's columns): each column streams
+   * with a `seq` of its own. Absent for a single answer.
+   */
+  column?: number;
 }
 
 /**
@@ -163,11 +185,19 @@ export interface AppendMessage {
  * and `{"v":…,"type":"append","seq":…,"text":…}` wrapped them in 43 bytes (test/bench/traffic.bench.ts).
  * Built by `appendMessage`, read back by `parseAppend` (chatMessageValidation.ts).
  */
-export type AppendTuple = [v: typeof CHAT_PROTOCOL_VERSION, seq: number, text: string, reasoning?: 1];
+export type AppendTuple =
+  | [v: typeof CHAT_PROTOCOL_VERSION, seq: number, text: string, reasoning?: 1]
+  /** A column's: `[version, seq, text, 0 or 1 (thinking), column index]`. */
+  | [v: typeof CHAT_PROTOCOL_VERSION, seq: number, text: string, reasoning: 0 | 1, column: number];
 
-export function appendMessage({ seq, text, reasoning }: AppendMessage): AppendTuple {
+export function appendMessage({ seq, text, reasoning, column }: AppendMessage): AppendTuple {
+  if (column !== undefined) return [CHAT_PROTOCOL_VERSION, seq, text, reasoning ? 1 : 0, column];
   return reasoning ? [CHAT_PROTOCOL_VERSION, seq, text, 1] : [CHAT_PROTOCOL_VERSION, seq, text];
 }
+
+/** Fewer would not be a comparison; more would not fit side by side, nor in a key's burst of requests. */
+export const MIN_COMPARED_MODELS = 2;
+export const MAX_COMPARED_MODELS = 4;
 
 /** The fields of a message that change after it was shown, sent without its text. */
 export type MessagePatch = Pick<MessageView, 'status' | 'meta' | 'error'>;
@@ -178,6 +208,14 @@ export interface MessagePatchMessage extends Versioned, MessagePatch {
   messageId: string;
 }
 
+/** A comparison column's status, meta or error changed (its text came by appends). */
+export interface ColumnPatchMessage extends Versioned, MessagePatch {
+  type: 'columnPatch';
+  conversationId: string;
+  turnId: string;
+  columnId: string;
+}
+
 export type ChatResponseMessage =
   | (Versioned & { type: 'response'; id: number; ok: true; result: unknown })
   | (Versioned & { type: 'response'; id: number; ok: false; error: string });
@@ -186,6 +224,7 @@ export type HostToWebview =
   | SnapshotMessage
   | AppendTuple
   | MessagePatchMessage
+  | ColumnPatchMessage
   | EarlierMessagesMessage
   | (Versioned & { type: 'messageUpsert'; conversationId: string; message: MessageView })
   | (Versioned & { type: 'messageRemoved'; conversationId: string; messageId: string })

@@ -2,8 +2,9 @@ import { ERROR_ACTION_IDS } from '../../errorActions';
 import {
   COMPOSER_ATTACHMENT_KINDS, MENTION_KINDS,
   type AttachmentView, type ChatImageMime, type ComposerAttachmentKind, type MentionItemView, type MentionRefusal, type MentionTarget,
-  type ChatParams, type ChatWebviewState, type ErrorActionId, type Versioned,
+  type ChatParams, type ChatWebviewState, type ErrorActionId, type Versioned, MAX_COMPARED_MODELS, MIN_COMPARED_MODELS,
 } from './chatProtocol';
+import type { ComparisonEstimate } from './comparisonEstimate';
 import { NUMBER_PARAMS } from '../../numberParams';
 import { isRecord, type Json } from '../../json';
 import { isFiniteNumber, isString, noParams, oneOf, optional } from '../paramChecks';
@@ -24,6 +25,11 @@ export interface ChatModelsView {
   current?: string;
   /** The environment's selected model, which a conversation without its own uses. */
   environmentModel?: string;
+}
+
+/** The models of a comparison: 2–4 ids as the menu listed them (the engine checks they differ). */
+function isModelList(value: unknown): boolean {
+  return Array.isArray(value) && value.length >= MIN_COMPARED_MODELS && value.length <= MAX_COMPARED_MODELS && value.every((model) => isString(model) && model.length > 0 && model.length <= 256);
 }
 
 /** Longer than any path a user types after `#`; the host never matches more. */
@@ -88,6 +94,14 @@ export const CHAT_REQUESTS = {
   renameConversation: request(noParams, { waitsForUser: true }),
   exportMarkdown: request(noParams, { waitsForUser: true }),
   requestSnapshot: request(noParams),
+  /** What asking `models` the question `text` (with the composer's context) would cost: per model and in total, before sending. */
+  compareEstimate: request<{ models: string[]; text: string }, ComparisonEstimate>((p) => isModelList(p.models) && isString(p.text)),
+  /** Asks 2–4 models the question at once; past a spending limit the host asks once for all of them (waits for the user). */
+  compare: request<{ models: string[]; text: string }, Attachments>((p) => isModelList(p.models) && isString(p.text), { waitsForUser: true }),
+  /** Stops one column of the comparison streaming (Stop all is `stop`). */
+  stopColumn: request<{ columnId: string }>((p) => isString(p.columnId)),
+  /** Continue with this answer: the conversation goes on with that column's model and answer. */
+  continueWith: request<{ turnId: string; columnId: string }>((p) => isString(p.turnId) && isString(p.columnId)),
 };
 
 export type ChatMethod = keyof typeof CHAT_REQUESTS;

@@ -8,9 +8,13 @@ import { hostMessage, type EarlierMessagesMessage, type MessageView, type Snapsh
  */
 export const SNAPSHOT_PART_CHARS = 256 * 1024;
 
-function size(message: MessageView): number {
-  return message.text.length + (message.reasoning?.length ?? 0);
+/** A message's characters as posted: its text and thinking, and a comparison's columns' (its own text is empty). */
+export function messageChars(message: Pick<MessageView, 'text' | 'reasoning' | 'comparison'>): number {
+  let chars = message.text.length + (message.reasoning?.length ?? 0);
+  for (const { answer } of message.comparison?.columns ?? []) chars += messageChars(answer);
+  return chars;
 }
+const size = messageChars;
 
 /** Counts back from `end` while the part stays within `budget` (one message at least, however long). */
 function partStart(messages: readonly MessageView[], end: number, budget: number): number {
@@ -41,12 +45,13 @@ export function snapshotParts(snapshot: SnapshotMessage, budget = SNAPSHOT_PART_
 export const EAGER_CHARS = 32 * 1024;
 
 /**
- * Where the messages the webview renders at once start, of `texts` (a conversation's, oldest first):
- * the latest, up to EAGER_CHARS; the ones before wait until scrolled near (webview/chat/lazyMessages.ts).
+ * Where the messages the webview renders at once start, of their sizes in characters (a
+ * conversation's, oldest first: messageChars): the latest, up to EAGER_CHARS; the ones before wait
+ * until scrolled near (webview/chat/lazyMessages.ts).
  */
-export function eagerFrom(texts: readonly string[]): number {
+export function eagerFrom(sizes: readonly number[]): number {
   let chars = 0;
-  let index = texts.length;
-  while (index > 0 && chars < EAGER_CHARS) chars += texts[--index].length;
+  let index = sizes.length;
+  while (index > 0 && chars < EAGER_CHARS) chars += sizes[--index];
   return index;
 }

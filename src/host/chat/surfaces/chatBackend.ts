@@ -38,11 +38,23 @@ export function createChatBackend(services: ChatBackendServices): ChatBackend {
  */
 export async function openChatStream(services: ChatStreamServices, env: string, request: ChatRequest, signal: AbortSignal, label = 'chat'): Promise<AsyncIterable<ChatStreamEvent>> {
   const client = await services.api.client(env, undefined, 'chat');
-  const { events, first } = await services.api.withRateLimitRetry(label, async () => {
-    const iterator = client.streamChat(request, { signal })[Symbol.asyncIterator]();
-    return { events: iterator, first: await iterator.next() };
-  }, signal);
+  const { events, first } = await services.api.withRateLimitRetry(label, () => firstEvent(client, request, signal), signal);
   return resume(first, events);
+}
+
+/** One attempt, a 429 rejecting as it is (a comparison's column waits it out without its slot: comparisonRun.ts). */
+export async function openChatStreamOnce(services: ChatStreamServices, env: string, request: ChatRequest, signal: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+  const client = await services.api.client(env, undefined, 'chat');
+  const { events, first } = await firstEvent(client, request, signal);
+  return resume(first, events);
+}
+
+type ChatClient = Awaited<ReturnType<ChatStreamServices['api']['client']>>;
+
+/** Opens the stream and reads its first event: a 429 or another refusal arrives before it. */
+async function firstEvent(client: ChatClient, request: ChatRequest, signal: AbortSignal): Promise<{ events: AsyncIterator<ChatStreamEvent>; first: IteratorResult<ChatStreamEvent> }> {
+  const iterator = client.streamChat(request, { signal })[Symbol.asyncIterator]();
+  return { events: iterator, first: await iterator.next() };
 }
 
 /** The stream again from its first event, which was read while the opening could still be retried. */

@@ -3,6 +3,10 @@ import type { Conversation } from '../../../core/chat/conversation';
 import type { HostToWebview } from '../../../core/chat/protocol/chatProtocol';
 import type { ChatView, ConversationSaver } from '../../../core/chat/ports';
 import { createChatBackend, type ChatBackendServices } from './chatBackend';
+import { comparisonPorts, type ComparisonBackendServices } from './comparisonBackend';
+
+/** A single answer's backend and a comparison's. */
+export type ChatSessionServices = ChatBackendServices & ComparisonBackendServices;
 
 /** What a session shows through: the surface (panel or side-bar view) it is attached to. */
 export interface SessionDisplay extends ChatView {
@@ -23,8 +27,8 @@ export class ChatSession implements ChatView {
   #display: SessionDisplay | undefined;
   #following: ReturnType<typeof setInterval> | undefined;
 
-  constructor(conversation: Conversation, services: ChatBackendServices, saver: ConversationSaver) {
-    this.engine = new ChatEngine(conversation, this, saver, createChatBackend(services));
+  constructor(conversation: Conversation, services: ChatSessionServices, saver: ConversationSaver) {
+    this.engine = new ChatEngine(conversation, this, saver, { ...createChatBackend(services), ...comparisonPorts(services) });
   }
 
   get conversation(): Conversation {

@@ -4,12 +4,11 @@ import { ConversationOwners } from '../../../core/chat/conversationOwners';
 import type { HistoryStore } from '../../../core/chat/history/historyStore';
 import { CHAT_SIDE_VIEW_ID, CHAT_VIEW_TYPE } from './chatViewIds';
 import { panelFrame } from './chatPanel';
-import type { ChatBackendServices } from './chatBackend';
-import { ChatSession } from './chatSession';
+import { ChatSession, type ChatSessionServices } from './chatSession';
 import { CHAT_WEBVIEW_OPTIONS, ChatSurface, type ChatFrame, type ChatSurfaceServices, type RequestHandler } from './chatSurface';
 
 /** The surfaces' and their sessions' services together. */
-export type ChatSurfacesServices = ChatSurfaceServices & ChatBackendServices;
+export type ChatSurfacesServices = ChatSurfaceServices & ChatSessionServices;
 
 /** What the request handlers may do to the surface a request came from. */
 export interface SurfaceConversations {
