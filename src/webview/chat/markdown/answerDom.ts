@@ -139,11 +139,11 @@ export class AnswerDom {
 
   /**
    * Checks the blocks shown from their tokens against the sanitiser: now when the answer ended,
-   * else in idle time once a batch is full.
+   * else in idle time once a batch is due.
    */
   sanitise(now: boolean): void {
     if (now) this.#unsanitised.flush();
-    else if (this.#unsanitised.full && !this.#sanitiserCheckScheduled) {
+    else if (this.#unsanitised.due && !this.#sanitiserCheckScheduled) {
       this.#sanitiserCheckScheduled = true;
       whenIdle(() => {
         this.#sanitiserCheckScheduled = false;
