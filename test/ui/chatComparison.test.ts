@@ -36,9 +36,19 @@ describe('chat: compare models', () => {
     third = listed.data.map((m) => m.id).find((id) => id.startsWith('emu-chat-extra-')) ?? assert.fail('no extra chat model listed');
   });
 
-  /** Ticks the models in the composer's compare menu, then closes it; the compare bar names them. */
-  async function pickToCompare(frame: FrameLocator, models: string[]): Promise<void> {
-    await frame.locator('button[data-action="compareModels"]').click();
+  /**
+   * Ticks the models in the composer's compare menu, then closes it; the compare bar names them. The
+   * menu opens from the Compare models button, or where the composer is too narrow for it (the side
+   * bar), from the model menu's "Compare models…" row.
+   */
+  async function pickToCompare(frame: FrameLocator, models: string[]): Promise<'button' | 'model menu'> {
+    const button = frame.locator('button[data-action="compareModels"]');
+    const way = await button.isVisible() ? 'button' : 'model menu';
+    if (way === 'button') await button.click();
+    else {
+      await frame.locator('button[data-action="pickModel"]').click();
+      await frame.locator('.model-menu-row[data-compare="true"]').click();
+    }
     const menu = frame.locator('.model-menu.is-compare');
     await menu.waitFor({ state: 'visible', timeout: 15_000 });
     for (const model of models) {
@@ -50,6 +60,7 @@ describe('chat: compare models', () => {
     }
     await frame.locator('.model-menu-filter').press('Escape');
     await waitFor('the compare bar to name the models', async () => (await frame.locator('.compare-bar .compare-model').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-model')))).join() === models.join(), { timeoutMs: 10_000, intervalMs: 100 });
+    return way;
   }
 
   /** Sends the question to the models in the compare bar; resolves with the comparison's columns once every one ended. */
@@ -71,7 +82,7 @@ describe('chat: compare models', () => {
     await steps.openChat(SMALL);
     const panel = steps.chat();
     const models = [SMALL, LARGE, third];
-    await pickToCompare(panel, models);
+    assert.equal(await pickToCompare(panel, models), 'button', 'the panel has room for the Compare models button');
     // Money first: the bar states an estimate per model (or that there is no history for one) and the total.
     assert.equal(await panel.locator('.compare-bar .compare-total').count(), 1);
     const balanceBefore = ui.emulator.balance('production');
@@ -138,7 +149,10 @@ describe('chat: compare models', () => {
       await view.locator('.empty-state').waitFor({ state: 'visible', timeout: 10_000 });
     }
     const models = [SMALL, LARGE, third];
-    await pickToCompare(view, models);
+    // At the side bar's default width the model's name keeps its room: comparing starts from the model menu.
+    assert.equal(await pickToCompare(view, models), 'model menu');
+    const modelName = view.locator('.model-button span:not(.codicon)');
+    assert.equal(await modelName.evaluate((span) => span.scrollWidth <= span.clientWidth), true, 'the model name is not cut');
     const comparison = await compare(view, 'Name three sorting algorithms.', models);
     const boxes = await comparison.locator('.comparison-column').evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y })));
     assert.ok(boxes.every((b, i) => i === 0 || (Math.round(b.x) === Math.round(boxes[0]!.x) && b.y > boxes[i - 1]!.y)), `columns stacked: ${JSON.stringify(boxes)}`);

@@ -51,7 +51,7 @@ describe('chat webview: the model menu with 2,000 models (real bundle, Chromium)
     await open();
     const opened = await state();
     assert.equal(opened.open, true);
-    assert.equal(opened.size, MODELS.length + 1, 'every model and the environment\'s');
+    assert.equal(opened.size, MODELS.length + 2, 'every model, the environment\'s and Compare models…');
     assert.ok(opened.rows <= 14, `only the rows in view exist (${opened.rows})`);
     assert.equal(opened.selected, MODELS[42]);
     assert.ok(opened.activeIsRendered, 'the combobox points at a row that exists');
@@ -89,6 +89,21 @@ describe('chat webview: the model menu with 2,000 models (real bundle, Chromium)
     assert.match((await state()).selected ?? '', /environment/);
     await webview.page.keyboard.press('Enter');
     assert.deepEqual(await picked(), [{}]);
+  });
+
+  it('offers Compare models… below the environment\'s model: choosing it opens the menu again to tick models, picking none', async () => {
+    await open();
+    // Opened on the chat's model, far down: up to the top, where only the rows in view are built.
+    for (let i = 0; i < 6; i++) await webview.page.keyboard.press('PageUp');
+    const row = webview.page.locator('.model-menu-row[data-compare="true"]');
+    assert.equal(await row.getAttribute('data-index'), '1', 'the second row, under the environment\'s model');
+    await row.click();
+    await answerRequest(webview.page, 'chatModels', LISTED);
+    await webview.page.locator('.model-menu.is-compare:not([hidden])').waitFor({ timeout: 5000 });
+    assert.equal(await webview.page.locator('.model-menu-row[data-compare="true"]').count(), 0, 'no such row among the models to tick');
+    assert.match(await webview.page.locator('.model-menu-title').innerText(), /^Compare 2 to 4 models/);
+    assert.deepEqual(await picked(), [], 'no model picked for the chat');
+    await webview.page.keyboard.press('Escape');
   });
 
   it('says when nothing matches, and Escape closes without picking', async () => {

@@ -81,7 +81,7 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
   });
 
   it('shows finished list items formatted at once, then checks them against the sanitiser\'s DOM in batches: equal ones stay, others are replaced; the end equals a one-shot render', async () => {
-    const items = Array.from({ length: 40 }, (_, i) => `- item ${i} **bold** [safe](https://example.com/${i}) [bad](javascript:alert(${i})) <img src=x onerror=alert(${i})>\n`);
+    const items = Array.from({ length: 120 }, (_, i) => `- item ${i} **bold** [safe](https://example.com/${i}) [bad](javascript:alert(${i})) <img src=x onerror=alert(${i})>\n`);
     const text = items.join('');
     const result = await webview.page.evaluate(({ start, done, text }) => {
       type Item = { outerHTML: string; isConnected: boolean; setAttribute(name: string, value: string): void };

@@ -18,7 +18,7 @@ export interface ComposerHandlers {
   stop(): void;
   draftChanged(draft: string): void;
   mentions: MentionPickerHandlers;
-  models: Omit<ModelMenuHandlers, 'compare'>;
+  models: Omit<ModelMenuHandlers, 'compare' | 'startCompare'>;
   /** Files pasted or dropped: the host tells images by their bytes and refuses the rest. */
   attachFiles(files: File[]): void;
 }
@@ -73,7 +73,11 @@ export class Composer {
     this.#modelButton.classList.add('model-button');
     this.#modelButton.setAttribute('aria-haspopup', 'listbox');
     this.#modelButton.setAttribute('aria-expanded', 'false');
-    this.#modelMenu = new ModelMenu(this.#modelButton, { ...handlers.models, compare: (models) => this.#compare.setModels(models) });
+    this.#modelMenu = new ModelMenu(this.#modelButton, {
+      ...handlers.models,
+      compare: (models) => this.#compare.setModels(models),
+      startCompare: () => void this.#modelMenu.openCompare(this.#modelButton, this.#compare.models),
+    });
     this.#compareButton = actionButton('compareModels', 'split-horizontal', l10n.t('Compare models: ask 2 to 4 at once'));
     this.#compareButton.setAttribute('aria-haspopup', 'listbox');
     this.#compareButton.setAttribute('aria-expanded', 'false');

@@ -13,13 +13,16 @@ export interface ModelMenuHandlers {
   pick(model: string | undefined, answerAgain: string | undefined): void;
   /** The models picked to compare changed (compare mode: 0–4 of them, in the order picked). */
   compare(models: string[]): void;
+  /** The single pick's "Compare models…" row: the menu again, in compare mode. */
+  startCompare(): void;
 }
 
-/** One row: a model, or the environment's (model undefined). */
+/** One row: a model, the environment's (model undefined), or the way to compare (`compare`). */
 interface Row {
   model: string | undefined;
   label: string;
   detail?: string;
+  compare?: true;
 }
 
 const ROW_PX = 22;
@@ -144,6 +147,8 @@ export class ModelMenu {
     const rows: Row[] = [];
     if (!words.length && !this.#compared) {
       rows.push({ model: undefined, label: l10n.t('Use the environment\'s model'), detail: models.environmentModel ?? l10n.t('(none selected)') });
+      // Where the composer has no room for its Compare models button (a narrow side bar), this is the way in.
+      if (this.#answerAgain === undefined) rows.push({ model: undefined, compare: true, label: l10n.t('Compare models…'), detail: l10n.t('ask {0} to {1} at once', MIN_COMPARED_MODELS, MAX_COMPARED_MODELS) });
     }
     for (const [id, lower] of this.#lowered) {
       if (words.every((word) => lower.includes(word))) rows.push({ model: id, label: id, ...(id === models.current && { detail: l10n.t('(current for this chat)') }) });
@@ -175,14 +180,14 @@ export class ModelMenu {
   #rowElement(index: number): HTMLElement {
     const row = this.#shown[index];
     const ticked = row.model !== undefined && this.#compared?.includes(row.model);
-    const icon = this.#compared ? (ticked ? 'pass-filled' : 'circle-large-outline') : row.model === undefined ? 'settings' : 'sparkle';
+    const icon = this.#compared ? (ticked ? 'pass-filled' : 'circle-large-outline') : row.compare ? 'split-horizontal' : row.model === undefined ? 'settings' : 'sparkle';
     const children: (Node | string)[] = [codicon(icon), el('span', { className: 'model-menu-label', text: row.label })];
     if (ticked) children.push(el('span', { className: 'model-menu-detail', text: l10n.t('column {0}', (this.#compared?.indexOf(row.model ?? '') ?? 0) + 1) }));
     else if (row.detail) children.push(el('span', { className: 'model-menu-detail', text: row.detail }));
     const element = el('div', {
       className: index === this.#active ? 'model-menu-row is-active' : 'model-menu-row',
       attrs: {
-        role: 'option', id: `model-menu-${index}`, 'data-index': String(index), 'data-model': row.model ?? '',
+        role: 'option', id: `model-menu-${index}`, 'data-index': String(index), 'data-model': row.model ?? '', ...(row.compare && { 'data-compare': 'true' }),
         'aria-selected': String(this.#compared ? ticked : index === this.#active),
         'aria-setsize': String(this.#shown.length), 'aria-posinset': String(index + 1),
       },
@@ -228,6 +233,7 @@ export class ModelMenu {
     if (!row) return;
     if (this.#compared) return this.#tick(index, row.model);
     this.close();
+    if (row.compare) return this.#handlers.startCompare();
     this.#handlers.pick(row.model, this.#answerAgain);
   }
 
