@@ -40,6 +40,10 @@ export interface ChatRequestHost<Session> {
   readImage(conversationId: string, file: string): Promise<Uint8Array>;
   /** Opens the exported Markdown in an editor. */
   showMarkdown(markdown: string): Promise<void>;
+  /** Exports a comparison of a conversation (Inference: Export Comparison). */
+  exportComparison(conversationId: string, turnId: string): Promise<void>;
+  /** Shows the usage view filtered to a comparison's requests. */
+  showComparisonUsage(turnId: string): Promise<void>;
 }
 
 type Handlers<Session> = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: Session) => Promise<ChatResponses[M]> | ChatResponses[M] };
@@ -108,6 +112,8 @@ export function chatRequestHandlers<Session>(host: ChatRequestHost<Session>): Ha
     },
     stopColumn: (engine, { columnId }) => engine.stopColumn(columnId),
     continueWith: (engine, { turnId, columnId }) => engine.continueWith(turnId, columnId),
+    exportComparison: (engine, { turnId }) => host.exportComparison(engine.conversation.id, turnId),
+    comparisonUsage: (_engine, { turnId }) => host.showComparisonUsage(turnId),
   };
 }
 

@@ -59,6 +59,9 @@ export function createRequestHandler(
       const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
       await vscode.window.showTextDocument(document, { preview: false });
     },
+    // The commands take the ids as their arguments (the usage view and the report load on first use).
+    exportComparison: async (conversationId, turnId) => { await vscode.commands.executeCommand('inference.exportComparison', { conversationId, turnId }); },
+    showComparisonUsage: async (turnId) => { await vscode.commands.executeCommand('inference.showUsage', { comparison: turnId }); },
   };
   const handlers = chatRequestHandlers(host);
   return async (session: ChatSession, request: ChatRequestMessage) => {

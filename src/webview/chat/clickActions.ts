@@ -71,6 +71,11 @@ function runAction(button: HTMLElement, messageId: string | undefined, ctx: Clic
       const turnId = button.closest<HTMLElement>('[data-turn-id]')?.dataset.turnId;
       return void (columnId && turnId && ctx.call('continueWith', { turnId, columnId }));
     }
+    case 'exportComparison':
+    case 'comparisonUsage': {
+      const turnId = button.closest<HTMLElement>('[data-turn-id]')?.dataset.turnId;
+      return void (turnId && ctx.call(action, { turnId }));
+    }
     case 'compareModels': return ctx.composer.toggleCompareMenu();
     case 'removeComparedModel': return ctx.composer.removeComparedModel(button.dataset.model ?? '');
     case 'cancelComparison': return ctx.composer.clearComparison();

@@ -203,7 +203,9 @@ export class ComparisonColumns {
       el('span', { className: 'comparison-title', text: l10n.t('{0} models compared', this.#columns.length) }),
       ...totalParts(this.#turn.meta),
       el('span', { className: 'spacer' }),
-      ...(streaming ? [actionButton('stopComparison', 'debug-stop', l10n.t('Stop all'), true)] : []),
+      ...(streaming ? [actionButton('stopComparison', 'debug-stop', l10n.t('Stop all'), true)]
+        : [actionButton('exportComparison', 'export', l10n.t('Export comparison (Markdown: the question, each answer, the figures)')),
+          actionButton('comparisonUsage', 'graph', l10n.t('Usage of this comparison'))]),
     );
     for (const column of this.#columns) column.render(isLast && !streaming, this.#turn.chosen);
   }

@@ -40,6 +40,8 @@ const REQUEST_CASES: { [M in ChatMethod]: { valid: ChatRequests[M]; invalid: unk
   compare: { valid: { models: ['a', 'b', 'c', 'd'], text: 'q' }, invalid: [{ models: [], text: 'q' }, { models: ['a', 'x'.repeat(257)], text: 'q' }, { models: ['a', 'b'], text: 1 }] },
   stopColumn: { valid: { columnId: 'c1' }, invalid: [{}, { columnId: 1 }] },
   continueWith: { valid: { turnId: 't', columnId: 'c' }, invalid: [{ turnId: 't' }, { columnId: 'c' }, { turnId: 1, columnId: 'c' }] },
+  exportComparison: { valid: { turnId: 't' }, invalid: [{}, { turnId: 1 }] },
+  comparisonUsage: { valid: { turnId: 't' }, invalid: [{}, { turnId: null }] },
 };
 
 describe('chat protocol', () => {

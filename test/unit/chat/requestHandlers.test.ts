@@ -49,6 +49,8 @@ describe('chat requests: what each does beyond the conversation (core/chat/reque
       },
       readImage: async () => new Uint8Array(),
       showMarkdown: async (markdown) => void asked.push(`markdown ${markdown.split('\n')[0]}`),
+      exportComparison: async (conversationId, turnId) => void asked.push(`export comparison ${turnId} of ${conversationId}`),
+      showComparisonUsage: async (turnId) => void asked.push(`usage of comparison ${turnId}`),
     };
     handlers = chatRequestHandlers(host);
   });
@@ -75,6 +77,12 @@ describe('chat requests: what each does beyond the conversation (core/chat/reque
     assert.equal(backend.requests.length, requests + 1, 'answered again, once');
     const done = engine.conversation.messages.at(-1)!;
     await assert.rejects(Promise.resolve(handlers.errorAction(engine, { messageId: done.id, action: 'retry' }, SESSION)), /That message has no error any more\./);
+  });
+
+  it('hands a comparison\'s Export and Usage to the host with this conversation and the turn', async () => {
+    await handlers.exportComparison(engine, { turnId: 't1' }, SESSION);
+    await handlers.comparisonUsage(engine, { turnId: 't1' }, SESSION);
+    assert.deepEqual(asked, [`export comparison t1 of ${engine.conversation.id}`, 'usage of comparison t1']);
   });
 
   it('answers the card\'s question again with the picked model only while it is the last message with an error', async () => {

@@ -102,6 +102,10 @@ export const CHAT_REQUESTS = {
   stopColumn: request<{ columnId: string }>((p) => isString(p.columnId)),
   /** Continue with this answer: the conversation goes on with that column's model and answer. */
   continueWith: request<{ turnId: string; columnId: string }>((p) => isString(p.turnId) && isString(p.columnId)),
+  /** The comparison's report (Inference: Export Comparison), for this conversation's turn. */
+  exportComparison: request<{ turnId: string }>((p) => isString(p.turnId), { waitsForUser: true }),
+  /** The usage view, filtered to this comparison's requests. */
+  comparisonUsage: request<{ turnId: string }>((p) => isString(p.turnId)),
 };
 
 export type ChatMethod = keyof typeof CHAT_REQUESTS;
