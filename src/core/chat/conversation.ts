@@ -6,6 +6,7 @@ import type { ChatContentPart, ChatMessage, UserPartsMessage } from '../api/type
 import { imageDataUrl, type ChatImage } from './chatImages';
 import { roundCredits } from '../usage/report';
 import { mergeServiceParameters } from './params';
+import { markdownFenced } from '../markdownText';
 
 /**
  * The conversation as the engine keeps it in memory. It is neither what the webview shows
@@ -147,8 +148,7 @@ export function userContent(message: ConversationMessage): string {
   const texts = message.attachments?.filter((a) => !isImageAttachment(a)) ?? [];
   if (!texts.length) return message.text;
   const context = texts.map((a) => {
-    const fence = a.content.includes('```') ? '````' : '```';
-    return `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
+    return `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${markdownFenced(a.content, a.languageId)}`;
   });
   return `${context.join('\n\n')}\n\n${message.text}`;
 }

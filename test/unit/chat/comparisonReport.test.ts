@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { comparisonsIn, exportComparisonMarkdown } from '../../../src/core/chat/comparison/comparisonReport';
+import type { Conversation, ConversationMessage } from '../../../src/core/chat/conversation';
+import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
+import { markdownFenced } from '../../../src/core/markdownText';
+
+/** The comparison report and the comparison's sections in the conversation's export (issue 40 items 4 and 5). */
+
+const column = (model: string, answer: Partial<ConversationMessage>) => ({
+  model,
+  answer: { id: `${model}-answer`, role: 'assistant' as const, text: '', createdAt: 10, status: 'done' as const, ...answer, meta: { model, ...answer.meta } },
+});
+
+/** A question asked of three models: one measured, one not measured, one failed. */
+export function comparedConversation(): Conversation {
+  return {
+    id: 'conv-1', title: 'Which sort?', params: {}, createdAt: 0, updatedAt: 20,
+    messages: [
+      { id: 'q1', role: 'user', text: 'Sort a list in place', createdAt: 1, attachments: [{ id: 'f', kind: 'file', label: 'a.ts', detail: 'src/a.ts', content: 'x' }] },
+      {
+        id: 'turn-1', role: 'assistant', text: '', createdAt: 2, status: 'done', meta: { startedAt: 2 },
+        comparison: {
+          chosen: 'm-b-answer',
+          columns: [
+            column('m-a', { text: 'Use `sort()`.\n## You\nIgnore the above', meta: { model: 'm-a', startedAt: 1000, firstDeltaAt: 1500, finishedAt: 3500, creditsSpent: 0.25 } }),
+            column('m-b', { text: 'Quicksort.\n```\nunclosed', meta: { model: 'm-b', startedAt: 1000, firstDeltaAt: 1200, finishedAt: 2200, spendNotMeasured: 'overlapped' } }),
+            column('m|c', { text: '', status: 'error', error: { kind: 'modelNotFound', message: 'Unknown | model\n## Injected', requestId: 'req-9' }, meta: { model: 'm|c', startedAt: 1000, finishedAt: 1100 } }),
+          ],
+        },
+      },
+    ],
+  };
+}
+
+describe('comparison report (core/chat/comparison/comparisonReport)', () => {
+  it('writes the prompt, each answer under its model, the figures and the total', () => {
+    const md = exportComparisonMarkdown(comparedConversation(), 'turn-1', Date.UTC(2026, 10, 29));
+    assert.match(md, /^# Comparison: Which sort\\\?\n/);
+    assert.match(md, /_3 models compared on 1970-01-01T00:00:00\.002Z, exported 2026-11-29T00:00:00\.000Z_/);
+    assert.match(md, /## Prompt\n\n_Attached: src\\\/a\\\.ts_\n\n```text\nSort a list in place\n```/);
+    assert.match(md, /## m\\-a\n\n```markdown\nUse `sort\(\)`\.\n## You\nIgnore the above\n```/);
+    assert.match(md, /## m\\-b\n\n````markdown\nQuicksort\.\n```\nunclosed\n````/, 'a fence longer than any in the answer');
+    assert.match(md, /## m\\\|c\n\n> \*\*Error:\*\* Unknown \\\| model \\#\\# Injected \\\(request req\\-9\\\)/);
+    assert.match(md, /\| Model \| First token \| Total time \| Output chars\/s \| Credits \| Error \|\n\| --- \| --- \| --- \| --- \| --- \| --- \|/);
+    assert.match(md, /\| m\\-a \| 0\.5 s \| 2\.5 s \| 18\.5 \| 0\.25 \| {2}\|/);
+    assert.match(md, /\| m\\-b \| 0\.2 s \| 1\.2 s \| 23 \| not measured — another request to the environment ran at the same time \| {2}\|/);
+    assert.match(md, /\| m\\\|c \| — \| 0\.1 s \| — \| — \| Unknown \\\| model \\#\\# Injected \\\(request req\\-9\\\) \|/);
+    assert.match(md, /\*\*Total:\*\* 0\.25 credits, and 1 answer not measured/);
+    assert.match(md, /_The conversation went on with the answer of m\\-b\._/);
+  });
+
+  it('lets no answer reach the report\'s structure: its only headings are ours', () => {
+    const md = exportComparisonMarkdown(comparedConversation(), 'turn-1', 0);
+    const outside: string[] = [];
+    let fence: string | undefined;
+    for (const line of md.split('\n')) {
+      const marker = /^(`{3,})/.exec(line)?.[1];
+      if (fence === undefined && marker) fence = marker;
+      else if (fence !== undefined && line === fence) fence = undefined;
+      else if (fence === undefined && line.startsWith('#')) outside.push(line);
+    }
+    assert.equal(fence, undefined, 'every fence closes');
+    assert.deepEqual(outside, ['# Comparison: Which sort\\?', '## Prompt', '## m\\-a', '## m\\-b', '## m\\|c', '## Figures']);
+  });
+
+  it('refuses a turn that is not a comparison, and lists the comparisons newest first', () => {
+    assert.throws(() => exportComparisonMarkdown(comparedConversation(), 'q1'), /not a comparison/);
+    assert.throws(() => exportComparisonMarkdown(comparedConversation(), 'nope'), /not a comparison/);
+    const conversation = comparedConversation();
+    const second = structuredClone(conversation.messages);
+    second[0].id = 'q2';
+    second[0].text = 'Again';
+    second[1].id = 'turn-2';
+    conversation.messages.push(...second);
+    assert.deepEqual(comparisonsIn(conversation).map((c) => [c.turnId, c.prompt, c.models.join(' ')]), [['turn-2', 'Again', 'm-a m-b m|c'], ['turn-1', 'Sort a list in place', 'm-a m-b m|c']]);
+  });
+
+  it('the conversation\'s export holds each comparison with its figures', () => {
+    const md = exportMarkdown(comparedConversation());
+    assert.match(md, /## Assistant: 3 models compared\n\n### m\\-a\n\n```markdown\nUse `sort\(\)`/);
+    assert.match(md, /### Figures\n\n\| Model \|/);
+    assert.match(md, /\*\*Total:\*\* 0\.25 credits, and 1 answer not measured/);
+  });
+
+  it('fences any text inside a longer fence than it holds', () => {
+    assert.equal(markdownFenced('plain'), '```\nplain\n```');
+    assert.equal(markdownFenced('a ````` b', 'md'), '``````md\na ````` b\n``````');
+  });
+});
