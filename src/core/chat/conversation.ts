@@ -111,6 +111,10 @@ export interface ConversationSummary {
   model?: string;
   /** Measured spend of its answers, in credits. */
   credits: number;
+  /** Its comparisons (questions asked of several models at once), when it has any. */
+  comparisons?: number;
+  /** The distinct models its comparisons asked, when it has any. */
+  comparedModels?: number;
 }
 
 // Stored with the conversation and compared to decide whether to title it from the first question:
@@ -208,7 +212,11 @@ export function effectiveParams(conversation: Conversation, defaults: ChatParams
 export function summary(conversation: Conversation): ConversationSummary {
   let credits = 0;
   let answerModel: string | undefined;
+  let comparisons = 0;
+  const comparedModels = new Set<string>();
   for (const message of conversation.messages) {
+    if (message.comparison) comparisons++;
+    for (const column of message.comparison?.columns ?? []) comparedModels.add(column.model);
     // Every column of a comparison was a billed request of its own.
     for (const { answer } of message.comparison?.columns ?? []) credits += answer.meta?.creditsSpent ?? 0;
     credits += message.meta?.creditsSpent ?? 0;
@@ -223,5 +231,13 @@ export function summary(conversation: Conversation): ConversationSummary {
     messageCount: conversation.messages.length,
     ...(model !== undefined && { model }),
     credits: roundCredits(credits),
+    ...(comparisons > 0 && { comparisons, comparedModels: comparedModels.size }),
   };
+}
+
+/** What a history listing says of a conversation's comparisons; undefined when it has none. */
+export function comparisonsLabel(summary: Pick<ConversationSummary, 'comparisons' | 'comparedModels'>): string | undefined {
+  const { comparisons = 0, comparedModels = 0 } = summary;
+  if (comparisons === 0) return undefined;
+  return comparisons === 1 ? l10n.t('compared {0} models', comparedModels) : l10n.t('{0} comparisons of {1} models', comparisons, comparedModels);
 }
