@@ -41,6 +41,34 @@ export interface TokenTotal {
   today: number;
 }
 
+/** One model's request in a comparison (a column's ledger entry). */
+export interface ComparisonModelRow {
+  model: string;
+  /** null: billed, but its cost could not be measured. */
+  credits: number | null;
+  requestId: string;
+  at: number;
+}
+
+/** One comparison's spend over the report's days: its columns' requests (entries naming it), measured or not. */
+export interface ComparisonTotal {
+  /** The comparison turn's id, as the ledger entries name it. */
+  id: string;
+  /** Its first request's time. */
+  at: number;
+  environment: string;
+  /** The measured requests' credits. */
+  credits: number;
+  requests: number;
+  /** Requests billed whose cost could not be measured (not in `credits`). */
+  unmeasured: number;
+  /** Per model, in the order the requests were recorded. */
+  models: ComparisonModelRow[];
+}
+
+/** The comparison filter's value for "every request asked in a comparison" (a comparison's id is a UUID). */
+export const ALL_COMPARISONS = '*';
+
 /** What became of inline suggestions (core/suggestions/suggestionCounts.ts counts them). */
 export const SUGGESTION_EVENTS = ['requested', 'shown', 'accepted', 'cancelled'] as const;
 export type SuggestionEvent = (typeof SUGGESTION_EVENTS)[number];
@@ -75,12 +103,16 @@ export interface UsageReport {
   tokens: TokenTotal[];
   /** The endpoint token id the rest of the report is narrowed to; undefined: every request. */
   tokenFilter?: string;
+  /** Every comparison of the window whatever the filter, newest first (at most MAX_COMPARISONS): the filter's choices too. */
+  comparisons: ComparisonTotal[];
+  /** The comparison the rest of the report is narrowed to (its id), or ALL_COMPARISONS; undefined: every request. */
+  comparisonFilter?: string;
   total: number;
   requests: number;
   today: number;
   /** Requests in the window that were billed but whose cost could not be measured (not in the totals). */
   unmeasured: number;
-  /** Absent when there is nothing of suggestions in the window, and when narrowed to an endpoint token (suggestions use none). */
+  /** Absent when there is nothing of suggestions in the window, and when narrowed to an endpoint token or to comparisons (suggestions are in neither). */
   suggestions?: SuggestionsSummary;
 }
 
@@ -165,6 +197,35 @@ function tokenTotals(entries: readonly MeasuredEntry[], now: number): TokenTotal
     .sort((a, b) => b.credits - a.credits || a.name.localeCompare(b.name));
 }
 
+/** The comparisons listed at most: a month of them is rarely more, and the view stays a page. */
+export const MAX_COMPARISONS = 100;
+
+/** Each comparison's entries in the window (measured or not), newest first. */
+function comparisonTotals(window: readonly UsageEntry[]): ComparisonTotal[] {
+  const totals = new Map<string, ComparisonTotal>();
+  for (const entry of window) {
+    if (entry.comparison === undefined) continue;
+    const total = totals.get(entry.comparison) ?? { id: entry.comparison, at: entry.at, environment: entry.environment, credits: 0, requests: 0, unmeasured: 0, models: [] };
+    total.at = Math.min(total.at, entry.at);
+    if (entry.credits === null) total.unmeasured += 1;
+    else {
+      total.credits += entry.credits;
+      total.requests += 1;
+    }
+    total.models.push({ model: entry.model, credits: entry.credits, requestId: entry.requestId, at: entry.at });
+    totals.set(entry.comparison, total);
+  }
+  return [...totals.values()]
+    .map((t) => ({ ...t, credits: roundCredits(t.credits) }))
+    .sort((a, b) => b.at - a.at || a.id.localeCompare(b.id))
+    .slice(0, MAX_COMPARISONS);
+}
+
+/** Whether an entry is in the comparison filter's view. */
+function inComparison(entry: UsageEntry, filter: string): boolean {
+  return filter === ALL_COMPARISONS ? entry.comparison !== undefined : entry.comparison === filter;
+}
+
 /** Suggestions' spend in `window` (every entry of it, measured or not) beside their counts over the same days. */
 function suggestionsSummary(window: readonly UsageEntry[], counts: SuggestionEventCounts | undefined): SuggestionsSummary | undefined {
   const billed = window.filter((e) => e.kind === 'suggestion');
@@ -188,6 +249,8 @@ export interface ReportOptions {
   top?: number;
   /** Only the requests made through this endpoint token (the per-token table still lists every token). */
   token?: string;
+  /** Only the requests of this comparison (its id), or of every comparison (ALL_COMPARISONS). */
+  comparison?: string;
   /** Suggestions' counts over the same days (lastDays(now, days)). */
   suggestionCounts?: SuggestionEventCounts;
 }
@@ -198,7 +261,9 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
   const start = windowStart(now, days);
   const window = entries.filter((e) => e.at >= start && e.at <= now);
   const tokens = tokenTotals(window.filter(isMeasured), now);
-  const all = options.token === undefined ? window : window.filter((e) => e.token?.id === options.token);
+  const comparisons = comparisonTotals(window);
+  const { token, comparison } = options;
+  const all = window.filter((e) => (token === undefined || e.token?.id === token) && (comparison === undefined || inComparison(e, comparison)));
   const inWindow = all.filter(isMeasured);
   const environments = new Map<string, EnvironmentTotal>();
   for (const entry of inWindow) {
@@ -207,7 +272,7 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
     total.requests += 1;
     environments.set(entry.environment, total);
   }
-  const suggestions = options.token === undefined ? suggestionsSummary(window, options.suggestionCounts) : undefined;
+  const suggestions = token === undefined && comparison === undefined ? suggestionsSummary(window, options.suggestionCounts) : undefined;
   const topRequests = [...inWindow]
     .sort((a, b) => b.credits - a.credits || b.at - a.at)
     .slice(0, options.top ?? 20)
@@ -222,7 +287,9 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
       .map((t) => ({ ...t, credits: roundCredits(t.credits) }))
       .sort((a, b) => b.credits - a.credits || a.environment.localeCompare(b.environment)),
     tokens,
-    ...(options.token !== undefined && { tokenFilter: options.token }),
+    ...(token !== undefined && { tokenFilter: token }),
+    comparisons,
+    ...(comparison !== undefined && { comparisonFilter: comparison }),
     total: roundCredits(inWindow.reduce((sum, e) => sum + e.credits, 0)),
     requests: inWindow.length,
     today: spendToday(inWindow, now).credits,
@@ -248,13 +315,16 @@ function csvField(value: string | number): string {
   return `"${value.replace(FORMULA_AT_CELL_START, "'$&").replace(/"/g, '""')}"`;
 }
 
-/** `token`: the endpoint token's name for requests the local endpoint served (last, so earlier columns keep their place). */
-export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id', 'token'] as const;
+/**
+ * `token`: the endpoint token's name for requests the local endpoint served; `comparison`: the id of the
+ * comparison a chat answer was a column of. Each was added last, so earlier columns keep their place.
+ */
+export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id', 'token', 'comparison'] as const;
 
 /** One entry as a CSV row, without its line end (ISO 8601 UTC time plus the local day). */
 export function usageCsvRow(e: UsageEntry): string {
   // An empty credits field: billed, but the cost could not be measured.
-  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId, e.token?.name ?? ''].map(csvField).join(',');
+  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId, e.token?.name ?? '', e.comparison ?? ''].map(csvField).join(',');
 }
 
 /**
