@@ -40,6 +40,8 @@ export interface ChatRequestHost<Session> {
   readImage(conversationId: string, file: string): Promise<Uint8Array>;
   /** Opens the exported Markdown in an editor. */
   showMarkdown(markdown: string): Promise<void>;
+  /** After the export of a conversation that has comparisons: offers Export Comparison for it (not awaited: a notification). */
+  offerComparisonExport(conversationId: string): void;
 }
 
 type Handlers<Session> = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: Session) => Promise<ChatResponses[M]> | ChatResponses[M] };
@@ -99,7 +101,11 @@ export function chatRequestHandlers<Session>(host: ChatRequestHost<Session>): Ha
       const title = await host.askTitle(engine.conversation.title);
       if (title !== undefined) await engine.rename(title);
     },
-    exportMarkdown: async (engine) => host.showMarkdown(await conversationMarkdown(engine.conversation, host)),
+    exportMarkdown: async (engine) => {
+      const { conversation } = engine;
+      await host.showMarkdown(await conversationMarkdown(conversation, host));
+      if (conversation.messages.some((message) => message.comparison)) host.offerComparisonExport(conversation.id);
+    },
     requestSnapshot: (engine) => engine.showSnapshot(),
   };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { comparisonsIn, exportComparisonMarkdown } from '../../../src/core/chat/comparison/comparisonReport';
+import { comparisonsIn, exportComparisonMarkdown, parseExportComparisonArgs, recentComparisons, type ComparisonSources } from '../../../src/core/chat/comparison/comparisonReport';
+import { createConversation, summary, type Conversation } from '../../../src/core/chat/conversation';
 import { exportMarkdown } from '../../../src/core/chat/exportMarkdown';
 import { markdownFenced } from '../../../src/core/markdownText';
 import { comparedConversation } from '../../shared/comparedConversation';
@@ -59,5 +60,30 @@ describe('comparison report (core/chat/comparison/comparisonReport)', () => {
   it('fences any text inside a longer fence than it holds', () => {
     assert.equal(markdownFenced('plain'), '```\nplain\n```');
     assert.equal(markdownFenced('a ````` b', 'md'), '``````md\na ````` b\n``````');
+  });
+
+  it('takes the chat\'s arguments, and ignores a turn without its conversation and anything malformed', () => {
+    assert.deepEqual(parseExportComparisonArgs({ conversationId: 'c', turnId: 't' }), { conversationId: 'c', turnId: 't' });
+    assert.deepEqual(parseExportComparisonArgs({ conversationId: 'c', turnId: '' }), { conversationId: 'c' });
+    for (const raw of [undefined, null, 'c', ['c'], { turnId: 't' }, { conversationId: 3, turnId: 't' }, { conversationId: '' }]) assert.deepEqual(parseExportComparisonArgs(raw), {});
+  });
+
+  it('offers the comparisons of the conversations shown, then of the history\'s recent ones that have any, reading no other', async () => {
+    const withComparison = (id: string) => ({ ...comparedConversation(), id });
+    const plain = createConversation(0);
+    const saved = new Map<string, Conversation>([['shown', withComparison('shown')], ['old', withComparison('old')], ['older', withComparison('older')], [plain.id, plain]]);
+    const read: string[] = [];
+    const sources: ComparisonSources = {
+      shown: () => ['shown'],
+      // Newest first, as the index lists them; `older` is past the limit.
+      list: async () => [summary(saved.get('shown')!), summary(plain), summary(saved.get('old')!), summary(saved.get('older')!)],
+      conversation: async (id) => {
+        read.push(id);
+        return saved.get(id);
+      },
+    };
+    const refs = await recentComparisons(sources, 2);
+    assert.deepEqual(refs.map((r) => [r.conversationId, r.turnId, r.conversationTitle]), [['shown', 'turn-1', 'Which sort?'], ['old', 'turn-1', 'Which sort?']]);
+    assert.deepEqual(read, ['shown', 'old'], 'a conversation without comparisons is never read');
   });
 });

@@ -4,6 +4,7 @@ import { ApiError } from '../../../src/core/api/errors';
 import { ChatEngine } from '../../../src/core/chat/chatEngine';
 import { createConversation, type Attachment } from '../../../src/core/chat/conversation';
 import { chatRequestHandlers, type ChatRequestHost } from '../../../src/core/chat/requestHandlers';
+import { comparedConversation } from '../../shared/comparedConversation';
 import { FakeBackend, FakeSaver, FakeView } from '../fakes/chatEngine';
 
 type Session = { name: string };
@@ -49,6 +50,7 @@ describe('chat requests: what each does beyond the conversation (core/chat/reque
       },
       readImage: async () => new Uint8Array(),
       showMarkdown: async (markdown) => void asked.push(`markdown ${markdown.split('\n')[0]}`),
+      offerComparisonExport: (conversationId) => void asked.push(`offer comparison export of ${conversationId}`),
     };
     handlers = chatRequestHandlers(host);
   });
@@ -107,5 +109,11 @@ describe('chat requests: what each does beyond the conversation (core/chat/reque
     await handlers.openHistory(engine, {}, SESSION);
     await handlers.exportMarkdown(engine, {}, SESSION);
     assert.deepEqual(asked, ['title (was New chat)', 'title (was New chat)', 'new conversation in panel', 'history in panel', 'markdown # Monads']);
+  });
+
+  it('after exporting a conversation with comparisons, offers the comparison report (and only then)', async () => {
+    const compared = new ChatEngine(comparedConversation(), new FakeView(), new FakeSaver(), backend, { appendPacing: { flushChars: 1 } });
+    await handlers.exportMarkdown(compared, {}, SESSION);
+    assert.deepEqual(asked, ['markdown # Which sort?', 'offer comparison export of conv-1']);
   });
 });

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { markdownFenced, markdownLiteral } from '../../markdownText';
-import type { Conversation, ConversationMessage } from '../conversation';
+import { isRecord } from '../../json';
+import type { Conversation, ConversationMessage, ConversationSummary } from '../conversation';
 import { comparisonLines } from '../exportMarkdown';
 import { columnFigures } from './comparisonTurn';
 
@@ -13,6 +14,7 @@ import { columnFigures } from './comparisonTurn';
 /** A comparison turn of a conversation and the question it answered, as a pick lists it. */
 export interface ComparisonRef {
   conversationId: string;
+  conversationTitle: string;
   turnId: string;
   /** The question's text (may be empty: a question of attachments only). */
   prompt: string;
@@ -34,6 +36,7 @@ export function comparisonsIn(conversation: Conversation): ComparisonRef[] {
     if (!message.comparison) return;
     refs.push({
       conversationId: conversation.id,
+      conversationTitle: conversation.title,
       turnId: message.id,
       prompt: questionOf(conversation, index)?.text ?? '',
       models: message.comparison.columns.map((column) => columnFigures(column).model),
@@ -64,4 +67,51 @@ export function exportComparisonMarkdown(conversation: Conversation, turnId: str
     ...comparisonLines(turn, 2),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** What Export Comparison may be run with (by the chat, with the turn it shows, or a test). */
+export interface ExportComparisonArgs {
+  conversationId?: string;
+  /** Only with `conversationId`. */
+  turnId?: string;
+}
+
+/** A command's arguments come from anywhere: anything but non-empty ids is ignored, and a turn without its conversation. */
+export function parseExportComparisonArgs(raw: unknown): ExportComparisonArgs {
+  if (!isRecord(raw)) return {};
+  const id = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+  const conversationId = id(raw.conversationId);
+  const turnId = id(raw.turnId);
+  return conversationId === undefined ? {} : { conversationId, ...(turnId !== undefined && { turnId }) };
+}
+
+/** Where the comparisons to pick from are: the conversations shown now, and the history. */
+export interface ComparisonSources {
+  /** Ids of the conversations the chat shows, most recent first. */
+  shown(): readonly string[];
+  /** The history's summaries, newest first (the index: no conversation is read to list them). */
+  list(): Promise<ConversationSummary[]>;
+  /** A conversation as its surface holds it, else as the history has it. */
+  conversation(id: string): Promise<Conversation | undefined>;
+}
+
+/**
+ * Conversations read at most when looking for comparisons: the pick offers the recent ones, and its
+ * cost stays the same however long the history grows (the index says which conversations have any).
+ */
+export const COMPARISON_SEARCH_CONVERSATIONS = 20;
+
+/** The comparisons of the conversations shown, then of the history's most recent conversations that have any. */
+export async function recentComparisons(sources: ComparisonSources, limit = COMPARISON_SEARCH_CONVERSATIONS): Promise<ComparisonRef[]> {
+  const ids = [...sources.shown()];
+  for (const summary of await sources.list()) {
+    if (ids.length >= limit) break;
+    if (summary.comparisons && !ids.includes(summary.id)) ids.push(summary.id);
+  }
+  const refs: ComparisonRef[] = [];
+  for (const id of ids.slice(0, limit)) {
+    const conversation = await sources.conversation(id);
+    if (conversation) refs.push(...comparisonsIn(conversation));
+  }
+  return refs;
 }
