@@ -72,10 +72,14 @@ describe('Export Comparison: a comparison of models as a Markdown document (real
     assert.equal((await exported({ conversationId: id })).replace(/exported \S+_/, ''), text.replace(/exported \S+_/, ''));
   });
 
-  it('refuses a conversation the history does not have, and a turn that is not a comparison', async () => {
+  it('refuses a conversation the history does not have and a turn that is not a comparison; exports nothing of a conversation without any', async () => {
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('inference.exportComparison', { conversationId: 'no-such-conversation' })), /not in the chat history/);
     const { id } = await seed();
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('inference.exportComparison', { conversationId: id, turnId: 'q1' })), /not a comparison/);
+    const plain = await seed();
+    plain.messages.splice(1);
+    fs.writeFileSync(path.join(historyDir, `${plain.id}.json`), `${serializeConversation(plain)}\n`);
+    assert.equal(await vscode.commands.executeCommand('inference.exportComparison', { conversationId: plain.id }), undefined, 'a conversation without comparisons: nothing to export');
   });
 
   it('without arguments, offers the recent comparisons, newest first, and exports the one picked', async () => {
@@ -92,6 +96,6 @@ describe('Export Comparison: a comparison of models as a Markdown document (real
       if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     }
     const text = (await running)?.getText() ?? assert.fail('nothing exported');
-    assert.match(text, /```text\nSort it again\n```/, 'the newest comparison');
+    assert.match(text, /```text\nSort it again\n```/, `the newest comparison, not:\n${text.slice(0, 300)}`);
   });
 });

@@ -151,9 +151,7 @@ const CONTEXT_HEADINGS: Readonly<Record<AttachmentKind, string>> = {
 export function userContent(message: ConversationMessage): string {
   const texts = message.attachments?.filter((a) => !isImageAttachment(a)) ?? [];
   if (!texts.length) return message.text;
-  const context = texts.map((a) => {
-    return `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${markdownFenced(a.content, a.languageId)}`;
-  });
+  const context = texts.map((a) => `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${markdownFenced(a.content, a.languageId)}`);
   return `${context.join('\n\n')}\n\n${message.text}`;
 }
 
@@ -216,9 +214,11 @@ export function summary(conversation: Conversation): ConversationSummary {
   const comparedModels = new Set<string>();
   for (const message of conversation.messages) {
     if (message.comparison) comparisons++;
-    for (const column of message.comparison?.columns ?? []) comparedModels.add(column.model);
-    // Every column of a comparison was a billed request of its own.
-    for (const { answer } of message.comparison?.columns ?? []) credits += answer.meta?.creditsSpent ?? 0;
+    for (const { model, answer } of message.comparison?.columns ?? []) {
+      comparedModels.add(model);
+      // Every column of a comparison was a billed request of its own.
+      credits += answer.meta?.creditsSpent ?? 0;
+    }
     credits += message.meta?.creditsSpent ?? 0;
     answerModel = (message.comparison ? chosenAnswer(message) : message)?.meta?.model ?? answerModel;
   }

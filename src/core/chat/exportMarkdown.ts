@@ -8,6 +8,7 @@ import { conversationSpend, conversationSpendLabel } from './protocol/conversati
 
 /**
  * A conversation as a Markdown document: headings per turn, answers verbatim, metadata as a quiet line.
+ * A comparison's answers are fenced instead, each under its model, and followed by their figures.
  * Images (`imageUrls`: attachment id → data URL) are kept in the document itself, so that it stands
  * alone wherever it is saved: each shows where it was attached as `![name][image-N]`, and its data URL
  * is a reference definition at the end, out of the way of the text.

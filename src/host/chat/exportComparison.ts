@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import {
   comparisonsIn, exportComparisonMarkdown, parseExportComparisonArgs, recentComparisons, type ComparisonRef, type ComparisonSources,
 } from '../../core/chat/comparison/comparisonReport';
+import type { Conversation } from '../../core/chat/conversation';
 import { openInNewFile } from './context/editorContext';
 
 /**
@@ -14,24 +15,30 @@ import { openInNewFile } from './context/editorContext';
  */
 export async function exportComparison(sources: ComparisonSources, rawArgs: unknown): Promise<vscode.TextDocument | undefined> {
   const args = parseExportComparisonArgs(rawArgs);
-  let ref: Pick<ComparisonRef, 'conversationId' | 'turnId'> | undefined;
-  if (args.conversationId !== undefined) {
-    const conversation = await sources.conversation(args.conversationId);
+  const load = async (id: string) => {
+    const conversation = await sources.conversation(id);
     if (!conversation) throw new Error(vscode.l10n.t('That conversation is not in the chat history.'));
-    ref = args.turnId !== undefined ? { conversationId: conversation.id, turnId: args.turnId } : await pickComparison(comparisonsIn(conversation));
+    return conversation;
+  };
+  let conversation: Conversation;
+  let turnId: string | undefined;
+  if (args.conversationId !== undefined) {
+    conversation = await load(args.conversationId);
+    turnId = args.turnId ?? (await pickComparison(comparisonsIn(conversation), vscode.l10n.t('This conversation has no comparison.')))?.turnId;
   } else {
-    ref = await pickComparison(await recentComparisons(sources));
+    const ref = await pickComparison(await recentComparisons(sources), vscode.l10n.t('No comparison found in the conversations shown or the recent chat history.'));
+    if (!ref) return undefined;
+    // Read again: the pick may have stayed open while the conversation went on.
+    conversation = await load(ref.conversationId);
+    turnId = ref.turnId;
   }
-  if (!ref) return undefined;
-  const conversation = await sources.conversation(ref.conversationId);
-  if (!conversation) throw new Error(vscode.l10n.t('That conversation is not in the chat history.'));
-  return openInNewFile(exportComparisonMarkdown(conversation, ref.turnId), 'markdown');
+  return turnId === undefined ? undefined : openInNewFile(exportComparisonMarkdown(conversation, turnId), 'markdown');
 }
 
-/** The one comparison there is, or the user's pick; undefined (and said so) when there is none. */
-async function pickComparison(refs: readonly ComparisonRef[]): Promise<ComparisonRef | undefined> {
+/** The one comparison there is, or the user's pick; undefined (and `none` said) when there is none. */
+async function pickComparison(refs: readonly ComparisonRef[], none: string): Promise<ComparisonRef | undefined> {
   if (!refs.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No comparison found in the conversations shown or the recent chat history.'));
+    void vscode.window.showInformationMessage(none);
     return undefined;
   }
   if (refs.length === 1) return refs[0];

@@ -93,8 +93,8 @@ export function searchLog(log: Pick<SearchableLog, 'id' | 'title' | 'updatedAt'>
 }
 
 /**
- * Every conversation whose title or message text (a comparison's: any column's) contains `query` (case-insensitively), in the order
- * of `logs`, as each is found. Stops when `signal` aborts.
+ * Every conversation whose title or message text (a comparison's: any column's) contains `query`
+ * (case-insensitively), in the order of `logs`, as each is found. Stops when `signal` aborts.
  */
 export async function* searchHistory(logs: AsyncIterable<SearchableLog> | Iterable<SearchableLog>, query: string, options: SearchOptions = {}): AsyncGenerator<SearchHit> {
   const needle = query.trim();
