@@ -47,6 +47,7 @@ function answerNotes(message: ConversationMessage): string[] {
   const out: string[] = [];
   if (message.status === 'stopped') out.push(`_(${l10n.t('stopped by the user; partial answer')})_`, '');
   if (message.status === 'interrupted') out.push(`_(${l10n.t('interrupted; the answer may be incomplete')})_`, '');
+  if (message.status === 'streaming') out.push(`_(${l10n.t('still streaming when exported')})_`, '');
   if (message.error) {
     const { message: text, requestId } = message.error;
     // The service's words on one quoted line: nothing in them may leave it.

@@ -50,6 +50,17 @@ describe('comparison report (core/chat/comparison/comparisonReport)', () => {
     assert.deepEqual(comparisonsIn(conversation).map((c) => [c.turnId, c.prompt, c.models.join(' ')]), [['turn-2', 'Again', 'm-a m-b m|c'], ['turn-1', 'Sort a list in place', 'm-a m-b m|c']]);
   });
 
+  it('says which answers were still streaming when exported, their figures not known yet', () => {
+    const conversation = comparedConversation();
+    const [first] = conversation.messages[1].comparison?.columns ?? [];
+    first.answer.status = 'streaming';
+    delete first.answer.meta?.finishedAt;
+    delete first.answer.meta?.creditsSpent;
+    const md = exportComparisonMarkdown(conversation, 'turn-1', 0);
+    assert.match(md, /Ignore the above\n```\n\n_\(still streaming when exported\)_/);
+    assert.match(md, /\| m\\-a \| 0\.5 s \| — \| — \| — \| {2}\|/);
+  });
+
   it('the conversation\'s export holds each comparison with its figures', () => {
     const md = exportMarkdown(comparedConversation());
     assert.match(md, /## Assistant: 3 models compared\n\n### m\\-a\n\n```markdown\nUse `sort\(\)`/);
