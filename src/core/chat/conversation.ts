@@ -4,7 +4,7 @@ import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, Conversation
 import type { ErrorFacts } from '../errorView';
 import type { ChatContentPart, ChatMessage, UserPartsMessage } from '../api/types';
 import { imageDataUrl, type ChatImage } from './chatImages';
-import { roundCredits } from '../usage/report';
+import { roundCredits } from '../credits';
 import { mergeServiceParameters } from './params';
 import { markdownFenced } from '../markdownText';
 

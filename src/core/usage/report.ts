@@ -1,4 +1,8 @@
 import * as l10n from '@vscode/l10n';
+import { roundCredits } from '../credits';
+import { comparisonTotals, inComparison, type ComparisonTotal } from './comparisonUsage';
+// For the usage view, whose lint zone reaches the report, not this file.
+export { ALL_COMPARISONS, type ComparisonTotal } from './comparisonUsage';
 import type { UsageEntry } from './ledger';
 
 /** Spend per calendar day (local time of the extension host), with the parts a bar is stacked from. */
@@ -40,34 +44,6 @@ export interface TokenTotal {
   requests: number;
   today: number;
 }
-
-/** One model's request in a comparison (a column's ledger entry). */
-export interface ComparisonModelRow {
-  model: string;
-  /** null: billed, but its cost could not be measured. */
-  credits: number | null;
-  requestId: string;
-  at: number;
-}
-
-/** One comparison's spend over the report's days: its columns' requests (entries naming it), measured or not. */
-export interface ComparisonTotal {
-  /** The comparison turn's id, as the ledger entries name it. */
-  id: string;
-  /** Its first request's time. */
-  at: number;
-  environment: string;
-  /** The measured requests' credits. */
-  credits: number;
-  requests: number;
-  /** Requests billed whose cost could not be measured (not in `credits`). */
-  unmeasured: number;
-  /** Per model, in the order the requests were recorded. */
-  models: ComparisonModelRow[];
-}
-
-/** The comparison filter's value for "every request asked in a comparison" (a comparison's id is a UUID). */
-export const ALL_COMPARISONS = '*';
 
 /** What became of inline suggestions (core/suggestions/suggestionCounts.ts counts them). */
 export const SUGGESTION_EVENTS = ['requested', 'shown', 'accepted', 'cancelled'] as const;
@@ -118,11 +94,6 @@ export interface UsageReport {
 
 /** The days the usage view shows, ending today. */
 export const REPORT_DAYS = 30;
-
-/** Credits are decimals: sums are rounded to the micro-credit, as the spend itself is. */
-export function roundCredits(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
-}
 
 function pad(value: number): string {
   return String(value).padStart(2, '0');
@@ -195,35 +166,6 @@ function tokenTotals(entries: readonly MeasuredEntry[], now: number): TokenTotal
   return [...totals.values()]
     .map((t) => ({ ...t, credits: roundCredits(t.credits), today: roundCredits(t.today) }))
     .sort((a, b) => b.credits - a.credits || a.name.localeCompare(b.name));
-}
-
-/** The comparisons listed at most: a month of them is rarely more, and the view stays a page. */
-export const MAX_COMPARISONS = 100;
-
-/** Each comparison's entries in the window (measured or not), newest first. */
-function comparisonTotals(window: readonly UsageEntry[]): ComparisonTotal[] {
-  const totals = new Map<string, ComparisonTotal>();
-  for (const entry of window) {
-    if (entry.comparison === undefined) continue;
-    const total = totals.get(entry.comparison) ?? { id: entry.comparison, at: entry.at, environment: entry.environment, credits: 0, requests: 0, unmeasured: 0, models: [] };
-    total.at = Math.min(total.at, entry.at);
-    if (entry.credits === null) total.unmeasured += 1;
-    else {
-      total.credits += entry.credits;
-      total.requests += 1;
-    }
-    total.models.push({ model: entry.model, credits: entry.credits, requestId: entry.requestId, at: entry.at });
-    totals.set(entry.comparison, total);
-  }
-  return [...totals.values()]
-    .map((t) => ({ ...t, credits: roundCredits(t.credits) }))
-    .sort((a, b) => b.at - a.at || a.id.localeCompare(b.id))
-    .slice(0, MAX_COMPARISONS);
-}
-
-/** Whether an entry is in the comparison filter's view. */
-function inComparison(entry: UsageEntry, filter: string): boolean {
-  return filter === ALL_COMPARISONS ? entry.comparison !== undefined : entry.comparison === filter;
 }
 
 /** Suggestions' spend in `window` (every entry of it, measured or not) beside their counts over the same days. */

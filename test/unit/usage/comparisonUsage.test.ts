@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { parseLedger, serializeEntry, toUsageEntry, type UsageEntry, type UsageRecord } from '../../../src/core/usage/ledger';
+import { ALL_COMPARISONS, MAX_COMPARISONS } from '../../../src/core/usage/comparisonUsage';
 import { parseShowUsageArgs, parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION } from '../../../src/core/usage/protocol';
-import { ALL_COMPARISONS, buildUsageReport, MAX_COMPARISONS, usageCsvStreamed } from '../../../src/core/usage/report';
+import { buildUsageReport, usageCsvStreamed } from '../../../src/core/usage/report';
 
 /** The usage view narrowed to comparisons (issue 40 item 4): each column's ledger entry names its comparison turn. */
 
@@ -18,7 +19,7 @@ async function* recorded(entries: UsageEntry[]): AsyncGenerator<UsageEntry> {
   yield* entries;
 }
 
-describe('usage of comparisons (core/usage/report)', () => {
+describe('usage of comparisons (core/usage/comparisonUsage, report)', () => {
   const entries = [
     entry(local(20, 9), 1, { comparison: FIRST, model: 'chat-a' }),
     entry(local(20, 9, 1), 0.5, { comparison: FIRST, model: 'chat-b' }),
