@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../../src/core/chat/conversation';
 import { serializeConversation } from '../../src/core/chat/history/serialization';
 import { comparedConversation } from '../shared/comparedConversation';
+import { waitFor } from '../harness/wait';
 import { extensionApi } from './support/emulatorSetup';
 
 /**
@@ -15,20 +16,15 @@ import { extensionApi } from './support/emulatorSetup';
 describe('Export Comparison: a comparison of models as a Markdown document (real extension host)', () => {
   let historyDir: string;
   const seeded: string[] = [];
+  const reports: vscode.TextDocument[] = [];
 
-  /** A conversation with a comparison turn (`turn-1`; `turn-2` too when `twice`), saved as a history file. */
-  const seed = async (twice = false): Promise<Conversation> => {
+  /** A conversation with a comparison turn (`turn-1`), saved as a history file; `prompt` replaces its question. */
+  const seed = async (prompt?: string): Promise<Conversation> => {
     const conversation = comparedConversation();
     conversation.id = `cmp-export-${Date.now()}-${seeded.length}`;
-    // Newer than anything else in this window's history: the pick lists the newest first.
-    conversation.updatedAt = Date.now() + 60_000;
-    if (twice) {
-      const again = structuredClone(conversation.messages);
-      again[0].id = 'q2';
-      again[0].text = 'Sort it again';
-      again[1].id = 'turn-2';
-      conversation.messages.push(...again);
-    }
+    conversation.updatedAt = Date.now();
+    conversation.title = conversation.id;
+    if (prompt !== undefined) conversation.messages[0].text = prompt;
     fs.mkdirSync(historyDir, { recursive: true });
     fs.writeFileSync(path.join(historyDir, `${conversation.id}.json`), `${serializeConversation(conversation)}\n`);
     seeded.push(conversation.id);
@@ -41,6 +37,7 @@ describe('Export Comparison: a comparison of models as a Markdown document (real
     assert.equal(document.languageId, 'markdown');
     assert.equal(vscode.window.activeTextEditor?.document, document, 'shown in an editor');
     assert.ok(document.isUntitled, 'a new document, saved where the user chooses');
+    reports.push(document);
     return document.getText();
   };
 
@@ -49,20 +46,23 @@ describe('Export Comparison: a comparison of models as a Markdown document (real
     historyDir = path.join(api.services.context.globalStorageUri.fsPath, 'chat-history');
   });
 
-  // The reports are unsaved documents: reverted as they close, so that no "Save?" dialog is asked.
-  afterEach(async () => {
-    for (let i = 0; i < 10 && vscode.window.activeTextEditor?.document.isUntitled; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  afterEach(() => {
+    for (const id of seeded.splice(0)) fs.rmSync(path.join(historyDir, `${id}.json`), { force: true });
   });
 
-  after(() => {
-    for (const id of seeded) fs.rmSync(path.join(historyDir, `${id}.json`), { force: true });
+  // The reports stay open until the end: a new document made just after another closed can be given
+  // its name (Untitled-1) and, in VS Code, its old text. Unsaved, they are reverted as they close, so
+  // that no "Save?" dialog is asked.
+  after(async () => {
+    for (let i = 0; i < reports.length + 5 && vscode.window.activeTextEditor?.document.isUntitled; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor('the reports closed', () => reports.every((document) => document.isClosed) || undefined, { timeoutMs: 10_000, intervalMs: 50 });
   });
 
   it('writes the turn the chat names: the prompt, each answer fenced under its model, the figures and the total', async () => {
     const { id } = await seed();
     const text = await exported({ conversationId: id, turnId: 'turn-1' });
-    assert.match(text, /^# Comparison: Which sort\\\?\n/);
+    assert.match(text, /^# Comparison: cmp\\-export\\-/);
     assert.match(text, /## Prompt\n\n_Attached: src\\\/a\\\.ts_\n\n```text\nSort a list in place\n```/);
     assert.match(text, /## m\\-a\n\n```markdown\nUse `sort\(\)`\.\n## You\nIgnore the above\n```/);
     assert.match(text, /## m\\-b\n\n````markdown\nQuicksort\.\n```\nunclosed\n````/);
@@ -82,8 +82,21 @@ describe('Export Comparison: a comparison of models as a Markdown document (real
     assert.equal(await vscode.commands.executeCommand('inference.exportComparison', { conversationId: plain.id }), undefined, 'a conversation without comparisons: nothing to export');
   });
 
-  it('without arguments, offers the recent comparisons, newest first, and exports the one picked', async () => {
-    await seed(true);
+  it('without arguments, finds the comparison in the history (its index says which conversation has one) and exports it', async () => {
+    await seed('The only comparison in the history');
+    // No other conversation of this window has a comparison: the one found is exported without a pick.
+    const text = await exported();
+    assert.match(text, /## Prompt\n\n_Attached: src\\\/a\\\.ts_\n\n```text\nThe only comparison in the history\n```/);
+  });
+
+  it('offers a pick when there are several, newest first, and exports the one picked', async () => {
+    const conversation = await seed('The first question');
+    const again = structuredClone(conversation.messages);
+    again[0].id = 'q2';
+    again[0].text = 'The second question';
+    again[1].id = 'turn-2';
+    conversation.messages.push(...again);
+    fs.writeFileSync(path.join(historyDir, `${conversation.id}.json`), `${serializeConversation(conversation)}\n`);
     let settled = false;
     const running = Promise.resolve(vscode.commands.executeCommand<vscode.TextDocument | undefined>('inference.exportComparison')).finally(() => {
       settled = true;
@@ -95,7 +108,8 @@ describe('Export Comparison: a comparison of models as a Markdown document (real
       // Enter on the pick's first item, as a user would.
       if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     }
-    const text = (await running)?.getText() ?? assert.fail('nothing exported');
-    assert.match(text, /```text\nSort it again\n```/, `the newest comparison, not:\n${text.slice(0, 300)}`);
+    const document = (await running) ?? assert.fail('nothing exported');
+    reports.push(document);
+    assert.match(document.getText(), /```text\nThe second question\n```/, 'the newest comparison');
   });
 });
