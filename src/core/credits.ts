@@ -7,7 +7,12 @@
  */
 export function creditsSpent(balanceBefore: number | undefined, balanceAfter: number | undefined): number | undefined {
   if (balanceBefore === undefined || balanceAfter === undefined || balanceAfter > balanceBefore) return undefined;
-  return Math.round((balanceBefore - balanceAfter) * 1e6) / 1e6;
+  return roundCredits(balanceBefore - balanceAfter);
+}
+
+/** Credits are decimals: sums are rounded to the micro-credit, as the spend itself is. */
+export function roundCredits(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
 }
 
 /** Balances read like money; what one answer or image cost is often a fraction of a credit. */

@@ -14,3 +14,8 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** Whether a parsed value is a count: a whole number, zero or more. */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}

@@ -16,3 +16,15 @@ export function markdownLiteral(text: string): string {
     .replace(/[!-/:-@[-`{-~]/g, '\\$&')
     .replace(/^ +/, (spaces) => '&#32;'.repeat(spaces.length));
 }
+
+/**
+ * Text from outside the extension (a model's answer) as a block of its own inside a Markdown
+ * document: a fenced code block whose fence is longer than any run of backticks in the text, so that
+ * no line of it can close the block, and nothing in it (a heading, an unclosed fence or HTML comment,
+ * raw HTML) reaches the document around it. `info` says how an editor should highlight it.
+ */
+export function markdownFenced(text: string, info = ''): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${text}\n${fence}`;
+}

@@ -4,8 +4,9 @@ import type { AnswerMeta, AnswerStatus, AttachmentKind, ChatParams, Conversation
 import type { ErrorFacts } from '../errorView';
 import type { ChatContentPart, ChatMessage, UserPartsMessage } from '../api/types';
 import { imageDataUrl, type ChatImage } from './chatImages';
-import { roundCredits } from '../usage/report';
+import { roundCredits } from '../credits';
 import { mergeServiceParameters } from './params';
+import { markdownFenced } from '../markdownText';
 
 /**
  * The conversation as the engine keeps it in memory. It is neither what the webview shows
@@ -111,6 +112,10 @@ export interface ConversationSummary {
   model?: string;
   /** Measured spend of its answers, in credits. */
   credits: number;
+  /** Its comparisons (questions asked of several models at once), when it has any. */
+  comparisons?: number;
+  /** The distinct models its comparisons asked, when it has any. */
+  comparedModels?: number;
 }
 
 // Stored with the conversation and compared to decide whether to title it from the first question:
@@ -147,10 +152,7 @@ const CONTEXT_HEADINGS: Readonly<Record<AttachmentKind, string>> = {
 export function userContent(message: ConversationMessage): string {
   const texts = message.attachments?.filter((a) => !isImageAttachment(a)) ?? [];
   if (!texts.length) return message.text;
-  const context = texts.map((a) => {
-    const fence = a.content.includes('```') ? '````' : '```';
-    return `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${fence}${a.languageId ?? ''}\n${a.content}\n${fence}`;
-  });
+  const context = texts.map((a) => `${CONTEXT_HEADINGS[a.kind]} ${a.detail ?? a.label}:\n${markdownFenced(a.content, a.languageId)}`);
   return `${context.join('\n\n')}\n\n${message.text}`;
 }
 
@@ -209,8 +211,12 @@ export function effectiveParams(conversation: Conversation, defaults: ChatParams
 export function summary(conversation: Conversation): ConversationSummary {
   let credits = 0;
   let answerModel: string | undefined;
+  let comparisons = 0;
+  const comparedModels = new Set<string>();
   for (const message of conversation.messages) {
     // A comparison's turn carries what its columns cost together (comparisonRun.ts): its columns ran beside one another.
+    if (message.comparison) comparisons++;
+    for (const { model } of message.comparison?.columns ?? []) comparedModels.add(model);
     credits += message.meta?.creditsSpent ?? 0;
     answerModel = (message.comparison ? chosenAnswer(message) : message)?.meta?.model ?? answerModel;
   }
@@ -223,5 +229,13 @@ export function summary(conversation: Conversation): ConversationSummary {
     messageCount: conversation.messages.length,
     ...(model !== undefined && { model }),
     credits: roundCredits(credits),
+    ...(comparisons > 0 && { comparisons, comparedModels: comparedModels.size }),
   };
+}
+
+/** What a history listing says of a conversation's comparisons; undefined when it has none. */
+export function comparisonsLabel(summary: Pick<ConversationSummary, 'comparisons' | 'comparedModels'>): string | undefined {
+  const { comparisons = 0, comparedModels = 0 } = summary;
+  if (comparisons === 0) return undefined;
+  return comparisons === 1 ? l10n.t('compared {0} models', comparedModels) : l10n.t('{0} comparisons of {1} models', comparisons, comparedModels);
 }

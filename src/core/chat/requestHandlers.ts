@@ -44,6 +44,8 @@ export interface ChatRequestHost<Session> {
   exportComparison(conversationId: string, turnId: string): Promise<void>;
   /** Shows the usage view filtered to a comparison's requests. */
   showComparisonUsage(turnId: string): Promise<void>;
+  /** After the export of a conversation that has comparisons: offers Export Comparison for it (not awaited: a notification). */
+  offerComparisonExport(conversationId: string): void;
 }
 
 type Handlers<Session> = { [M in ChatMethod]: (engine: ChatEngine, params: ChatRequests[M], session: Session) => Promise<ChatResponses[M]> | ChatResponses[M] };
@@ -103,7 +105,11 @@ export function chatRequestHandlers<Session>(host: ChatRequestHost<Session>): Ha
       const title = await host.askTitle(engine.conversation.title);
       if (title !== undefined) await engine.rename(title);
     },
-    exportMarkdown: async (engine) => host.showMarkdown(await conversationMarkdown(engine.conversation, host)),
+    exportMarkdown: async (engine) => {
+      const { conversation } = engine;
+      await host.showMarkdown(await conversationMarkdown(conversation, host));
+      if (conversation.messages.some((message) => message.comparison)) host.offerComparisonExport(conversation.id);
+    },
     requestSnapshot: (engine) => engine.showSnapshot(),
     compareEstimate: (engine, { models, text }) => engine.comparisonEstimate(models, text),
     compare: async (engine, { models, text }) => {

@@ -1,3 +1,4 @@
+import { isCount } from '../json';
 import { dayKey, noSuggestionEvents as noEvents, SUGGESTION_EVENTS, type SuggestionEvent, type SuggestionEventCounts } from '../usage/report';
 
 /**
@@ -38,10 +39,6 @@ export interface SuggestionCountsOptions {
 
 export const KEEP_DAYS = 90;
 export const FLUSH_AFTER_MS = 10_000;
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
 
 const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
 

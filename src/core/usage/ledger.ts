@@ -1,4 +1,4 @@
-import { parseJson } from '../json';
+import { isCount, parseJson } from '../json';
 /**
  * The local usage ledger: one line per request whose spend the extension computed from the
  * service's own balance readings. It holds no key, no prompt and no answer: only what the usage view
@@ -82,10 +82,6 @@ export function toUsageEntry(record: UsageRecord, at: number): UsageEntry {
 
 function isUsageKind(value: unknown): value is UsageKind {
   return (USAGE_KINDS as readonly unknown[]).includes(value);
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 /** One stored line back to an entry; anything of another version or shape is skipped (undefined). */

@@ -2,6 +2,7 @@
  * The usage view's protocol, imported by its host side and its webview bundle. The host computes the
  * whole report (src/core/usage/report.ts); the webview only draws it and asks for two actions.
  */
+import { isRecord } from '../json';
 import type { UsageReport } from './report';
 import type { LimitPeriod, LimitState } from './spendingLimits';
 
@@ -23,7 +24,11 @@ export interface LimitRow {
   resetsAt: number;
 }
 
-/** 2: the report has suggestions' summary (report.ts), a limit row may be the suggestions' budget, and the ledger has a `suggestion` kind. */
+/**
+ * 2: the report has suggestions' summary (report.ts), a limit row may be the suggestions' budget, and the ledger has a `suggestion` kind.
+ * The comparison filter (`filterComparison`, the report's `comparisons`) came later without a new version: it only adds, host
+ * and webview ship in one bundle, and neither misreads the other's messages without it.
+ */
 export const USAGE_PROTOCOL_VERSION = 2;
 
 export type UsageHostMessage = { v: typeof USAGE_PROTOCOL_VERSION; type: 'report'; report: UsageReport; limits: LimitRow[] };
@@ -34,6 +39,8 @@ export type UsageWebviewMessage =
   | { v: typeof USAGE_PROTOCOL_VERSION; type: 'exportCsv' }
   /** Narrow the report to one endpoint token's requests (its id), or every request (null). */
   | { v: typeof USAGE_PROTOCOL_VERSION; type: 'filterToken'; token: string | null }
+  /** Narrow the report to one comparison's requests (its id), every comparison's (ALL_COMPARISONS), or every request (null). */
+  | { v: typeof USAGE_PROTOCOL_VERSION; type: 'filterComparison'; comparison: string | null }
   | { v: typeof USAGE_PROTOCOL_VERSION; type: 'refresh' };
 
 /** The host's gate for what the webview posts: anything else is dropped. */
@@ -50,7 +57,21 @@ export function parseUsageWebviewMessage(raw: unknown): UsageWebviewMessage | un
       return typeof value.requestId === 'string' && value.requestId ? { v: USAGE_PROTOCOL_VERSION, type: 'copyRequestId', requestId: value.requestId } : undefined;
     case 'filterToken':
       return value.token === null || (typeof value.token === 'string' && value.token) ? { v: USAGE_PROTOCOL_VERSION, type: 'filterToken', token: value.token } : undefined;
+    case 'filterComparison':
+      return value.comparison === null || (typeof value.comparison === 'string' && value.comparison) ? { v: USAGE_PROTOCOL_VERSION, type: 'filterComparison', comparison: value.comparison } : undefined;
     default:
       return undefined;
   }
+}
+
+/** What Show Usage may be run with (by the chat, a link or a test): the comparison to narrow the view to. */
+export interface ShowUsageArgs {
+  /** A comparison's id, or ALL_COMPARISONS. */
+  comparison?: string;
+}
+
+/** A command's arguments come from anywhere: anything but a non-empty comparison id is ignored. */
+export function parseShowUsageArgs(raw: unknown): ShowUsageArgs {
+  const comparison = isRecord(raw) ? raw.comparison : undefined;
+  return typeof comparison === 'string' && comparison ? { comparison } : {};
 }

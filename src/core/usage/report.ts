@@ -1,4 +1,8 @@
 import * as l10n from '@vscode/l10n';
+import { roundCredits } from '../credits';
+import { comparisonTotals, inComparison, type ComparisonTotal } from './comparisonUsage';
+// For the usage view, whose lint zone reaches the report, not this file.
+export { ALL_COMPARISONS, type ComparisonTotal } from './comparisonUsage';
 import type { UsageEntry } from './ledger';
 
 /** Spend per calendar day (local time of the extension host), with the parts a bar is stacked from. */
@@ -75,22 +79,21 @@ export interface UsageReport {
   tokens: TokenTotal[];
   /** The endpoint token id the rest of the report is narrowed to; undefined: every request. */
   tokenFilter?: string;
+  /** Every comparison of the window whatever the filter, newest first (at most MAX_COMPARISONS): the filter's choices too. */
+  comparisons: ComparisonTotal[];
+  /** The comparison the rest of the report is narrowed to (its id), or ALL_COMPARISONS; undefined: every request. */
+  comparisonFilter?: string;
   total: number;
   requests: number;
   today: number;
   /** Requests in the window that were billed but whose cost could not be measured (not in the totals). */
   unmeasured: number;
-  /** Absent when there is nothing of suggestions in the window, and when narrowed to an endpoint token (suggestions use none). */
+  /** Absent when there is nothing of suggestions in the window, and when narrowed to an endpoint token or to comparisons (suggestions are in neither). */
   suggestions?: SuggestionsSummary;
 }
 
 /** The days the usage view shows, ending today. */
 export const REPORT_DAYS = 30;
-
-/** Credits are decimals: sums are rounded to the micro-credit, as the spend itself is. */
-export function roundCredits(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
-}
 
 function pad(value: number): string {
   return String(value).padStart(2, '0');
@@ -188,6 +191,8 @@ export interface ReportOptions {
   top?: number;
   /** Only the requests made through this endpoint token (the per-token table still lists every token). */
   token?: string;
+  /** Only the requests of this comparison (its id), or of every comparison (ALL_COMPARISONS). */
+  comparison?: string;
   /** Suggestions' counts over the same days (lastDays(now, days)). */
   suggestionCounts?: SuggestionEventCounts;
 }
@@ -198,7 +203,9 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
   const start = windowStart(now, days);
   const window = entries.filter((e) => e.at >= start && e.at <= now);
   const tokens = tokenTotals(window.filter(isMeasured), now);
-  const all = options.token === undefined ? window : window.filter((e) => e.token?.id === options.token);
+  const comparisons = comparisonTotals(window);
+  const { token, comparison } = options;
+  const all = window.filter((e) => (token === undefined || e.token?.id === token) && (comparison === undefined || inComparison(e, comparison)));
   const inWindow = all.filter(isMeasured);
   const environments = new Map<string, EnvironmentTotal>();
   for (const entry of inWindow) {
@@ -207,7 +214,7 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
     total.requests += 1;
     environments.set(entry.environment, total);
   }
-  const suggestions = options.token === undefined ? suggestionsSummary(window, options.suggestionCounts) : undefined;
+  const suggestions = token === undefined && comparison === undefined ? suggestionsSummary(window, options.suggestionCounts) : undefined;
   const topRequests = [...inWindow]
     .sort((a, b) => b.credits - a.credits || b.at - a.at)
     .slice(0, options.top ?? 20)
@@ -222,7 +229,9 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
       .map((t) => ({ ...t, credits: roundCredits(t.credits) }))
       .sort((a, b) => b.credits - a.credits || a.environment.localeCompare(b.environment)),
     tokens,
-    ...(options.token !== undefined && { tokenFilter: options.token }),
+    ...(token !== undefined && { tokenFilter: token }),
+    comparisons,
+    ...(comparison !== undefined && { comparisonFilter: comparison }),
     total: roundCredits(inWindow.reduce((sum, e) => sum + e.credits, 0)),
     requests: inWindow.length,
     today: spendToday(inWindow, now).credits,
@@ -248,13 +257,16 @@ function csvField(value: string | number): string {
   return `"${value.replace(FORMULA_AT_CELL_START, "'$&").replace(/"/g, '""')}"`;
 }
 
-/** `token`: the endpoint token's name for requests the local endpoint served (last, so earlier columns keep their place). */
-export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id', 'token'] as const;
+/**
+ * `token`: the endpoint token's name for requests the local endpoint served; `comparison`: the id of the
+ * comparison a chat answer was a column of. Each was added last, so earlier columns keep their place.
+ */
+export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id', 'token', 'comparison'] as const;
 
 /** One entry as a CSV row, without its line end (ISO 8601 UTC time plus the local day). */
 export function usageCsvRow(e: UsageEntry): string {
   // An empty credits field: billed, but the cost could not be measured.
-  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId, e.token?.name ?? ''].map(csvField).join(',');
+  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId, e.token?.name ?? '', e.comparison ?? ''].map(csvField).join(',');
 }
 
 /**

@@ -15,6 +15,8 @@ import { registerSendImageToChat } from './context/chatImageFiles';
 import { EditorTracker } from './context/editorContext';
 import { openChatHistory } from './history/chatHistory';
 import { searchChatHistory } from './history/historySearchPick';
+import type { ComparisonSources } from '../../core/chat/comparison/comparisonReport';
+import { exportComparison } from './exportComparison';
 import { pickConversation } from './pickers';
 import { Mentions } from './context/mentions';
 import { createRequestHandler } from './requestHandlers';
@@ -69,6 +71,7 @@ export class ChatFeature extends Disposable {
     const proposals: CodeProposals = this.register(new CodeProposals((target, file) => proposeChange(target, file, undefined, proposals)));
     surfaces.useHandler(createRequestHandler(services, history, editors, mentions, deleteConversation, surfaces, proposals));
     const latest = () => surfaces.panels().at(-1);
+    const conversationOf = async (id: string) => surfaces.holder(id)?.conversation ?? store.load(id);
 
     this.restorePanel = async (webviewPanel, state) => {
       surfaces.attach(panelFrame(webviewPanel), await surfaces.restore(parseChatWebviewState(state)?.conversationId));
@@ -91,6 +94,15 @@ export class ChatFeature extends Disposable {
       const surface = await surfaces.openSaved(choice.id);
       if (choice.messageId) surface.revealMessage(choice.messageId);
     }));
+    const comparisonSources: ComparisonSources = {
+      shown: () => {
+        const view = surfaces.view()?.conversationId;
+        return [...surfaces.panels().map((panel) => panel.conversationId).reverse(), ...(view === undefined ? [] : [view])];
+      },
+      list: () => store.list(),
+      conversation: conversationOf,
+    };
+    this.register(vscode.commands.registerCommand('inference.exportComparison', (args?: unknown) => exportComparison(comparisonSources, args)));
     // Editor actions use the newest panel, else the side-bar view when it shows, or open a panel beside the editor.
     const chatFor = (preserveFocus: boolean) => {
       const view = surfaces.view();
@@ -117,7 +129,7 @@ export class ChatFeature extends Disposable {
       openConversations: () => surfaces.panels().map((p) => p.conversationId),
       sideViewConversation: () => surfaces.view()?.conversationId,
       ready: (conversationId) => surfaces.holder(conversationId)?.ready ?? false,
-      conversation: async (id) => surfaces.holder(id)?.conversation ?? store.load(id),
+      conversation: conversationOf,
     };
   }
 }

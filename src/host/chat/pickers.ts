@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { comparisonsLabel } from '../../core/chat/conversation';
 import type { ModelMenuAccount } from '../../core/chat/modelMenu';
 import type { Services } from '../shared/services';
 import type { ChatHistory } from './history/chatHistory';
@@ -27,7 +28,7 @@ export async function pickConversation(history: ChatHistory, onDelete: (id: stri
     quickPick.items = summaries.map((s) => ({
       id: s.id,
       label: s.title,
-      description: [vscode.l10n.t('{0} messages', s.messageCount), s.model].filter(Boolean).join(' · '),
+      description: [vscode.l10n.t('{0} messages', s.messageCount), s.model, comparisonsLabel(s)].filter(Boolean).join(' · '),
       detail: new Date(s.updatedAt).toLocaleString(),
       buttons: [remove],
     }));

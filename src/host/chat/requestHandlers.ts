@@ -13,6 +13,7 @@ import { captureContext, insertAtCursor, openInNewFile, openLink, type EditorTra
 import type { ChatHistory } from './history/chatHistory';
 import type { Mentions } from './context/mentions';
 import { modelMenuAccount, pickConversation, type ModelMenuServices } from './pickers';
+import { offerComparisonExport } from './exportComparison';
 
 /** The model menu's account, Send Anyway's allowance (billing) and the error actions. */
 export type RequestHandlerServices = ModelMenuServices & Pick<Services, 'billing' | 'environments' | 'errors'>;
@@ -37,7 +38,9 @@ export function createRequestHandler(
       vscode.window.setStatusBarMessage(`$(copy) ${vscode.l10n.t('Copied to the clipboard')}`, 2500);
     },
     insertCode: (code) => insertAtCursor(editors.editor(), code),
-    openInNewFile: (code, language) => openInNewFile(code, language),
+    openInNewFile: async (code, language) => {
+      await openInNewFile(code, language);
+    },
     applyCode: (block) => applyCodeBlock(block, editors.editor(), proposals),
     openLink,
     capture: (kind) => captureContext(editors.editor(), kind),
@@ -56,12 +59,12 @@ export function createRequestHandler(
     askTitle: (current) => Promise.resolve(vscode.window.showInputBox({ title: vscode.l10n.t('Rename chat'), value: current, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')) })),
     readImage: (conversationId, file) => history.store.readImage(conversationId, file),
     showMarkdown: async (markdown) => {
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
-      await vscode.window.showTextDocument(document, { preview: false });
+      await openInNewFile(markdown, 'markdown');
     },
     // The commands take the ids as their arguments (the usage view and the report load on first use).
     exportComparison: async (conversationId, turnId) => { await vscode.commands.executeCommand('inference.exportComparison', { conversationId, turnId }); },
     showComparisonUsage: async (turnId) => { await vscode.commands.executeCommand('inference.showUsage', { comparison: turnId }); },
+    offerComparisonExport: (conversationId) => void offerComparisonExport(conversationId),
   };
   const handlers = chatRequestHandlers(host);
   return async (session: ChatSession, request: ChatRequestMessage) => {

@@ -5,7 +5,7 @@
  */
 export const LAZY_COMMANDS = {
   chat: [
-    'inference.openChat', 'inference.newChat', 'inference.chatHistory', 'inference.searchChatHistory',
+    'inference.openChat', 'inference.newChat', 'inference.chatHistory', 'inference.searchChatHistory', 'inference.exportComparison',
     'inference.openChatInEditor', 'inference.moveChatToSideBar',
     'inference.askAboutSelection', 'inference.addSelectionToChat', 'inference.addFileToChat',
     'inference.explainSelection', 'inference.fixSelection', 'inference.acceptProposal', 'inference.rejectProposal',

@@ -3,7 +3,7 @@ import { webviewHtml } from '../../core/webviewHtml';
 import { buildUsageReport, lastDays, REPORT_DAYS, usageCsvStreamed } from '../../core/usage/report';
 import { suggestionsBudget } from '../../core/usage/spendBudget';
 import { readSetting } from '../shared/config';
-import { parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
+import { parseShowUsageArgs, parseUsageWebviewMessage, USAGE_PROTOCOL_VERSION, type LimitRow, type ShowUsageArgs, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
 import { LIMIT_PERIODS, stateOf, type PeriodSpend } from '../../core/usage/spendingLimits';
 import { Disposable, type Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
@@ -22,16 +22,23 @@ export class UsagePanel extends Disposable {
   #ready = false;
   /** The endpoint token the view is narrowed to (its id); undefined: every request. */
   #tokenFilter: string | undefined;
+  /** The comparison the view is narrowed to (its id, or ALL_COMPARISONS); undefined: every request. */
+  #comparisonFilter: string | undefined;
 
-  static async show(services: UsageServices): Promise<UsagePanel> {
-    if (UsagePanel.#current) {
-      UsagePanel.#current.panel.reveal();
-      await UsagePanel.#current.refresh(true);
-      return UsagePanel.#current;
+  /** Shows the view; `args` (Show Usage's, from the chat or a link) may narrow it to a comparison. */
+  static async show(services: UsageServices, args: ShowUsageArgs = {}): Promise<UsagePanel> {
+    const existing = UsagePanel.#current;
+    if (existing) {
+      if (args.comparison !== undefined) existing.#comparisonFilter = args.comparison;
+      existing.panel.reveal();
+      await existing.refresh(true);
+      return existing;
     }
     const panel = vscode.window.createWebviewPanel(USAGE_VIEW_TYPE, vscode.l10n.t('Inference Usage'), vscode.ViewColumn.Active, { enableScripts: true, enableForms: false });
-    UsagePanel.#current = new UsagePanel(panel, services);
-    return UsagePanel.#current;
+    const created = new UsagePanel(panel, services);
+    created.#comparisonFilter = args.comparison;
+    UsagePanel.#current = created;
+    return created;
   }
 
   readonly #services: UsageServices;
@@ -72,7 +79,11 @@ export class UsagePanel extends Disposable {
     if (!this.#ready) return;
     const now = this.#services.usage.clock();
     const suggestionCounts = this.#services.suggestionCounts.totals(lastDays(now, REPORT_DAYS));
-    const report = buildUsageReport(this.#services.usage.entries(), now, { suggestionCounts, ...(this.#tokenFilter !== undefined && { token: this.#tokenFilter }) });
+    const report = buildUsageReport(this.#services.usage.entries(), now, {
+      suggestionCounts,
+      ...(this.#tokenFilter !== undefined && { token: this.#tokenFilter }),
+      ...(this.#comparisonFilter !== undefined && { comparison: this.#comparisonFilter }),
+    });
     const message: UsageHostMessage = { v: USAGE_PROTOCOL_VERSION, type: 'report', report, limits: await this.#limits() };
     void this.panel.webview.postMessage(message);
   }
@@ -126,6 +137,9 @@ export class UsagePanel extends Disposable {
       case 'filterToken':
         this.#tokenFilter = message.token ?? undefined;
         return this.refresh(false);
+      case 'filterComparison':
+        this.#comparisonFilter = message.comparison ?? undefined;
+        return this.refresh(false);
     }
   }
 
@@ -144,8 +158,8 @@ export async function exportUsageCsv(services: Pick<Services, 'usage'>): Promise
 
 export function registerUsage(services: UsageServices): Registered {
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('inference.showUsage', async () => {
-      await UsagePanel.show(services);
+    vscode.commands.registerCommand('inference.showUsage', async (args?: unknown) => {
+      await UsagePanel.show(services, parseShowUsageArgs(args));
     }),
   );
 }

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { WebviewApi } from 'vscode-webview';
 import { USAGE_PROTOCOL_VERSION, type LimitRow, type UsageHostMessage, type UsageWebviewMessage } from '../../core/usage/protocol';
-import type { RequestRow, StackedDays, TokenTotal, UsageReport } from '../../core/usage/report';
+import { ALL_COMPARISONS, type ComparisonTotal, type RequestRow, type StackedDays, type TokenTotal, type UsageReport } from '../../core/usage/report';
 import { codicon, el } from '../shared/dom';
 import { formatSpend, SERIES_CLASSES, stackedBarChart } from './chart';
 import { kindLabel, suggestionsSection } from './suggestionsSection';
@@ -34,6 +34,11 @@ class UsageView {
       if (event.target instanceof HTMLSelectElement && event.target.name === 'token-filter') {
         const token = event.target.value;
         this.post({ v: USAGE_PROTOCOL_VERSION, type: 'filterToken', token: token || null });
+        return;
+      }
+      if (event.target instanceof HTMLSelectElement && event.target.name === 'comparison-filter') {
+        const comparison = event.target.value;
+        this.post({ v: USAGE_PROTOCOL_VERSION, type: 'filterComparison', comparison: comparison || null });
         return;
       }
       const input = event.target instanceof HTMLInputElement ? event.target : null;
@@ -69,6 +74,7 @@ class UsageView {
         this.#radio('kind', l10n.t('Kind')),
       ]),
       ...(report.tokens.length || report.tokenFilter !== undefined ? [this.#tokenFilter(report)] : []),
+      ...(report.comparisons.length || report.comparisonFilter !== undefined ? [this.#comparisonFilter(report)] : []),
       el('span', { className: 'spacer' }),
       this.#button('refresh', 'refresh', l10n.t('Refresh')),
       this.#button('exportCsv', 'export', l10n.t('Export CSV')),
@@ -97,6 +103,7 @@ class UsageView {
       el('div', { className: 'tables' }, [
         this.#topTable(report.topRequests), this.#environmentTable(report),
         ...(report.tokens.length ? [this.#tokenTable(report.tokens)] : []),
+        ...(report.comparisonFilter !== undefined ? [this.#comparisonTable(report)] : []),
         ...(report.suggestions ? [suggestionsSection(report.suggestions, report.days)] : []),
       ]),
       note,
@@ -120,6 +127,21 @@ class UsageView {
     }
     select.value = report.tokenFilter ?? '';
     return el('label', { className: 'token-filter' }, [el('span', { text: l10n.t('Endpoint token') }), select]);
+  }
+
+  /** Narrows the report to one comparison's requests, or to every comparison's; the host rebuilds it. */
+  #comparisonFilter(report: UsageReport): HTMLLabelElement {
+    const select = el('select', { attrs: { name: 'comparison-filter' } }, [
+      el('option', { text: l10n.t('All requests'), attrs: { value: '' } }),
+      el('option', { text: l10n.t('Comparisons only'), attrs: { value: ALL_COMPARISONS } }),
+      ...report.comparisons.map((comparison) => el('option', { text: comparisonLabel(comparison), attrs: { value: comparison.id } })),
+    ]);
+    const filter = report.comparisonFilter;
+    if (filter !== undefined && filter !== ALL_COMPARISONS && !report.comparisons.some((comparison) => comparison.id === filter)) {
+      select.append(el('option', { text: l10n.t('(no spend in these days)'), attrs: { value: filter } }));
+    }
+    select.value = filter ?? '';
+    return el('label', { className: 'comparison-filter' }, [el('span', { text: l10n.t('Comparison') }), select]);
   }
 
   #button(action: string, icon: string, label: string): HTMLButtonElement {
@@ -198,6 +220,29 @@ class UsageView {
     ]);
   }
 
+  /** The comparisons the filter shows (one, or every one of the days shown): each one's total, then a row per model. */
+  #comparisonTable(report: UsageReport): HTMLElement {
+    const shown = report.comparisons.filter((comparison) => report.comparisonFilter === ALL_COMPARISONS || comparison.id === report.comparisonFilter);
+    const rows = shown.flatMap((comparison) => [
+      el('tr', { className: 'comparison-total', attrs: { 'data-comparison-id': comparison.id } }, [
+        el('th', { text: comparisonLabel(comparison), attrs: { scope: 'row', colspan: '2' } }),
+        el('td', { className: 'number', text: comparison.unmeasured ? l10n.t('{0}, and {1} not measured', formatSpend(comparison.credits), comparison.unmeasured) : formatSpend(comparison.credits) }),
+      ]),
+      ...comparison.models.map((row) => el('tr', { className: 'comparison-model' }, [
+        el('td', { text: row.model }),
+        el('td', { className: 'request-id' }, [el('code', { text: row.requestId || '—' })]),
+        el('td', { className: 'number', text: row.credits === null ? l10n.t('not measured') : formatSpend(row.credits) }),
+      ])),
+    ]);
+    return el('section', { className: 'comparisons' }, [
+      el('h2', { text: l10n.t('Per comparison') }),
+      shown.length === 0 ? el('p', { text: l10n.t('None yet.') }) : el('table', {}, [
+        el('thead', {}, [el('tr', {}, [headerCell(l10n.t('Model')), headerCell(l10n.t('Request ID')), headerCell(l10n.t('Credits'), 'number')])]),
+        el('tbody', {}, rows),
+      ]),
+    ]);
+  }
+
   #onClick(event: MouseEvent): void {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-action]') : null;
     switch (button?.dataset.action) {
@@ -210,6 +255,11 @@ class UsageView {
       }
     }
   }
+}
+
+/** A comparison as the filter and its table name it: when, and the models it asked (the ledger holds no prompt). */
+function comparisonLabel(comparison: ComparisonTotal): string {
+  return l10n.t('{0} · {1}', new Date(comparison.at).toLocaleString(), [...new Set(comparison.models.map((row) => row.model))].join(', '));
 }
 
 function start(): void {

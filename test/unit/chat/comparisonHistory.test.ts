@@ -3,12 +3,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiError } from '../../../src/core/api/errors';
 import { ChatEngine } from '../../../src/core/chat/chatEngine';
-import { createConversation, summary } from '../../../src/core/chat/conversation';
+import { comparisonsLabel, createConversation, summary } from '../../../src/core/chat/conversation';
+import { encodeIndex, parseIndex } from '../../../src/core/chat/history/historyIndex';
 import { replayLog } from '../../../src/core/chat/history/historyLog';
+import { searchLog } from '../../../src/core/chat/history/historySearch';
 import { parseConversation, serializeConversation } from '../../../src/core/chat/history/serialization';
 import * as os from 'node:os';
 import { newComparisonTurn } from '../../../src/core/chat/comparison/comparisonTurn';
 import { HistoryStore } from '../../../src/core/chat/history/historyStore';
+import { comparedConversation } from '../../shared/comparedConversation';
 import { FakeComparisonBackend, FakeSaver, FakeView } from '../fakes/chatEngine';
 import { manualTimer } from '../../shared/manualTimer';
 
@@ -104,6 +107,51 @@ describe('comparisons in the history (core/chat/history/serialization)', () => {
       ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('drops a malformed comparison field and keeps the conversation and the turn', () => {
+    const raw = JSON.parse(serializeConversation(comparedConversation())) as { messages: Record<string, unknown>[] };
+    for (const garbage of [42, 'columns', null, [], { columns: 'x' }, { columns: [1, null, 'a'] }]) {
+      raw.messages[1].comparison = garbage;
+      const conversation = parseConversation(JSON.stringify(raw));
+      assert.deepEqual(conversation?.messages.map((m) => [m.id, m.comparison]), [['q1', undefined], ['turn-1', undefined]], JSON.stringify(garbage));
+    }
+  });
+});
+
+describe('comparisons in the history\'s listing and search', () => {
+  const log = (conversation = comparedConversation()) => Buffer.from(`${serializeConversation(conversation)}\n`);
+
+  it('search finds text in any column of a comparison, and names the turn', () => {
+    const conversation = comparedConversation();
+    assert.deepEqual(searchLog(conversation, log(), 'QUICKSORT'), { id: 'conv-1', title: 'Which sort?', updatedAt: 20, messageId: 'turn-1', snippet: 'Quicksort. ``` unclosed' });
+    assert.equal(searchLog(conversation, log(), 'ignore the above')?.messageId, 'turn-1', 'the first column too');
+    assert.equal(searchLog(conversation, log(), 'mergesort'), undefined);
+  });
+
+  it('summarises a conversation with comparisons distinguishably, and one without as before', () => {
+    const compared = summary(comparedConversation());
+    assert.equal(compared.comparisons, 1);
+    assert.equal(compared.comparedModels, 3);
+    // The turn's meta holds the comparison's total (comparisonRun.ts); its columns are not added again.
+    assert.equal(compared.credits, 0, 'the turn\'s own total, which this one has not');
+    assert.equal(summary({ ...comparedConversation(), messages: comparedConversation().messages.map((m) => (m.comparison ? { ...m, meta: { ...m.meta, creditsSpent: 0.75 } } : m)) }).credits, 0.75);
+    assert.equal(comparisonsLabel(compared), 'compared 3 models');
+    assert.equal(comparisonsLabel({ comparisons: 2, comparedModels: 4 }), '2 comparisons of 4 models');
+    const plain = summary(createConversation(0));
+    assert.ok(!('comparisons' in plain) && !('comparedModels' in plain));
+    assert.equal(comparisonsLabel(plain), undefined);
+  });
+
+  it('the index keeps the comparison counts, reads older lines without them, and drops malformed ones keeping the entry', () => {
+    const compared = summary(comparedConversation());
+    assert.deepEqual(parseIndex(encodeIndex([{ summary: compared }])).entries.get('conv-1')?.summary, compared);
+    const { comparisons: _c, comparedModels: _m, ...older } = compared;
+    assert.deepEqual(parseIndex(encodeIndex([{ summary: older }])).entries.get('conv-1')?.summary, older);
+    for (const bad of [{ comparisons: 'one', comparedModels: 3 }, { comparisons: 1.5, comparedModels: 3 }, { comparisons: 1 }, { comparisons: 0, comparedModels: 0 }]) {
+      const text = `${encodeIndex([])}${JSON.stringify({ ...older, ...bad })}\n`;
+      assert.deepEqual(parseIndex(text).entries.get('conv-1')?.summary, older, JSON.stringify(bad));
     }
   });
 });

@@ -4,6 +4,7 @@ import { ApiError } from '../../../src/core/api/errors';
 import { ChatEngine } from '../../../src/core/chat/chatEngine';
 import { createConversation, type Attachment } from '../../../src/core/chat/conversation';
 import { chatRequestHandlers, type ChatRequestHost } from '../../../src/core/chat/requestHandlers';
+import { comparedConversation } from '../../shared/comparedConversation';
 import { FakeBackend, FakeSaver, FakeView } from '../fakes/chatEngine';
 
 type Session = { name: string };
@@ -51,6 +52,7 @@ describe('chat requests: what each does beyond the conversation (core/chat/reque
       showMarkdown: async (markdown) => void asked.push(`markdown ${markdown.split('\n')[0]}`),
       exportComparison: async (conversationId, turnId) => void asked.push(`export comparison ${turnId} of ${conversationId}`),
       showComparisonUsage: async (turnId) => void asked.push(`usage of comparison ${turnId}`),
+      offerComparisonExport: (conversationId) => void asked.push(`offer comparison export of ${conversationId}`),
     };
     handlers = chatRequestHandlers(host);
   });
@@ -121,5 +123,11 @@ describe('chat requests: what each does beyond the conversation (core/chat/reque
     await assert.rejects(async () => handlers.compare(engine, { text: 'Q', models: ['m-env', 'm-gone'] }, SESSION), /does not list the model "m-gone"/);
     assert.deepEqual(engine.conversation.messages, []);
     assert.equal(backend.requests.length, 0);
+  });
+
+  it('after exporting a conversation with comparisons, offers the comparison report (and only then)', async () => {
+    const compared = new ChatEngine(comparedConversation(), new FakeView(), new FakeSaver(), backend, { appendPacing: { flushChars: 1 } });
+    await handlers.exportMarkdown(compared, {}, SESSION);
+    assert.deepEqual(asked, ['markdown # Which sort?', 'offer comparison export of conv-1']);
   });
 });

@@ -91,7 +91,7 @@ describe('redaction of credentials from response-derived text', () => {
       );
       const saved = serializeConversation(conversation);
       const exported = exportMarkdown(parseConversation(saved) ?? conversation);
-      assert.match(exported, /\*\*Error:\*\* .*Bearer \[redacted\]/);
+      assert.match(exported, /\*\*Error:\*\* .*Bearer \\\[redacted\\\]/, 'the service\'s words, escaped as literal text');
       assertNoKey(`${saved}\n${exported}`, key());
     });
   });

@@ -7,7 +7,7 @@ import type { SpendConsent } from '../../usage/spendConsent';
 import { answerSpend, type BalanceReading } from '../../usage/answerSpend';
 import type { BillingGroup } from '../../usage/billingWindows';
 import type { SpendNotMeasured } from '../../usage/ledger';
-import { roundCredits } from '../../usage/report';
+import { roundCredits } from '../../credits';
 import type { AppendPacing } from '../appendBatcher';
 import type { ComparisonColumn, Conversation, ConversationMessage } from '../conversation';
 import type { ChatBackend, ChatEnvironment, ComparisonBackend } from '../ports';

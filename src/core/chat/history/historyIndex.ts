@@ -1,5 +1,5 @@
 import type { ConversationSummary } from '../conversation';
-import { parseJson } from '../../json';
+import { isCount, parseJson } from '../../json';
 
 /**
  * The history index: one summary per conversation, so that Chat History lists without opening any
@@ -64,6 +64,9 @@ function parseEntry(value: Record<string, unknown>): IndexEntry | undefined {
   if (!isFiniteNumber(messageCount) || !isFiniteNumber(credits) || (model !== undefined && typeof model !== 'string')) return undefined;
   const stamp = parseStamp(value.stamp);
   const summary: ConversationSummary = { id, title, createdAt, updatedAt, messageCount, ...(model !== undefined && { model }), credits };
+  // Optional, added with comparisons: older lines lack them, and a malformed pair is dropped, the entry kept.
+  const { comparisons, comparedModels } = value;
+  if (isCount(comparisons) && comparisons > 0 && isCount(comparedModels)) Object.assign(summary, { comparisons, comparedModels });
   return { summary, ...(stamp && { stamp }) };
 }
 

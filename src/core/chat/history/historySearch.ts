@@ -82,16 +82,19 @@ export function searchLog(log: Pick<SearchableLog, 'id' | 'title' | 'updatedAt'>
   if (!storedForm(query).test(text ?? bytes.toString('latin1'))) return pattern.test(log.title) ? hit(log.title) : undefined;
   const { conversation } = replayLog(text ?? bytes.toString('utf8'), []);
   for (const message of conversation?.messages ?? []) {
-    const found = pattern.exec(message.text);
-    if (found) return hit(snippetAround(message.text, found.index, found[0].length), message.id);
+    // A comparison's text is in its columns: a match in any of them finds the turn.
+    for (const text of [message.text, ...(message.comparison?.columns.map((column) => column.answer.text) ?? [])]) {
+      const found = pattern.exec(text);
+      if (found) return hit(snippetAround(text, found.index, found[0].length), message.id);
+    }
   }
   const title = conversation?.title ?? log.title;
   return pattern.test(title) ? hit(title) : undefined;
 }
 
 /**
- * Every conversation whose title or message text contains `query` (case-insensitively), in the order
- * of `logs`, as each is found. Stops when `signal` aborts.
+ * Every conversation whose title or message text (a comparison's: any column's) contains `query`
+ * (case-insensitively), in the order of `logs`, as each is found. Stops when `signal` aborts.
  */
 export async function* searchHistory(logs: AsyncIterable<SearchableLog> | Iterable<SearchableLog>, query: string, options: SearchOptions = {}): AsyncGenerator<SearchHit> {
   const needle = query.trim();

@@ -11,7 +11,8 @@ export interface AnswerDetail {
   title: string;
 }
 
-function seconds(ms: number): string {
+/** A duration as the chat's details and the comparison's figures show it: tenths of a second under 10 s. */
+export function formatSeconds(ms: number): string {
   return l10n.t('{0} s', ms < 10_000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000));
 }
 
@@ -39,10 +40,10 @@ export function answerDetails(meta: AnswerMeta | undefined): AnswerDetail[] {
   }
   const { startedAt, firstDeltaAt, finishedAt } = meta;
   if (startedAt !== undefined && firstDeltaAt !== undefined && firstDeltaAt >= startedAt) {
-    details.push({ kind: 'firstToken', text: l10n.t('first token {0}', seconds(firstDeltaAt - startedAt)), title: l10n.t('Time from sending the request to the first text of the answer') });
+    details.push({ kind: 'firstToken', text: l10n.t('first token {0}', formatSeconds(firstDeltaAt - startedAt)), title: l10n.t('Time from sending the request to the first text of the answer') });
   }
   if (startedAt !== undefined && finishedAt !== undefined && finishedAt >= startedAt) {
-    details.push({ kind: 'duration', text: seconds(finishedAt - startedAt), title: l10n.t('Time from sending the request to the end of the answer') });
+    details.push({ kind: 'duration', text: formatSeconds(finishedAt - startedAt), title: l10n.t('Time from sending the request to the end of the answer') });
   }
   return details;
 }

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { MessageView } from './chatProtocol';
 import { formatCredits, SPEND_DIGITS } from '../../credits';
-import { roundCredits } from '../../usage/report';
+import { roundCredits } from '../../credits';
 
 /** What a conversation's answers cost together, as its header shows it. */
 export interface ConversationSpend {

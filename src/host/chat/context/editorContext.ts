@@ -76,10 +76,11 @@ export async function insertAtCursor(editor: vscode.TextEditor | undefined, code
   if (!ok) throw new Error(vscode.l10n.t('The editor refused the edit (is it read-only?).'));
 }
 
-export async function openInNewFile(code: string, language?: string): Promise<void> {
+export async function openInNewFile(code: string, language?: string): Promise<vscode.TextDocument> {
   const known = language ? (await vscode.languages.getLanguages()).includes(language) : false;
   const document = await vscode.workspace.openTextDocument({ content: code, ...(known && { language }) });
   await vscode.window.showTextDocument(document, { preview: false });
+  return document;
 }
 
 /**
