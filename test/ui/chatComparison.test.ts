@@ -108,6 +108,26 @@ describe('chat: compare models', () => {
     assert.ok(Math.abs(Number(await total.getAttribute('data-credits')) - (balanceBefore - ui.emulator.balance('production'))) < 0.01, 'the total is the wallet\'s difference');
     await ui.screenshot('01-panel-three-columns');
 
+    // Export comparison: the report, the question, each answer under its model and the figures table.
+    const turnId = await comparison.getAttribute('data-turn-id') ?? assert.fail('the comparison names its turn');
+    await comparison.locator('.comparison-bar button[data-action="exportComparison"]').click();
+    const report = await waitFor('the comparison report in an editor', async () => {
+      const text = await steps.editorText().catch(() => '');
+      return text.startsWith('# Comparison: ') && text.includes('## Prompt') ? text : false;
+    }, { timeoutMs: 30_000, intervalMs: 250 });
+    // The lines on screen (the editor builds no others): the first answer under its model's heading, escaped as Markdown.
+    assert.ok(report.includes(`## ${SMALL.replace(/-/g, '\\-')}`), `the report's first answer is under its model:\n${report}`);
+    await ui.runCommand('View: Revert and Close Editor');
+
+    // Its usage: the usage view opens filtered to this comparison, a row per model.
+    await steps.chat().locator('.comparison .comparison-bar button[data-action="comparisonUsage"]').click();
+    const filter = ui.chatFrame(0).locator('select[name="comparison-filter"]');
+    await waitFor('the usage view filtered to the comparison', async () => (await filter.inputValue({ timeout: 2000 }).catch(() => '')) === turnId, { timeoutMs: 30_000, intervalMs: 250 });
+    const perModel = ui.chatFrame(0).locator(`tr.comparison-total[data-comparison-id="${turnId}"] ~ tr.comparison-model`);
+    assert.equal(await perModel.count(), models.length, 'a row per model under the comparison');
+    await ui.screenshot('01b-usage-of-the-comparison');
+    await ui.runCommand('View: Close Editor');
+
     // Continue with the second: the conversation goes on with that model and that answer.
     const second = comparison.locator(`.comparison-column[data-column-model="${LARGE}"]`);
     const secondAnswer = (await second.locator('.markdown').innerText()).trim();
