@@ -28,6 +28,8 @@ export interface ExtensionLoadTiming {
   loadMs: number;
   /** The extension's activate(). */
   activateMs: number;
+  /** The shell's own activation, by part: what activation is now. */
+  shell: { statusItemsMs: number; commandsMs: number; chatSurfacesMs: number; languageModelsMs: number };
 }
 
 let loaded: Loaded | undefined;
@@ -35,10 +37,17 @@ let markLoaded: (timing: ExtensionLoadTiming) => void = () => undefined;
 const whenLoaded = new Promise<ExtensionLoadTiming>((resolve) => { markLoaded = resolve; });
 
 export function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> | undefined {
+  const marks = [performance.now()];
   const drawnStatusItems = drawStatusSnapshots(readStatusSnapshots(context.globalState));
+  marks.push(performance.now());
   const standIns = registerCommandStandIns(contributedCommands(context.extension), load);
+  marks.push(performance.now());
+  const chatSurfaces = registerChatSurfaceStandIns(() => load().opened.chat);
+  marks.push(performance.now());
   const languageModels = registerLanguageModelStandIn(() => load().opened.languageModels);
-  context.subscriptions.push(registerChatSurfaceStandIns(() => load().opened.chat), ...(languageModels ? [languageModels] : []),
+  marks.push(performance.now());
+  const shell = { statusItemsMs: marks[1]! - marks[0]!, commandsMs: marks[2]! - marks[1]!, chatSurfacesMs: marks[3]! - marks[2]!, languageModelsMs: marks[4]! - marks[3]! };
+  context.subscriptions.push(chatSurfaces, ...(languageModels ? [languageModels] : []),
     { dispose: () => { for (const standIn of standIns.splice(0)) standIn.dispose(); } });
 
   function load(): Loaded {
@@ -54,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestApi | un
     languageModels?.connect();
     // After its activate(): the cache then also holds the functions activation compiled.
     if (!bundle.cached) setImmediate(() => bundle.saveCache());
-    markLoaded({ loadMs: activating - started, activateMs: activated - activating });
+    markLoaded({ loadMs: activating - started, activateMs: activated - activating, shell });
     return loaded;
   }
 

@@ -81,7 +81,10 @@ function writeTimedExtension(dir: string, manifest: Record<string, unknown>, tar
  * Timed by the wrapper, and as VS Code reports it (Show Running Extensions: code loading + activate
  * call); for ours, also the extension's own load after activation, as the shell timed it.
  */
-type Activation = { loadMs: number; activateMs: number; totalMs: number; reportedMs: number; deferred?: { loadMs: number; activateMs: number } };
+type Activation = {
+  loadMs: number; activateMs: number; totalMs: number; reportedMs: number;
+  deferred?: { loadMs: number; activateMs: number; shell?: Record<string, number> };
+};
 
 /**
  * What "Developer: Show Running Extensions" shows for an extension: its code loading time plus its
@@ -257,6 +260,13 @@ async function main(): Promise<Row[]> {
       target: '(context: work that left activation, not work saved)',
       measured: `${deferred.min.toFixed(1)} / ${deferred.median.toFixed(1)} ms (min / median; of which load ${stats(activation.ours.map((a) => a.deferred?.loadMs ?? Number.NaN)).median.toFixed(1)} ms); 10× ledger ${deferred10x.min.toFixed(1)} / ${deferred10x.median.toFixed(1)} ms`,
       data: { deferred, deferred10x },
+    });
+    // The shell's activation by part (its own performance.now() marks), medians over our windows.
+    const parts = Object.keys(activation.ours.find((a) => a.deferred?.shell)?.deferred?.shell ?? {});
+    rows.push({
+      what: '  the shell\'s activation by part (status items drawn, command stand-ins, chat surfaces, language model provider), median',
+      target: '(context)',
+      measured: parts.map((part) => `${part.replace(/Ms$/, '')} ${stats(activation.ours.map((a) => a.deferred?.shell?.[part] ?? Number.NaN)).median.toFixed(2)} ms`).join(', '),
     });
     const minus = stats(activation.ours.map((a, i) => a.totalMs - activation.empty[i]!.totalMs));
     rows.push({
