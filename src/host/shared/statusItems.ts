@@ -36,9 +36,12 @@ export class StatusItems implements Releasable {
     this.#drawn.clear();
   }
 
-  /** An owner changed what its item shows: the next window starts from this. */
+  /** An owner updated its item: the next window starts from this (saved only when what it shows changed). */
   changed(item: vscode.StatusBarItem): void {
-    this.#snapshots.set(item.id, snapshotOf(item));
+    const snapshot = snapshotOf(item);
+    // The balance item updates every minute for its tooltip's age, which the snapshot leaves out.
+    if (JSON.stringify(snapshot) === JSON.stringify(this.#snapshots.get(item.id))) return;
+    this.#snapshots.set(item.id, snapshot);
     this.#saveTimer ??= setTimeout(() => void this.#save(), SAVE_DELAY_MS);
   }
 
