@@ -43,8 +43,14 @@ export class StreamingMarkdown implements FrameTask {
   /** When the last append came, and how long after the one before it. */
   #lastAppendAt = -Infinity;
   #appendGapMs = Infinity;
-  /** The unfinished part a fast frame did not show (FAST_FRAME_CHARS), and its stall timer. */
-  #hiddenTail: { op: RenderOp; stall: ReturnType<typeof setTimeout> } | undefined;
+  /** The unfinished part a fast frame did not show (FAST_FRAME_CHARS), and when it was hidden. */
+  #hiddenTail: { op: RenderOp; at: number } | undefined;
+  /**
+   * One stall timer (STALL_MS) for all hidden parts: set when one is hidden and none runs, set again
+   * when it fires before the latest one waited long enough. A timer set and cleared every frame was
+   * 5% of a fast model's renderFrame.
+   */
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
   /** A final render a slice at a time (renderSlice), while it is built. */
   #slices: AnswerSlices | undefined;
 
@@ -130,7 +136,10 @@ export class StreamingMarkdown implements FrameTask {
     const hide = fast && !this.#final && tail.op === 'tail' && hasContent(tail) && this.#engine.openChars <= HIDDEN_TAIL_MAX_CHARS;
     const committed: Node[] = [];
     for (const op of hide ? ops.slice(0, -1) : ops) this.#dom.apply(op, committed, !this.#final);
-    if (hide) this.#hiddenTail = { op: tail, stall: setTimeout(() => this.#frames.request(this), STALL_MS) };
+    if (hide) {
+      this.#hiddenTail = { op: tail, at: performance.now() };
+      this.#stallIn(STALL_MS);
+    }
     this.#committed(committed);
     this.#dom.sanitise(this.#final);
   }
@@ -166,9 +175,20 @@ export class StreamingMarkdown implements FrameTask {
     if (hidden) this.#dom.apply(hidden.op, [], !this.#final);
   }
 
+  /** Leaves the stall timer running: it finds nothing hidden and does nothing. */
   #forgetHiddenTail(): void {
-    if (this.#hiddenTail) clearTimeout(this.#hiddenTail.stall);
     this.#hiddenTail = undefined;
+  }
+
+  #stallIn(ms: number): void {
+    if (this.#stallTimer !== undefined) return;
+    this.#stallTimer = setTimeout(() => {
+      this.#stallTimer = undefined;
+      if (!this.#hiddenTail) return;
+      const wait = this.#hiddenTail.at + STALL_MS - performance.now();
+      if (wait > 1) this.#stallIn(wait);
+      else this.#frames.request(this);
+    }, ms);
   }
 }
 
