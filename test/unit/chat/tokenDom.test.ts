@@ -11,7 +11,13 @@ type Node = { tag: string; attrs: readonly (readonly [string, string])[]; childr
 const VOID = new Set(['br', 'hr']);
 const sink: NodeSink<Node> = {
   element: (tag, attrs) => ({ tag, attrs, children: [] }),
-  text: (text) => ({ text }),
+  text: (parent, text) => {
+    if (!('children' in parent)) throw new Error('text has no children');
+    const last = parent.children.at(-1);
+    if (!text) return;
+    if (last && 'text' in last) last.text += text;
+    else parent.children.push({ text });
+  },
   append: (parent, child) => {
     if (!('children' in parent)) throw new Error('text has no children');
     parent.children.push(child);

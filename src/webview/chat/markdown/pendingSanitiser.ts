@@ -26,7 +26,13 @@ const DOM_SINK: NodeSink<Node> = {
     for (const [name, value] of attrs) element.setAttribute(name, value);
     return element;
   },
-  text: (value) => document.createTextNode(value),
+  text: (parent, value) => {
+    if (!value) return;
+    const last = parent.lastChild;
+    // Not yet in the document: growing a text node here costs nothing to lay out.
+    if (last?.nodeType === Node.TEXT_NODE) (last as Text).appendData(value);
+    else parent.appendChild(document.createTextNode(value));
+  },
   append: (parent, child) => parent.appendChild(child),
 };
 
