@@ -126,19 +126,24 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.doesNotMatch(result.streamed, /href="javascript|<img|<a [^>]*onerror|onclick/);
   });
 
-  it('keeps every committed block of a mixed answer in place through the sanitiser\'s checks: built equal to its DOM, none is replaced', async () => {
+  it('keeps every committed block and highlighted code line of a mixed answer in place through the sanitiser\'s checks: built equal to its DOM, none is replaced', async () => {
     const text = longAnswer(40_000, 11);
     const result = await webview.page.evaluate(({ start, done, text }) => {
       type Committed = { isConnected: boolean };
       window.__deliver(start);
       window.__pumpFrame();
       const answer = () => document.querySelector('[data-message-id="a"] .markdown') as unknown as { innerHTML: string; querySelectorAll(s: string): ArrayLike<Committed> };
-      // Committed top-level blocks, list items and table rows: what the batches check, piece by piece.
+      // Committed top-level blocks, list items, table rows and a growing fence's highlighted spans:
+      // what the batches check, piece by piece.
       const committed = new Set<Committed>();
+      let codeSpans = 0;
       for (let i = 0, seq = 1; i < text.length; i += 200, seq++) {
         window.__deliver([start.v, seq, text.slice(i, i + 200)]);
         window.__pumpFrame();
         for (const node of Array.from(answer().querySelectorAll('.md-part > *, .md-part li, .md-part tr'))) committed.add(node);
+        const spans = Array.from(answer().querySelectorAll('.md-part .code-chunk span'));
+        codeSpans += spans.filter((span) => !committed.has(span)).length;
+        for (const node of spans) committed.add(node);
       }
       window.__deliver(done);
       window.__pumpFrame();
@@ -146,9 +151,9 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
       const streamed = answer().innerHTML;
       window.__deliver({ ...start, conversation: { ...start.conversation, id: 'oneShotKept', messages: [{ ...start.conversation.messages[0], text, status: 'done' }] }, streaming: undefined });
       window.__pumpFrame();
-      return { committed: committed.size, replaced, streamed, oneShot: answer().innerHTML };
+      return { committed: committed.size, codeSpans, replaced, streamed, oneShot: answer().innerHTML };
     }, { start: streaming('kept'), done: { v: CHAT_PROTOCOL_VERSION, type: 'messagePatch', conversationId: 'kept', messageId: 'a', status: 'done' } as const, text });
-    assert.ok(result.committed > 200, `${result.committed} committed nodes seen`);
+    assert.ok(result.committed > 200 && result.codeSpans > 50, `${result.committed} committed nodes seen, ${result.codeSpans} of them in growing fences`);
     assert.equal(result.replaced, 0, `${result.replaced} of ${result.committed} committed nodes were replaced by the sanitiser's equal copy (laid out again)`);
     assert.equal(result.streamed, result.oneShot);
   });

@@ -1,37 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { createMarkdown, escapeHtml, renderTokens } from '../../../src/webview/chat/markdown/markdown';
-import { buildFromTokens, type NodeSink } from '../../../src/webview/chat/markdown/tokenDom';
+import { createMarkdown, renderTokens } from '../../../src/webview/chat/markdown/markdown';
+import { buildFromTokens } from '../../../src/webview/chat/markdown/tokenDom';
+import { fakeNodeSink, fakeRoot, serialise } from '../fakes/nodeSink';
 import { longAnswer, longFence, longList, longTable } from '../../shared/answerCorpus';
 import { TRICKY_MARKDOWN } from './trickyMarkdown';
 
 const md = createMarkdown();
 
-/** A node tree serialised the way markdown-it writes HTML (void <br> and <hr>, & < > " escaped). */
-type Node = { tag: string; attrs: readonly (readonly [string, string])[]; children: Node[] } | { text: string };
-const VOID = new Set(['br', 'hr']);
-const sink: NodeSink<Node> = {
-  element: (tag, attrs) => ({ tag, attrs, children: [] }),
-  text: (parent, text) => {
-    if (!('children' in parent)) throw new Error('text has no children');
-    const last = parent.children.at(-1);
-    if (!text) return;
-    if (last && 'text' in last) last.text += text;
-    else parent.children.push({ text });
-  },
-  append: (parent, child) => {
-    if (!('children' in parent)) throw new Error('text has no children');
-    parent.children.push(child);
-  },
-};
-function serialise(node: Node): string {
-  if ('text' in node) return escapeHtml(node.text);
-  const attrs = node.attrs.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
-  return `<${node.tag}${attrs}>${VOID.has(node.tag) ? '' : `${node.children.map(serialise).join('')}</${node.tag}>`}`;
-}
 function built(text: string): string {
-  const root: Node = { tag: 'root', attrs: [], children: [] };
-  buildFromTokens(md.parse(text, {}), root, sink);
-  return (root as { children: Node[] }).children.map(serialise).join('');
+  const root = fakeRoot();
+  buildFromTokens(md.parse(text, {}), root, fakeNodeSink);
+  return root.children.map(serialise).join('');
 }
 const rendered = (text: string) => renderTokens(md, md.parse(text, {}), { highlight: false });
 
@@ -53,9 +32,9 @@ describe('token DOM builder (the streaming tail without HTML)', () => {
     link.tag = 'script';
     tokens.find((t) => t.type === 'th_open')?.attrSet('class', 'align-left evil');
     const out = built('') + (() => {
-      const root: Node = { tag: 'root', attrs: [], children: [] };
-      buildFromTokens(tokens, root, sink);
-      return (root as { children: Node[] }).children.map(serialise).join('');
+      const root = fakeRoot();
+      buildFromTokens(tokens, root, fakeNodeSink);
+      return root.children.map(serialise).join('');
     })();
     assert.doesNotMatch(out, /script|onclick|javascript|evil/);
     assert.match(out, /<th class="align-left">a<\/th>/);

@@ -2,7 +2,7 @@ import { decorateCodeBlocks } from '../codeBlocks';
 import { el } from '../../shared/dom';
 import { whenIdle } from '../frames';
 import { appendCodeLines, closeFence, GROWING_FENCE } from './growingFence';
-import { PendingSanitiser, tokensToFragment } from './pendingSanitiser';
+import { highlightedToFragment, PendingSanitiser, tokensToFragment } from './pendingSanitiser';
 import type { ContainerKind, RenderOp } from './renderOp';
 import { lastTextHolder } from './provisionalText';
 import { sanitizeRowsToFragment, sanitizeShellToFragment, sanitizeToFragment } from './sanitize';
@@ -84,12 +84,14 @@ export class AnswerDom {
       case 'append': {
         if (!op.html) return;
         const rows = this.#container?.kind === 'table';
-        // While streaming, shown from its tokens now (never code: nothing to decorate) and sanitised with the next batch.
-        const fromTokens = op.tokens !== undefined && streaming;
-        const fragment = fromTokens ? tokensToFragment(op.tokens ?? []) : rows ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html);
+        const fence = this.#container?.kind === 'fence';
+        // While streaming, built now from its tokens (never code: nothing to decorate) or a fence's
+        // highlighted lines, and checked against the sanitiser's DOM with the next batch.
+        const built = !streaming ? undefined : op.tokens ? tokensToFragment(op.tokens) : fence ? highlightedToFragment(op.html) : undefined;
+        const fragment = built ?? (rows ? sanitizeRowsToFragment(op.html) : sanitizeToFragment(op.html));
         const nodes = Array.from(fragment.childNodes);
-        if (fromTokens && nodes.length) this.#unsanitised.add(op.html, nodes, rows, this.#container);
-        if (!fromTokens && this.#container?.kind !== 'fence') decorateCodeBlocks(nodes);
+        if (built && nodes.length) this.#unsanitised.add(op.html, nodes, rows, this.#container);
+        if (!built && !fence) decorateCodeBlocks(nodes);
         if (this.#container?.kind === 'fence') appendCodeLines(this.#container.slot, fragment);
         else if (this.#container) this.#container.slot.append(fragment);
         else this.#place(fragment);

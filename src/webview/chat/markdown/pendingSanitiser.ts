@@ -1,5 +1,6 @@
 import type { Token } from 'markdown-it';
 import { childrenToFragment, rowsInTable, rowsOutOfTable, sanitizeRowsToFragment, sanitizeToFragment } from './sanitize';
+import { buildFromHighlighted } from './highlightedDom';
 import { buildFromTokens, type NodeSink } from './tokenDom';
 
 /**
@@ -40,6 +41,12 @@ export function tokensToFragment(tokens: Token[]): DocumentFragment {
   const fragment = document.createDocumentFragment();
   buildFromTokens(tokens, fragment, DOM_SINK);
   return fragment;
+}
+
+/** A fence's highlighted lines (highlightedDom.ts); undefined when the HTML is not the highlighter's. */
+export function highlightedToFragment(html: string): DocumentFragment | undefined {
+  const fragment = document.createDocumentFragment();
+  return buildFromHighlighted(html, fragment, DOM_SINK) ? fragment : undefined;
 }
 
 /** A committed piece shown from its tokens; `owner` is the container it went into, if any. */
