@@ -60,6 +60,9 @@ async function startSharedHost(): Promise<SharedHost> {
   const ledgerClockFile = path.join(clockDir, 'offset');
   const server = await startCodeServer({
     env: { ...apiKeyEnvironment(keys), [LEDGER_CLOCK_ENV]: ledgerClockFile },
+    // Without code-server's --disable-workspace-trust, each window follows its user settings: off
+    // (BASE_SETTINGS) but for a file that turns it on (WorkbenchOptions.workspaceTrust).
+    workspaceTrust: true,
     logFile: path.join(RESULTS_DIR, 'ui', `shared-${process.pid}-code-server.log`),
   });
   try {
