@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { findChromium, provision } from '../harness/provision';
 import { chatHtml } from '../../src/core/webviewHtml';
 import { CHAT_PROTOCOL_VERSION, type HostToWebview, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
@@ -78,6 +78,12 @@ export interface WebviewPageOptions {
   bundle?: string;
   /** Give the page `__cpuNow()`, the CPU time its renderer has used so far. */
   cpuClock?: boolean;
+  /**
+   * A running Chromium to open the page in, in a context of its own (fresh storage), instead of
+   * launching one (a UI tier's shared Chromium: a launch costs a second or two). Not with
+   * `unthrottledFrames`, which is a flag of the launch.
+   */
+  browser?: Browser;
 }
 
 /**
@@ -123,19 +129,24 @@ export async function openWebviewPage(options: WebviewPageOptions = {}): Promise
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await provision({ chromium: true });
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-webview-'));
+  if (options.browser && options.unthrottledFrames) throw new Error('unthrottledFrames needs a Chromium launched with its flags, not a running one');
+  const viewport = { width: 900, height: 800 };
+  const userDataDir = options.browser ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'chat-webview-'));
   let context: BrowserContext | undefined;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: findChromium(),
-      headless: true,
-      viewport: { width: 900, height: 800 },
-      args: [
-        '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-        ...(options.unthrottledFrames ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
-      ],
-    });
+    if (options.browser) context = await options.browser.newContext({ viewport });
+    else {
+      await provision({ chromium: true });
+      context = await chromium.launchPersistentContext(userDataDir!, {
+        executablePath: findChromium(),
+        headless: true,
+        viewport,
+        args: [
+          '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+          ...(options.unthrottledFrames ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
+        ],
+      });
+    }
     const page = context.pages()[0] ?? (await context.newPage());
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -151,12 +162,13 @@ export async function openWebviewPage(options: WebviewPageOptions = {}): Promise
       close: async () => {
         await opened.close();
         server.close();
-        fs.rmSync(userDataDir, { recursive: true, force: true });
+        if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await context?.close();
     server.close();
+    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     throw error;
   }
 }

@@ -3,11 +3,13 @@ import type { FaultName } from '../emulator';
 import { waitFor } from '../harness/wait';
 import { useWorkbench } from './fixture';
 
+const TOKENS_PER_SECOND = 25;
+
 /** Issue 5 as a user sees it: the chat panel in real VS Code against the emulator. */
 describe('chat panel', () => {
   const ui = useWorkbench({
     // Slow enough that an answer is visibly streaming for a few seconds, so Stop can hit it.
-    emulator: { tokensPerSecond: 25 },
+    emulator: { tokensPerSecond: TOKENS_PER_SECOND },
     // 429 must reach the panel as an error card instead of being retried behind a countdown.
     settings: () => ({ 'inference.rateLimit.maxRetries': 0 }),
   });
@@ -153,16 +155,21 @@ describe('chat panel', () => {
   it('shows "credits not measured" on answers of two panels that streamed at the same time', async () => {
     // The 404 test above made the environment forget its model: a new panel answers with the environment's.
     await ui.pickFromCommand('Inference: Pick Chat Model', 'emu-chat-large');
-    // The first panel's answer takes ~8 s at 25 tokens/s; the second question is sent while it streams.
-    ui.emulator.scriptReply('production', { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ') });
+    // The first panel's answer is held mid-stream (however slow the machine) until the second
+    // question is on its way; unpaced, neither answer then takes longer than its rendering.
+    ui.emulator.setPacing('production', { tokensPerSecond: 0 });
+    ui.emulator.scriptReply('production', { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '), holdAfterPieces: 20 });
     const before = chatRequests().length;
     await send('A long answer in the first panel');
-    await waitFor('the first answer to stream', () => chatRequests().length === before + 1 && chatRequests().at(-1)?.finishedAt === undefined, { timeoutMs: 15_000, intervalMs: 50 });
+    await waitFor('the first answer held mid-stream', () => chatRequests().length === before + 1 && ui.emulator.held() === 1, { timeoutMs: 15_000, intervalMs: 50 });
     await ui.runCommand('Inference: New Chat');
     await chat().locator('.empty-state').waitFor({ state: 'visible', timeout: 30_000 });
     await send('A short one in a second panel');
     await waitFor('both answers to stream at once', () => chatRequests().length === before + 2, { timeoutMs: 15_000, intervalMs: 50 });
     assert.equal(chatRequests().at(-2)?.finishedAt, undefined, 'the first answer still streamed when the second was sent');
+    // Each answer read the pacing as it began: the next test's answers are paced as the file's again.
+    ui.emulator.setPacing('production', { tokensPerSecond: TOKENS_PER_SECOND });
+    ui.emulator.resumeHeld();
     await waitForAnswerEnd();
     const unknown = lastAnswer().locator('.meta-credits-unknown');
     await unknown.waitFor({ state: 'visible', timeout: 30_000 });

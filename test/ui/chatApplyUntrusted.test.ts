@@ -12,7 +12,7 @@ describe('chat panel: apply in an untrusted workspace', () => {
     emulator: { tokensPerSecond: 0 },
     workspaceTrust: true,
     // No start-up question: the folder opens untrusted, in Restricted Mode.
-    settings: () => ({ 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'files.autoSave': 'off' }),
+    settings: () => ({ 'security.workspace.trust.startupPrompt': 'never', 'files.autoSave': 'off' }),
     workspaceFiles: { 'src/greet.ts': ORIGINAL },
   });
   const { lastAnswer, openChat, send, waitForAnswerEnd, editorText } = chatSteps(ui);

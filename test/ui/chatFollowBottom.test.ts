@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { CHAT_PROTOCOL_VERSION } from '../../src/core/chat/protocol/chatProtocol';
 import { openWebviewPage, streamingAnswerSnapshot, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+import { sharedChromium } from './sharedWorkbench';
 
 declare const window: PageWindow;
 interface ScrollList { scrollTop: number; scrollHeight: number; clientHeight: number; classList: { contains(name: string): boolean } }
@@ -20,7 +21,7 @@ describe('chat webview: following a streamed answer at the bottom (real bundle, 
   let seq = 0;
 
   before(async () => {
-    webview = await openWebviewPage();
+    webview = await openWebviewPage({ browser: await sharedChromium() });
     await webview.page.evaluate((start) => {
       window.__deliver(start);
       return window.__frame();

@@ -44,8 +44,9 @@ async function webviewContent(page: Page): Promise<Frame> {
  * VS Code. Nothing in it may run, load or post anything.
  */
 describe('chat panel: hostile markdown through the real webview', () => {
-  // Paced so the corpus arrives in many appends (the host batches deltas per ~24 ms).
-  const ui = useWorkbench({ emulator: { tokensPerSecond: 120 } });
+  // Paced so the corpus arrives in many appends (the host batches deltas per ~24 ms): its 595 pieces
+  // in about 2 s, some 80 appends of a few pieces each. chatHostileMarkdown.test.ts appends every piece.
+  const ui = useWorkbench({ emulator: { tokensPerSecond: 300 } });
   let canary: Awaited<ReturnType<typeof startCanary>>;
   const chat = () => ui.chatFrame();
   const answer = () => chat().locator('.message.role-assistant').last();

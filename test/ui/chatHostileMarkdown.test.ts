@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { CHAT_PROTOCOL_VERSION, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 import { CORPUS_END, hostileCorpus, inspectMessages } from './hostileCorpus';
+import { sharedChromium } from './sharedWorkbench';
 
 declare const window: PageWindow;
 declare const document: PageDocument;
@@ -30,7 +31,7 @@ describe('chat webview: hostile markdown corpus (real bundle, real CSP, Chromium
   let webview: WebviewPage;
 
   before(async () => {
-    webview = await openWebviewPage();
+    webview = await openWebviewPage({ browser: await sharedChromium() });
   });
   after(async () => {
     await webview?.close();

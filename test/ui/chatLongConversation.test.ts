@@ -3,6 +3,7 @@ import { snapshotParts } from '../../src/core/chat/protocol/snapshotParts';
 import { CHAT_PROTOCOL_VERSION, type EarlierMessagesMessage, type SnapshotMessage } from '../../src/core/chat/protocol/chatProtocol';
 import { conversationMessages, longAnswer } from '../shared/answerCorpus';
 import { openWebviewPage, type PageElement, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+import { sharedChromium } from './sharedWorkbench';
 
 declare const window: PageWindow & { find(text: string): boolean; getSelection(): { anchorNode: { parentElement: (PageElement & { closest(selector: string): PageElement | null }) | null } | null; removeAllRanges(): void } | null };
 declare const document: { querySelector(selector: string): (PageElement & { scrollIntoView(): void }) | null; querySelectorAll(selector: string): ArrayLike<PageElement> };
@@ -24,7 +25,7 @@ describe('chat webview: a long conversation renders as it is scrolled (real bund
   const answers = long.conversation.messages.filter((m) => m.role === 'assistant');
 
   before(async () => {
-    webview = await openWebviewPage();
+    webview = await openWebviewPage({ browser: await sharedChromium() });
   });
   after(async () => {
     await webview?.close();

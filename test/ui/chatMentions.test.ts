@@ -140,14 +140,17 @@ describe('chat panel: # mentions', () => {
     await ui.runCommand('Terminal: Create New Terminal');
     const terminal = ui.page.locator('.terminal-wrapper .xterm');
     await terminal.first().waitFor({ timeout: 30_000 });
-    // The shell's prompt (and with it shell integration) needs a moment after the terminal appears.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Shell integration marks the prompt in the terminal's gutter once the shell has reported it
+    // (xterm draws its text on a canvas, but the decorations are DOM): a command typed now is seen.
+    const decoration = (state: 'incomplete' | 'success') => ui.page.locator(`.terminal-wrapper .terminal-command-decoration.codicon-terminal-decoration-${state}`);
+    await decoration('incomplete').first().waitFor({ timeout: 30_000 });
     await terminal.first().click();
     // A command that ends at once may write before VS Code reports its start, which read() then misses; real commands take longer.
     await ui.page.keyboard.type('sleep 1; echo mention-$((40+2))');
     await ui.page.keyboard.press('Enter');
-    // xterm draws on a canvas: nothing in the DOM to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // The command's decoration turns to success when shell integration reports its end, which reaches
+    // the extension host before the mention below does.
+    await decoration('success').first().waitFor({ timeout: 30_000 });
     await composer().fill('');
     await composer().click();
     await mention('term', 'Terminal');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatModelsView } from '../../src/core/chat/protocol/chatRequests';
 import { answerRequest, emptyConversationSnapshot, openWebviewPage, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+import { sharedChromium } from './sharedWorkbench';
 
 declare const window: PageWindow;
 declare const document: PageDocument & { activeElement: { className: string } | null };
@@ -17,7 +18,7 @@ describe('chat webview: the model menu with 2,000 models (real bundle, Chromium)
   let webview: WebviewPage;
 
   before(async () => {
-    webview = await openWebviewPage();
+    webview = await openWebviewPage({ browser: await sharedChromium() });
     await webview.page.evaluate((snapshot) => window.__deliver(snapshot), emptyConversationSnapshot('menu', 'Menu'));
   });
   after(async () => {

@@ -104,9 +104,11 @@ describe('chat side-bar view', () => {
   });
 
   it('moves the conversation to an editor tab mid-answer and back, never showing it in both', async () => {
-    // ~6 s of answer at 25 tokens/s: it is still streaming when it moves, and finishes in the tab.
+    // Held after its first words until the conversation has moved, however slow the machine: it is
+    // still streaming when it moves, and finishes in the tab. Being held, it needs no pacing.
     const scripted = Array.from({ length: 150 }, (_, i) => `moved${i}`).join(' ');
-    ui.emulator.scriptReply('production', { text: scripted });
+    ui.emulator.setPacing('production', { tokensPerSecond: 0 });
+    ui.emulator.scriptReply('production', { text: scripted, holdAfterPieces: 20 });
     const streaming = await viewFrame();
     await send(streaming, 'Keep answering while this moves');
     await waitFor('the third answer to stream', async () => (await answers(streaming).count()) === 3
@@ -114,6 +116,8 @@ describe('chat side-bar view', () => {
     // The view's title bar (the container's, while the view is its only one) has the button.
     await ui.page.locator('.part.sidebar .composite.title .action-label[aria-label="Open Chat in Editor"]').click();
     await chatTabs().first().waitFor({ timeout: 30_000 });
+    assert.equal(ui.emulator.held(), 1, 'the answer was still streaming when it moved');
+    ui.emulator.resumeHeld();
     const panel = await panelFrame();
     await waitFor('the moved conversation in the tab', async () => (await answers(panel).count()) === 3, { timeoutMs: 30_000, intervalMs: 200 });
     await answers(panel).last().locator('.message-status', { hasText: 'Answering' }).waitFor({ state: 'detached', timeout: 60_000 });

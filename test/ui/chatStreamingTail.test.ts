@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { CHAT_PROTOCOL_VERSION } from '../../src/core/chat/protocol/chatProtocol';
 import { longAnswer } from '../shared/answerCorpus';
 import { openWebviewPage, streamingAnswerSnapshot, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
+import { sharedChromium } from './sharedWorkbench';
 
 declare const window: PageWindow;
 declare function getComputedStyle(element: unknown): { contentVisibility: string; animationName: string };
@@ -15,7 +16,7 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
   let webview: WebviewPage;
 
   before(async () => {
-    webview = await openWebviewPage({ manualFrames: true });
+    webview = await openWebviewPage({ manualFrames: true, browser: await sharedChromium() });
   });
   after(async () => {
     await webview?.close();

@@ -29,7 +29,10 @@ export interface WorkbenchOptions {
   env?: Record<string, string>;
   /** The extension's ledger clock starts this far from the real time (setLedgerClockOffset changes it). */
   ledgerClockOffsetMs?: number;
-  /** true: workspace trust on, so that a folder can open in Restricted Mode (the harness turns it off otherwise). */
+  /**
+   * true: workspace trust on, so that a folder can open in Restricted Mode (the harness turns it off
+   * otherwise, by the setting security.workspace.trust.enabled).
+   */
   workspaceTrust?: boolean;
   /** Files (relative path → content) written into the scratch workspace before it opens; a function is called then. */
   workspaceFiles?: Record<string, string> | (() => Record<string, string>);
@@ -37,8 +40,8 @@ export interface WorkbenchOptions {
   prepareWorkspace?: (folder: string) => void;
   /**
    * true: this file gets a code-server and Chromium of its own (it kills an extension host, say).
-   * Files share one otherwise (sharedWorkbench.ts), unless they need keys, an environment or a
-   * workspace trust setting of their own, which a shared code-server cannot give one window.
+   * Files share one otherwise (sharedWorkbench.ts), unless they need keys or an environment of their
+   * own, which a shared code-server cannot give one window.
    */
   ownWorkbench?: boolean;
 }
@@ -51,7 +54,7 @@ const UI_SETTINGS: Readonly<Record<string, unknown>> = { 'typescript.tsserver.us
 
 /** Whether a file's workbench can run in the shared code-server (see WorkbenchOptions.ownWorkbench). */
 function sharesWorkbench(options: WorkbenchOptions): boolean {
-  return !options.ownWorkbench && !options.keys && !options.env && !options.workspaceTrust && options.emulator?.keyPrefix === undefined
+  return !options.ownWorkbench && !options.keys && !options.env && options.emulator?.keyPrefix === undefined
     && process.env.INFERENCE_UI_OWN_WORKBENCHES !== '1';
 }
 
@@ -148,7 +151,12 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
       unregisterEmulator();
       await emulator.close();
     });
-    const settings = { ...UI_SETTINGS, ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)), ...options.settings?.(emulator) };
+    const settings = {
+      ...UI_SETTINGS,
+      ...(options.workspaceTrust && { 'security.workspace.trust.enabled': true }),
+      ...(options.configureEnvironments === false ? {} : emulatorSettings(emulator)),
+      ...options.settings?.(emulator),
+    };
     let server: CodeServer;
     let ledgerClockFile: string;
     if (host) {

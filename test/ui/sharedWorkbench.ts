@@ -46,10 +46,20 @@ export const LEDGER_CLOCK_ENV = 'INFERENCE_TEST_CLOCK_FILE';
 /** The emulator's default key prefix: a file whose emulator sets another cannot share (fixture.ts). */
 const KEY_PREFIX = 'svc-';
 let shared: Promise<SharedHost> | undefined;
+let sharedBrowser: Promise<ChromiumProcess> | undefined;
 
 export function sharedHost(): Promise<SharedHost> {
   shared ??= startSharedHost();
   return shared;
+}
+
+/**
+ * The tier's one Chromium, also for the files that test the webview bundle in a bare page
+ * (bench/webviewPage.ts, each in a context of its own): a launch of its own costs a second or two.
+ */
+export function sharedChromium(): Promise<ChromiumProcess> {
+  sharedBrowser ??= launchChromium();
+  return sharedBrowser;
 }
 
 async function startSharedHost(): Promise<SharedHost> {
@@ -60,10 +70,13 @@ async function startSharedHost(): Promise<SharedHost> {
   const ledgerClockFile = path.join(clockDir, 'offset');
   const server = await startCodeServer({
     env: { ...apiKeyEnvironment(keys), [LEDGER_CLOCK_ENV]: ledgerClockFile },
+    // Without code-server's --disable-workspace-trust, each window follows its user settings: off
+    // (BASE_SETTINGS) but for a file that turns it on (WorkbenchOptions.workspaceTrust).
+    workspaceTrust: true,
     logFile: path.join(RESULTS_DIR, 'ui', `shared-${process.pid}-code-server.log`),
   });
   try {
-    return { server, chromium: await launchChromium(), keys, ledgerClockFile };
+    return { server, chromium: await sharedChromium(), keys, ledgerClockFile };
   } catch (error) {
     await server.stop();
     throw error;
@@ -120,10 +133,11 @@ export async function sharedWindow(host: SharedHost): Promise<Browser> {
 /** Mocha's global teardown (tierSetup.ts): stops the shared code-server and Chromium, if they were started. */
 export async function stopSharedHost(): Promise<void> {
   const started = shared;
+  const browser = sharedBrowser;
   shared = undefined;
-  if (!started) return;
-  const host = await started.catch(() => undefined);
+  sharedBrowser = undefined;
+  const host = await started?.catch(() => undefined);
   await host?.tab?.close().catch(() => undefined);
-  await host?.chromium.close().catch(() => undefined);
+  await (await browser?.catch(() => undefined))?.close().catch(() => undefined);
   await host?.server.stop();
 }
