@@ -11,8 +11,7 @@ const LONG_ANSWER = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
  * a conversation moves between them with its answer in flight, and none is ever shown (written) twice.
  */
 describe('Chat surfaces: the side-bar view and editor panels share conversations with one writer each (real extension host)', () => {
-  // ~5 s for the long answer: time to move it while it streams.
-  const fixture = useConfiguredEmulator({ tokensPerSecond: 25 });
+  const fixture = useConfiguredEmulator();
   const chat = () => fixture().api.chat;
   const lastAnswer = async (id: string): Promise<ConversationMessage | undefined> => (await chat().conversation(id))?.messages.at(-1);
 
@@ -32,7 +31,9 @@ describe('Chat surfaces: the side-bar view and editor panels share conversations
     const first = await waitFor('the side-bar view', () => chat().sideViewConversation(), { timeoutMs: 15_000, intervalMs: 20 });
     await chat().request(first, 'newConversation', {});
     const id = chat().sideViewConversation()!;
-    fixture().emulator.scriptReply('all', { text: LONG_ANSWER });
+    // Held after its first words until it has moved both ways, however slow the machine: it is
+    // surely streaming while it moves. Being held, it needs no pacing.
+    fixture().emulator.scriptReply('all', { text: LONG_ANSWER, holdAfterPieces: 20 });
     await chat().request(id, 'send', { text: 'A long answer, please' });
     await waitFor('some streamed text', async () => ((await lastAnswer(id))?.text.length ?? 0) > 20, { timeoutMs: 15_000, intervalMs: 20 });
 
@@ -44,6 +45,8 @@ describe('Chat surfaces: the side-bar view and editor panels share conversations
     await vscode.commands.executeCommand('inference.moveChatToSideBar');
     assert.equal(chat().sideViewConversation(), id);
     assert.ok(!chat().openConversations().includes(id), 'the tab was closed');
+    assert.equal(fixture().emulator.held(), 1, 'the answer was still streaming through both moves');
+    fixture().emulator.resumeHeld();
     const done = await waitFor('the answer to end', async () => ((m) => (m?.status === 'streaming' ? undefined : m))(await lastAnswer(id)), { timeoutMs: 30_000, intervalMs: 50 });
     assert.equal(done?.status, 'done');
     assert.equal(done?.text, LONG_ANSWER);
