@@ -41,7 +41,7 @@ const MINUTE = 60_000;
  * The UI files of the second UI tier: it follows integration on the second core, and the two
  * together take about as long as the first UI tier (each file says what it took: "[ui] <file> took").
  */
-const LATE_UI_FILES = ['chatHistory', 'demo', 'environments', 'images', 'usage', 'usageTokens'];
+const LATE_UI_FILES = ['chatApplyUntrusted', 'chatHistory', 'chatHostile', 'demo', 'environments', 'images', 'usage', 'usageTokens'];
 
 /** The built UI test files of one of the two UI tiers (every file is in exactly one). */
 function uiFiles(late: boolean): string[] {
