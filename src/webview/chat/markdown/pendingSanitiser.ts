@@ -4,8 +4,8 @@ import { buildFromHighlighted } from './highlightedDom';
 import { buildFromTokens, type NodeSink } from './tokenDom';
 
 /**
- * Committed pieces of a streaming answer shown first from their tokens (tokenDom.ts, no HTML),
- * then checked against the sanitiser's DOM of their HTML in batches: one DOMPurify call per batch
+ * Committed pieces of a streaming answer shown first from their tokens (tokenDom.ts, no HTML) or,
+ * for a growing fence, from the highlighter's spans (highlightedDom.ts), then checked against the sanitiser's DOM of their HTML in batches: one DOMPurify call per batch
  * instead of one per list item or paragraph, which was most of a slow model's streaming script.
  * A piece equal to the sanitiser's DOM stays (replacing it with an equal copy cost a frame the
  * style, layout and paint of the whole batch again); any other is replaced by the sanitiser's.
