@@ -14,7 +14,7 @@ import { percentile, stats } from './benchReport';
 /** `tdur`: the event's thread CPU time, where `dur` is wall time: the rest the thread waited for a core. */
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string } }
 
-const CATEGORIES = ['-*', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc'].join(',');
+const CATEGORIES = ['-*', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc', 'viz', 'gpu', 'toplevel'].join(',');
 
 /** Script entry points: a Layout or UpdateLayoutTree inside one of these was forced by script. */
 const SCRIPT = new Set(['FunctionCall', 'FireAnimationFrame', 'EventDispatch', 'v8.callFunction', 'TimerFire', 'RunMicrotasks']);
@@ -34,7 +34,14 @@ export async function traceRun(page: Page, label: string, run: () => Promise<voi
   const dir = path.join(RESULTS_DIR, 'bench');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `render-${label.replace(/[^\w]+/g, '-')}.trace.json`);
-  fs.writeFileSync(file, JSON.stringify({ traceEvents: events }));
+  // In pieces: a whole trace (GPU and compositor threads included) is longer than a string can be.
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, '{"traceEvents":[\n');
+  for (let i = 0; i < events.length; i += 10_000) {
+    fs.writeSync(fd, `${i ? ',\n' : ''}${events.slice(i, i + 10_000).map((e) => JSON.stringify(e)).join(',\n')}`);
+  }
+  fs.writeSync(fd, '\n]}\n');
+  fs.closeSync(fd);
   return [`trace of "${label}" (${file}, open in chrome://tracing or the Performance panel):`, ...summariseTrace(events)];
 }
 
@@ -72,7 +79,34 @@ export function summariseTrace(events: TraceEvent[]): string[] {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 14)
     .map(([name, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`)
-    .concat(`main thread busy ${(busy / 1000).toFixed(0)} ms, of which on a core ${(busyCpu / 1000).toFixed(0)} ms (the rest it waited for one)`, frameLine(spans));
+    .concat(`main thread busy ${(busy / 1000).toFixed(0)} ms, of which on a core ${(busyCpu / 1000).toFixed(0)} ms (the rest it waited for one)`, frameLine(spans), threadLine(events));
+}
+
+/** Each traced thread's CPU time in its outermost events (the compositor's, the GPU's and raster's included). */
+function threadLine(events: TraceEvent[]): string {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.dur === undefined) continue;
+    const key = `${e.pid}:${e.tid}`;
+    const list = byThread.get(key) ?? [];
+    list.push(e);
+    byThread.set(key, list);
+  }
+  const cpu: [string, number][] = [];
+  for (const [key, list] of byThread) {
+    list.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+    let end = -1;
+    let total = 0;
+    for (const e of list) {
+      if (e.ts < end) continue;
+      end = e.ts + (e.dur ?? 0);
+      total += e.tdur ?? e.dur ?? 0;
+    }
+    cpu.push([`${names.get(key) ?? key}(${key.split(':')[0]})`, total]);
+  }
+  return 'threads on a core: ' + cpu.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([name, us]) => `${name} ${(us / 1000).toFixed(0)} ms`).join(', ');
 }
 
 /**
