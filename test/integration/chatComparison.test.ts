@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ComparisonColumn, ConversationMessage } from '../../src/core/chat/conversation';
 import { columnFigures } from '../../src/core/chat/protocol/columnFigures';
+import type { UsageEntry } from '../../src/core/usage/ledger';
+import { sumsOf } from '../../src/core/usage/periodSums';
 import type { RequestRecord } from '../emulator';
 import { waitFor } from '../harness/wait';
 import { openNewChatPanel } from './support/chatPanels';
@@ -80,12 +82,22 @@ describe('Chat comparison of models (real extension host, emulator back end)', (
     const charged = Math.round(requests.reduce((sum, r) => sum + r.creditsCharged, 0) * 1e6) / 1e6;
     assert.equal(turn.meta?.creditsSpent, charged, 'the comparison\'s total is what the service charged for its requests');
     console.log(`        the comparison's measured total: ${turn.meta?.creditsSpent} credits (the emulator charged ${charged})`);
-    const entries = await waitFor('both requests in the ledger', () => {
-      const found = fixture().api.services.usage.entries().filter((e) => e.comparison === turn.id);
-      return found.length === 2 ? found : undefined;
+    const ledger = fixture().api.services.usage;
+    const found = await waitFor('both requests and the total in the ledger', () => {
+      const named = ledger.entries().filter((e) => e.comparison === turn.id);
+      return named.length === 3 ? named : undefined;
     }, { timeoutMs: 10_000, intervalMs: 20 });
+    const entries = found.filter((e) => !e.covers);
     assert.deepEqual(entries.map((e) => e.requestId).sort(), requests.map((r) => r.id).sort(), 'each request in the ledger, named by the comparison');
-    assert.ok(entries.every((e) => e.credits === null), 'each unmeasured, the allowance counted for it');
+    assert.ok(entries.every((e) => e.credits === null), 'each unmeasured on its own');
+    const total = found.find((e) => e.covers);
+    assert.deepEqual([total?.credits, total?.covers], [charged, entries.map((e) => e.at)], 'the measured total, in place of both');
+    // What the limits count (the sums kept beside the file): the total, not an allowance per column.
+    await ledger.written();
+    const sums = await ledger.periodSums();
+    const day = (from: readonly UsageEntry[]) => sumsOf(from, sums.periods).environments.get('production')?.day;
+    assert.deepEqual(sums.environments.get('production')?.day, day(ledger.entries()), 'the kept sums, as the entries count');
+    assert.equal((day(ledger.entries().filter((e) => e !== total))?.unmeasured ?? 0) - (day(ledger.entries())?.unmeasured ?? 0), 2, 'both columns taken back');
   });
 
   it('keeps a 404 in its own column while the other answers, and refuses a model the environment does not list', async () => {

@@ -105,7 +105,8 @@ describe('chat: compare models', () => {
     // The comparison as a whole is measured: what the wallet lost.
     const total = comparison.locator('.comparison-bar .comparison-total');
     await waitFor('the comparison\'s measured total', async () => (await total.getAttribute('data-credits')) !== null, { timeoutMs: 20_000, intervalMs: 200 });
-    assert.ok(Math.abs(Number(await total.getAttribute('data-credits')) - (balanceBefore - ui.emulator.balance('production'))) < 0.01, 'the total is the wallet\'s difference');
+    const chatTotal = Number(await total.getAttribute('data-credits'));
+    assert.ok(Math.abs(chatTotal - (balanceBefore - ui.emulator.balance('production'))) < 0.01, 'the total is the wallet\'s difference');
     await ui.screenshot('01-panel-three-columns');
 
     // Export comparison: the report, the question, each answer under its model and the figures table.
@@ -125,6 +126,11 @@ describe('chat: compare models', () => {
     await waitFor('the usage view filtered to the comparison', async () => (await filter.inputValue({ timeout: 2000 }).catch(() => '')) === turnId, { timeoutMs: 30_000, intervalMs: 250 });
     const perModel = ui.chatFrame(0).locator(`tr.comparison-total[data-comparison-id="${turnId}"] ~ tr.comparison-model`);
     assert.equal(await perModel.count(), models.length, 'a row per model under the comparison');
+    // Measured as a whole: the same total as the chat's, its columns in it, none of them left out.
+    const totalCell = ui.chatFrame(0).locator(`tr.comparison-total[data-comparison-id="${turnId}"] td.number`);
+    await waitFor('the comparison\'s total in the usage view', async () => !/not measured/.test(await totalCell.innerText()), { timeoutMs: 10_000, intervalMs: 200 });
+    assert.ok(Math.abs(parseFloat((await totalCell.innerText()).replace(/,/g, '')) - chatTotal) < 0.01, `the chat's total (${chatTotal}): ${await totalCell.innerText()}`);
+    assert.deepEqual(await perModel.locator('td.number').allInnerTexts(), models.map(() => 'in the total: measured together'));
     await ui.screenshot('01b-usage-of-the-comparison');
     await ui.runCommand('View: Close Editor');
 

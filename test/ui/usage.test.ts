@@ -145,7 +145,7 @@ describe('usage view: spend per day from emulator calls', () => {
       return value.split('\n').length >= 6 ? value : undefined;
     }, { timeoutMs: 10_000, intervalMs: 200 });
     const lines = text.split('\n').filter(Boolean);
-    assert.equal(lines[0], '"time","date","environment","kind","model","credits","request_id","token","comparison"');
+    assert.equal(lines[0], '"time","date","environment","kind","model","credits","request_id","token","comparison","measured_together"');
     // Every text field is quoted (none of these holds a comma or quote); credits are bare numbers.
     const rows = lines.slice(1).map((line) => line.split(',').map((field) => field.replace(/^"(.*)"$/, '$1')));
     assert.equal(rows.length, 5);

@@ -6,6 +6,7 @@ import type { BillingMeter } from '../usage/billedCall';
 import type { SpendEstimate } from '../usage/estimate';
 import type { PeriodSpend } from '../usage/spendingLimits';
 import type { BillingGroup } from '../usage/billingWindows';
+import type { ComparisonSpend } from '../usage/ledger';
 import type { Wait } from '../api/rateLimitRetry';
 import type { AppendPacing } from './appendBatcher';
 import type { Conversation } from './conversation';
@@ -127,6 +128,8 @@ export interface ComparisonBackend extends ChatBackend {
   openBillingGroup(env: string): Promise<BillingGroup>;
   /** The columns go one at a time, each measured (`inference.chat.comparison.measureEachModel`), instead of side by side. */
   measureEachModel(): boolean;
+  /** The comparison's spend measured as a whole, in the ledger in place of its columns that had none (measuredTogether.ts). */
+  recordMeasuredTogether(total: ComparisonSpend): void;
 }
 
 export interface ChatEngineOptions {

@@ -37,6 +37,12 @@ export interface UsageEntry {
   token?: EndpointTokenRef;
   /** Chat answers asked as one column of a comparison: the comparison turn's id. Earlier entries and other requests have none. */
   comparison?: string;
+  /**
+   * A comparison's spend measured as a whole (measuredTogether.ts): the times of its columns' entries
+   * that have no credits, which this entry's credits stand in for. Only such an entry has it; earlier
+   * versions of the extension count it as one more request beside those columns.
+   */
+  covers?: number[];
 }
 
 /** Which endpoint token a request came through: enough to attribute and filter, nothing that authenticates. */
@@ -47,6 +53,14 @@ export interface EndpointTokenRef {
 
 /** The per-run token every start of the local endpoint makes (named tokens have random UUIDs as ids). */
 export const PER_RUN_TOKEN: EndpointTokenRef = { id: 'per-run', name: 'per-run token' };
+
+/** A comparison's spend as a whole, less what its columns measured on their own (measuredTogether.ts). */
+export interface ComparisonSpend {
+  environment: string;
+  /** The comparison turn's id, as its columns' entries name it. */
+  comparison: string;
+  credits: number;
+}
 
 /** What a feature hands over; the ledger adds the version and the time. */
 export type UsageRecord = Omit<UsageEntry, 'v' | 'at'>;
@@ -77,6 +91,7 @@ export function toUsageEntry(record: UsageRecord, at: number): UsageEntry {
   if (record.chars) entry.chars = { in: record.chars.in, out: record.chars.out };
   if (record.token) entry.token = { id: record.token.id, name: record.token.name };
   if (record.comparison) entry.comparison = record.comparison;
+  if (record.covers) entry.covers = [...record.covers];
   return entry;
 }
 
@@ -90,7 +105,7 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const value = raw as Record<string, unknown>;
   if (value.v !== USAGE_ENTRY_VERSION) return undefined;
-  const { requestId, model, environment, kind, credits, at, chars, token, comparison } = value;
+  const { requestId, model, environment, kind, credits, at, chars, token, comparison, covers } = value;
   if (typeof requestId !== 'string' || typeof model !== 'string' || typeof environment !== 'string') return undefined;
   if (!isUsageKind(kind)) return undefined;
   if ((credits !== null && (typeof credits !== 'number' || !Number.isFinite(credits))) || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
@@ -101,6 +116,8 @@ export function parseUsageEntry(line: string): UsageEntry | undefined {
   const via = typeof token === 'object' && token !== null ? token as Record<string, unknown> : undefined;
   if (via && typeof via.id === 'string' && via.id && typeof via.name === 'string') entry.token = { id: via.id, name: via.name };
   if (typeof comparison === 'string' && comparison) entry.comparison = comparison;
+  // Without its comparison or credits of its own it would stand in for what it cannot name: dropped.
+  if (entry.comparison && credits !== null && Array.isArray(covers) && covers.length && covers.every((t) => typeof t === 'number' && Number.isFinite(t))) entry.covers = covers as number[];
   return entry;
 }
 

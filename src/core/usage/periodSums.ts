@@ -30,20 +30,33 @@ function within(at: number, period: Period): boolean {
   return at >= period.start && at < period.end;
 }
 
-function added(sum: PeriodSum, entry: UsageEntry): PeriodSum {
-  return entry.credits === null ? { measured: sum.measured, unmeasured: sum.unmeasured + 1 } : { measured: sum.measured + entry.credits, unmeasured: sum.unmeasured };
+/**
+ * One entry in one period's sum: its credits, or one more unmeasured request; a comparison's measured
+ * total (measuredTogether.ts) also takes back each column entry it stands in for that fell in the period.
+ */
+function added(sum: PeriodSum, entry: UsageEntry, period: Period): PeriodSum {
+  const credits = within(entry.at, period) ? entry.credits : 0;
+  const covered = entry.covers?.filter((at) => within(at, period)).length ?? 0;
+  if (credits === null) return { measured: sum.measured, unmeasured: sum.unmeasured + 1 };
+  // Never below none: a column entry that this sum did not count (read after it) is not taken twice.
+  return { measured: sum.measured + credits, unmeasured: Math.max(0, sum.unmeasured - covered) };
 }
 
 const EMPTY_SUMS: PeriodSums = perPeriod(() => EMPTY_SUM);
 
+/** Whether an entry changes a period's sum: it fell in the period, or a column entry it stands in for did. */
+function counts(entry: UsageEntry, period: Period): boolean {
+  return within(entry.at, period) || (entry.covers?.some((at) => within(at, period)) ?? false);
+}
+
 function addTo(map: Map<string, PeriodSums>, key: string, entry: UsageEntry, periods: LimitPeriods): void {
   const sums = map.get(key) ?? EMPTY_SUMS;
-  map.set(key, perPeriod((period) => (within(entry.at, periods[period]) ? added(sums[period], entry) : sums[period])));
+  map.set(key, perPeriod((period) => (counts(entry, periods[period]) ? added(sums[period], entry, periods[period]) : sums[period])));
 }
 
 /** Counts one entry in the periods it falls in (an entry outside all of them changes nothing). */
 export function addToSums(sums: SpendSums, entry: UsageEntry): void {
-  if (!LIMIT_PERIOD_NAMES.some((period) => within(entry.at, sums.periods[period]))) return;
+  if (!LIMIT_PERIOD_NAMES.some((period) => counts(entry, sums.periods[period]))) return;
   addTo(sums.environments, entry.environment, entry, sums.periods);
   for (const key of budgetKeysOf(entry)) addTo(sums.budgets, key, entry, sums.periods);
 }

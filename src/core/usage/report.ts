@@ -4,6 +4,7 @@ import { comparisonTotals, inComparison, type ComparisonTotal } from './comparis
 // For the usage view, whose lint zone reaches the report, not this file.
 export { ALL_COMPARISONS, type ComparisonTotal } from './comparisonUsage';
 import type { UsageEntry } from './ledger';
+import { withoutCovered } from './measuredTogether';
 
 /** Spend per calendar day (local time of the extension host), with the parts a bar is stacked from. */
 export interface DaySpend {
@@ -125,7 +126,7 @@ export function windowStart(now: number, count: number): number {
 /** Today's measured spend, and how many of today's requests could not be measured. */
 export function spendToday(entries: readonly UsageEntry[], now: number): { credits: number; unmeasured: number } {
   const today = dayKey(now);
-  const todays = entries.filter((e) => e.at <= now && dayKey(e.at) === today);
+  const todays = withoutCovered(entries).filter((e) => e.at <= now && dayKey(e.at) === today);
   const measured = todays.filter(isMeasured);
   return { credits: roundCredits(measured.reduce((sum, e) => sum + e.credits, 0)), unmeasured: todays.length - measured.length };
 }
@@ -184,6 +185,17 @@ function suggestionsSummary(window: readonly UsageEntry[], counts: SuggestionEve
   };
 }
 
+/** The requests an entry's credits are the spend of: one, or the columns a comparison's measured total stands in for. */
+function requestsIn(entry: UsageEntry): number {
+  return entry.covers?.length ?? 1;
+}
+
+/** The series an entry's spend is drawn in: its model, or the models a comparison measured together. */
+function modelOf(entry: UsageEntry): string {
+  if (entry.covers) return l10n.t('models compared side by side');
+  return entry.model || l10n.t('(unknown model)');
+}
+
 export interface ReportOptions {
   /** The days shown, ending today (REPORT_DAYS). */
   days?: number;
@@ -201,9 +213,11 @@ export interface ReportOptions {
 export function buildUsageReport(entries: readonly UsageEntry[], now: number, options: ReportOptions = {}): UsageReport {
   const days = options.days ?? REPORT_DAYS;
   const start = windowStart(now, days);
-  const window = entries.filter((e) => e.at >= start && e.at <= now);
+  // A comparison's measured total counts in place of the column entries it stands in for (measuredTogether.ts).
+  const inDays = entries.filter((e) => e.at >= start && e.at <= now);
+  const window = withoutCovered(inDays);
   const tokens = tokenTotals(window.filter(isMeasured), now);
-  const comparisons = comparisonTotals(window);
+  const comparisons = comparisonTotals(inDays);
   const { token, comparison } = options;
   const all = window.filter((e) => (token === undefined || e.token?.id === token) && (comparison === undefined || inComparison(e, comparison)));
   const inWindow = all.filter(isMeasured);
@@ -211,18 +225,19 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
   for (const entry of inWindow) {
     const total = environments.get(entry.environment) ?? { environment: entry.environment, credits: 0, requests: 0 };
     total.credits += entry.credits;
-    total.requests += 1;
+    total.requests += requestsIn(entry);
     environments.set(entry.environment, total);
   }
   const suggestions = token === undefined && comparison === undefined ? suggestionsSummary(window, options.suggestionCounts) : undefined;
-  const topRequests = [...inWindow]
+  // A comparison's measured total is its columns' spend, not a request of its own: listed under the comparison.
+  const topRequests = inWindow.filter((e) => !e.covers)
     .sort((a, b) => b.credits - a.credits || b.at - a.at)
     .slice(0, options.top ?? 20)
     .map(({ requestId, model, environment, kind, credits, at, token }) => ({ requestId, model, environment, kind, credits, at, ...(token && { token }) }));
   return {
     generatedAt: now,
     days,
-    byModel: stackDays(inWindow, now, days, (e) => e.model || l10n.t('(unknown model)')),
+    byModel: stackDays(inWindow, now, days, modelOf),
     byKind: stackDays(inWindow, now, days, (e) => e.kind),
     topRequests,
     environments: [...environments.values()]
@@ -233,7 +248,7 @@ export function buildUsageReport(entries: readonly UsageEntry[], now: number, op
     comparisons,
     ...(comparison !== undefined && { comparisonFilter: comparison }),
     total: roundCredits(inWindow.reduce((sum, e) => sum + e.credits, 0)),
-    requests: inWindow.length,
+    requests: inWindow.reduce((sum, e) => sum + requestsIn(e), 0),
     today: spendToday(inWindow, now).credits,
     unmeasured: all.length - inWindow.length,
     ...(suggestions && { suggestions }),
@@ -259,14 +274,16 @@ function csvField(value: string | number): string {
 
 /**
  * `token`: the endpoint token's name for requests the local endpoint served; `comparison`: the id of the
- * comparison a chat answer was a column of. Each was added last, so earlier columns keep their place.
+ * comparison a chat answer was a column of; `measured_together`: on a comparison's measured total, how
+ * many of its columns' rows (with no credits) it is the spend of. Each was added last, so earlier
+ * columns keep their place.
  */
-export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id', 'token', 'comparison'] as const;
+export const CSV_HEADER = ['time', 'date', 'environment', 'kind', 'model', 'credits', 'request_id', 'token', 'comparison', 'measured_together'] as const;
 
 /** One entry as a CSV row, without its line end (ISO 8601 UTC time plus the local day). */
 export function usageCsvRow(e: UsageEntry): string {
   // An empty credits field: billed, but the cost could not be measured.
-  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId, e.token?.name ?? '', e.comparison ?? ''].map(csvField).join(',');
+  return [new Date(e.at).toISOString(), dayKey(e.at), e.environment, e.kind, e.model, e.credits === null ? '' : roundCredits(e.credits), e.requestId, e.token?.name ?? '', e.comparison ?? '', e.covers?.length ?? ''].map(csvField).join(',');
 }
 
 /**

@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { formatCredits, SPEND_DIGITS } from '../credits';
 import type { UsageEntry } from './ledger';
 import { dayPeriod, monthPeriod, type Period, type TimeZone } from './spendPeriods';
+import { withoutCovered } from './measuredTogether';
 
 /**
  * Spending limits per environment (the user's `inference.spendingLimits`), checked before any billed
@@ -156,7 +157,8 @@ export const EMPTY_SUM: PeriodSum = { measured: 0, unmeasured: 0 };
 export function sumWithin(entries: readonly UsageEntry[], bounds: Period): PeriodSum {
   let measured = 0;
   let unmeasured = 0;
-  for (const entry of entries) {
+  // A comparison's measured total counts in place of its columns (measuredTogether.ts).
+  for (const entry of withoutCovered(entries)) {
     if (entry.at < bounds.start || entry.at >= bounds.end) continue;
     if (entry.credits === null) unmeasured++;
     else measured += entry.credits;

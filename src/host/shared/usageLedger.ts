@@ -2,7 +2,8 @@ import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { serializeEntry, toUsageEntry, type Clock, type SpendNotMeasured, type UsageEntry, type UsageRecord, type UsageRecorder } from '../../core/usage/ledger';
+import { serializeEntry, toUsageEntry, type Clock, type ComparisonSpend, type SpendNotMeasured, type UsageEntry, type UsageRecord, type UsageRecorder } from '../../core/usage/ledger';
+import { measuredTogether } from '../../core/usage/measuredTogether';
 import { compactLedger, oldestLedgerEntry, readLedgerSince, streamLedger } from '../../core/usage/ledgerFile';
 import { addToSums, emptySums, type SpendSums } from '../../core/usage/periodSums';
 import { readPeriodSums } from '../../core/usage/periodSumsFile';
@@ -119,6 +120,15 @@ export class UsageLedger extends Disposable implements UsageRecorder {
     const why = reason === 'overlapped' ? 'another request of this environment ran at the same time' : 'no balance reading before and after it';
     this.#log.info(`${who}: spend of request ${record.requestId || 'without id'} not measured (${why}); it counts against spending limits as inference.unmeasuredRequestCredits.`);
     this.record({ ...record, credits: null });
+  }
+
+  /**
+   * A comparison's spend measured as a whole: recorded in place of its columns' entries that have
+   * none, which this window recorded (measuredTogether.ts); nothing when it holds none of them.
+   */
+  recordMeasuredTogether(total: ComparisonSpend): void {
+    const record = measuredTogether(this.#entries, total);
+    if (record) this.record(record);
   }
 
   /** Resolves once every record made so far is in the file (or failed to get there, which is logged). */

@@ -231,7 +231,7 @@ class UsageView {
       ...comparison.models.map((row) => el('tr', { className: 'comparison-model' }, [
         el('td', { text: row.model }),
         el('td', { className: 'request-id' }, [el('code', { text: row.requestId || '—' })]),
-        el('td', { className: 'number', text: row.credits === null ? l10n.t('not measured') : formatSpend(row.credits) }),
+        el('td', { className: 'number', text: row.together ? l10n.t('in the total: measured together') : row.credits === null ? l10n.t('not measured') : formatSpend(row.credits) }),
       ])),
     ]);
     return el('section', { className: 'comparisons' }, [

@@ -197,6 +197,7 @@ describe('comparisons: one question, several models side by side (core/chat/comp
     assert.equal(turn().meta?.creditsSpent, 2.75, 'the balance before the first request less the settled one after the last');
     assert.equal(summary(engine.conversation).credits, 2.75);
     assert.deepEqual(backend.recorded.map((entry) => entry.comparison), [turn().id, turn().id]);
+    assert.deepEqual(backend.measuredTogether, [{ environment: 'production', comparison: turn().id, credits: 2.75 }], 'the ledger counts the whole in place of the columns');
   });
 
   it('leaves the whole unmeasured when another call of the wallet ran meanwhile', async () => {
@@ -212,6 +213,7 @@ describe('comparisons: one question, several models side by side (core/chat/comp
     await engine.whenIdle();
     assert.equal(turn().meta?.creditsSpent, undefined);
     assert.equal(turn().meta?.spendNotMeasured, 'overlapped');
+    assert.deepEqual(backend.measuredTogether, [], 'the columns stay unmeasured in the ledger');
   });
 
   it('runs the columns one at a time with measureEachModel, each measured, the total theirs', async () => {
@@ -230,6 +232,7 @@ describe('comparisons: one question, several models side by side (core/chat/comp
     assert.deepEqual(backend.opened, ['a', 'b'], 'a key\'s high limit does not put them side by side');
     assert.deepEqual([columnFigures(column('a')).spend, columnFigures(column('b')).spend], [{ credits: 1 }, { credits: 1.5 }]);
     assert.equal(turn().meta?.creditsSpent, 2.5);
+    assert.deepEqual(backend.measuredTogether, [], 'each column is in the ledger with its own spend');
   });
 
   it('shows the comparison in the snapshot, with where each streaming column stands, and each column\'s end as its own patch', async () => {

@@ -14,7 +14,7 @@ import { errorFacts, type ErrorFacts } from '../../../src/core/errorView';
 import type { ChatRequest, ChatStreamEvent, ResponseMeta } from '../../../src/core/api/types';
 import { BillingWindows, type BillingGroup, type BillingWindow } from '../../../src/core/usage/billingWindows';
 import type { SpendEstimate } from '../../../src/core/usage/estimate';
-import type { SpendNotMeasured, UsageRecord } from '../../../src/core/usage/ledger';
+import type { ComparisonSpend, SpendNotMeasured, UsageRecord } from '../../../src/core/usage/ledger';
 
 /** Fakes of the chat engine's ports (core/chat/ports.ts), for its state machine tests. */
 
@@ -231,7 +231,12 @@ export class FakeComparisonBackend extends FakeBackend implements ComparisonBack
   /** When set, each settled reading takes the next balance (columns measured one after another). */
   settledBalances: number[] | undefined;
   clock: (() => number) | undefined;
+  /** The comparisons' spends measured as a whole that went to the ledger in place of their columns. */
+  readonly measuredTogether: ComparisonSpend[] = [];
 
+  recordMeasuredTogether(total: ComparisonSpend): void {
+    this.measuredTogether.push(total);
+  }
   stream(model: string, stream: ScriptedStream): ScriptedStream {
     this.streamsByModel.set(model, [...(this.streamsByModel.get(model) ?? []), stream]);
     return stream;

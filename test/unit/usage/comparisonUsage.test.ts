@@ -77,11 +77,11 @@ describe('usage of comparisons (core/usage/comparisonUsage, report)', () => {
     assert.equal(listed[0].id, `c-${MAX_COMPARISONS + 4}`, 'the newest');
   });
 
-  it('exports the comparison id in the CSV\'s last column, empty for other requests', async () => {
+  it('exports the comparison id in the CSV\'s comparison column, empty for other requests', async () => {
     const rows = (await usageCsvStreamed(recorded(entries))).split('\r\n');
-    assert.match(rows[0], /,"token","comparison"$/);
-    assert.ok(rows[1].endsWith(`,"","${FIRST}"`));
-    assert.ok(rows[4].endsWith(',"",""'));
+    assert.match(rows[0], /,"token","comparison","measured_together"$/);
+    assert.ok(rows[1].endsWith(`,"","${FIRST}",""`));
+    assert.ok(rows[4].endsWith(',"","",""'));
   });
 
   it('accepts the view\'s comparison filter message and Show Usage\'s arguments, and nothing else', () => {

@@ -98,6 +98,23 @@ describe('period sums file beside the ledger', () => {
   const truth = () => plain(sumsOf(fs.readFileSync(files.ledger, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as UsageEntry), PERIODS));
   const stored = () => JSON.parse(fs.readFileSync(files.sums, 'utf8')) as { ledger: { size: number } };
 
+  it('counts a comparison\'s measured total in place of its columns, built whole or from the lines appended since', async () => {
+    const columns = [entry('2026-03-14T23:59:59Z', null, { comparison: 'turn-1', model: 'a' }), entry('2026-03-15T00:00:01Z', null, { comparison: 'turn-1', model: 'b' })];
+    append(entry('2026-03-15T01:00:00Z', null), ...columns);
+    await read();
+    const total = toUsageEntry({ requestId: '', model: '', environment: 'production', kind: 'chat', credits: 0.75, comparison: 'turn-1', covers: columns.map((e) => e.at) }, Date.parse('2026-03-15T00:00:02Z'));
+    append(total);
+    const all = [entry('2026-03-15T01:00:00Z', null), ...columns, total];
+    const expected = { day: { measured: 0.75, unmeasured: 1 }, month: { measured: 0.75, unmeasured: 1 } };
+    const fromLines = sumsFor((await read()).environments, 'production');
+    assert.deepEqual([fromLines.day, fromLines.month], [expected.day, expected.month], 'the lines appended since');
+    fs.rmSync(files.sums);
+    const whole = sumsFor((await read()).environments, 'production');
+    assert.deepEqual([whole.day, whole.month], [expected.day, expected.month], 'built from the ledger');
+    const over = Object.fromEntries(Object.entries(PERIODS).map(([period, bounds]) => [period, sumWithin(all, bounds)]));
+    assert.deepEqual(sumsFor(sumsOf(all, PERIODS).environments, 'production'), over, 'the sum over each period\'s entries');
+  });
+
   it('is empty without a ledger, and is built from the ledger when missing', async () => {
     assert.deepEqual(plain(await read()), { environments: [], budgets: [] });
     append(entry('2026-03-15T01:00:00Z', 1), entry('2026-03-10T01:00:00Z', 2, { token: TOKEN }));

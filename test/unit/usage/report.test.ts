@@ -84,7 +84,7 @@ describe('usage report', () => {
     assert.deepEqual(report.topRequests.map((r) => r.requestId), [entries[0].requestId]);
     assert.deepEqual(report.environments, [{ environment: 'production', credits: 1.5, requests: 1 }]);
     const csv = (await usageCsvStreamed(recorded(entries))).split('\r\n');
-    assert.ok(csv.some((row) => row.endsWith(',"chat","chat-a","","overlapped-chat","",""')), 'an empty credits field in the CSV');
+    assert.ok(csv.some((row) => row.endsWith(',"chat","chat-a","","overlapped-chat","","",""')), 'an empty credits field in the CSV');
   });
 
   it('lists the most expensive requests first and totals each environment', () => {
@@ -141,9 +141,9 @@ describe('usage CSV', () => {
   it('has a header and one row per entry, in the order recorded, with CRLF line ends', async () => {
     const csv = await usageCsvStreamed(recorded([entry(local(11, 21, 8), 1.25, { requestId: 'a', kind: 'image', model: 'img-1' }), entry(local(11, 22, 8), 0.2, { requestId: 'b' })]));
     const lines = csv.split('\r\n');
-    assert.equal(lines[0], '"time","date","environment","kind","model","credits","request_id","token","comparison"');
-    assert.equal(lines[1], `"${new Date(local(11, 21, 8)).toISOString()}","2026-11-21","production","image","img-1",1.25,"a","",""`);
-    assert.equal(lines[2], `"${new Date(local(11, 22, 8)).toISOString()}","2026-11-22","production","chat","chat-a",0.2,"b","",""`);
+    assert.equal(lines[0], '"time","date","environment","kind","model","credits","request_id","token","comparison","measured_together"');
+    assert.equal(lines[1], `"${new Date(local(11, 21, 8)).toISOString()}","2026-11-21","production","image","img-1",1.25,"a","","",""`);
+    assert.equal(lines[2], `"${new Date(local(11, 22, 8)).toISOString()}","2026-11-22","production","chat","chat-a",0.2,"b","","",""`);
     assert.equal(lines[3], '');
     assert.equal(lines.length, 4);
   });

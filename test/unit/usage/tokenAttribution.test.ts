@@ -49,12 +49,12 @@ describe('usage attributed to endpoint tokens', () => {
     assert.deepEqual(narrowed.tokens, report.tokens, 'the per-token table (and the filter\'s choices) still lists every token');
   });
 
-  it('exports the token\'s name in the CSV\'s last column, empty for other requests', async () => {
+  it('exports the token\'s name in the CSV\'s token column, empty for other requests', async () => {
     const rows = (await usageCsvStreamed(recorded(entries))).split('\r\n');
-    assert.match(rows[0], /,"request_id","token","comparison"$/);
-    assert.match(rows[1], /,"aider",""$/);
-    assert.match(rows[3], /,"per-run token",""$/);
-    assert.match(rows[5], /,"",""$/);
+    assert.match(rows[0], /,"request_id","token","comparison","measured_together"$/);
+    assert.match(rows[1], /,"aider","",""$/);
+    assert.match(rows[3], /,"per-run token","",""$/);
+    assert.match(rows[5], /,"","",""$/);
   });
 
   it('accepts the view\'s filter message for a token id or none, and nothing else', () => {

@@ -144,8 +144,14 @@ export class ComparisonRun {
     if (!billed.length || !this.#conversation.messages.includes(this.turn)) return;
     let reading = this.#lastReading;
     if (before !== undefined && !group.overlapped && (!reading || reading.at < this.#endedAt)) reading = await this.#backend.readSettledBalance(this.#env.name).catch(() => undefined);
-    let credits = group.overlapped || before === undefined ? undefined : answerSpend(before, reading, this.#endedAt);
-    if (credits === undefined && billed.every((answer) => answer.meta?.creditsSpent !== undefined)) credits = roundCredits(billed.reduce((sum, answer) => sum + (answer.meta?.creditsSpent ?? 0), 0));
+    const whole = group.overlapped || before === undefined ? undefined : answerSpend(before, reading, this.#endedAt);
+    const alone = roundCredits(billed.reduce((sum, answer) => sum + (answer.meta?.creditsSpent ?? 0), 0));
+    const unmeasured = billed.some((answer) => answer.meta?.creditsSpent === undefined);
+    // The ledger counts the whole in place of the columns that had no spend of their own.
+    if (whole !== undefined && unmeasured && whole >= alone) {
+      this.#backend.recordMeasuredTogether({ environment: this.#env.name, comparison: this.turn.id, credits: roundCredits(whole - alone) });
+    }
+    const credits = whole ?? (unmeasured ? undefined : alone);
     const { creditsSpent: _credits, spendNotMeasured: _unmeasured, ...meta } = this.turn.meta ?? {};
     const notMeasured: SpendNotMeasured = group.overlapped ? 'overlapped' : 'noReading';
     this.turn.meta = { ...meta, ...(credits !== undefined ? { creditsSpent: credits } : { spendNotMeasured: notMeasured }) };

@@ -5,8 +5,8 @@ import type { Services } from '../../shared/services';
 import { readSetting } from '../../shared/config';
 import { openChatStreamOnce, type ChatStreamServices } from './chatBackend';
 
-/** The client and its 429 policy, and the spending guard (limits, consent, the comparison's billing group). */
-export type ComparisonBackendServices = ChatStreamServices & Pick<Services, 'billing'>;
+/** The client and its 429 policy, the spending guard (limits, consent, the comparison's billing group) and the ledger. */
+export type ComparisonBackendServices = ChatStreamServices & Pick<Services, 'billing' | 'usage'>;
 
 /**
  * What a comparison needs of the host besides a single answer's (ports.ts ComparisonBackend): each
@@ -29,5 +29,6 @@ export function comparisonPorts(services: ComparisonBackendServices): Omit<Compa
     },
     openBillingGroup: (env) => services.billing.openGroup(env),
     measureEachModel: () => readSetting('inference.chat.comparison.measureEachModel'),
+    recordMeasuredTogether: (total) => services.usage.recordMeasuredTogether(total),
   };
 }
