@@ -251,10 +251,12 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
     },
     async reloadWindow() {
       const { page } = current();
+      const started = Date.now();
       const loaded = page.waitForEvent('load', { timeout: 60_000 });
       await workbench.runCommand(page, 'Developer: Reload Window');
       await loaded;
       await waitForWorkbench(page);
+      console.log(`    [ui] window reloaded in ${seconds(started)}`);
     },
   };
   return fixture;

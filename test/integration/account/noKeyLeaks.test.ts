@@ -7,7 +7,7 @@ import { setApiKey } from '../../../src/host/account/apiKeyCommands';
 import { issuedKeys } from '../../emulator/keys';
 import { waitFor } from '../../harness/wait';
 import { extensionApi, useConfiguredEmulator } from '../support/emulatorSetup';
-import { filesUnder } from '../support/files';
+import { filesUnder, logWritten } from '../support/files';
 import { openNewChatPanel } from '../support/chatPanels';
 
 /** Where a file belongs, for the printed figure. */
@@ -116,7 +116,7 @@ describe('No API key in settings, state, chat history, usage ledger, workspace f
     await waitFor('the usage ledger on disk', () => fs.existsSync(path.join(services.context.globalStorageUri.fsPath, 'usage', 'ledger.jsonl')), { timeoutMs: 10_000, intervalMs: 50 });
     await services.environments.activate('preview');
     await services.environments.activate('production');
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // let the log channel flush to disk
+    await logWritten(services.context, services.log);
 
     // The scan can see a key where it looks: one planted in the extension's storage is found.
     const planted = path.join(services.context.globalStorageUri.fsPath, 'planted-key.txt');

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { waitFor } from '../../harness/wait';
 import { rawRequest } from '../../unit/emulator/helpers';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
-import { writtenFiles } from '../support/files';
+import { logWritten, writtenFiles } from '../support/files';
 import { startThroughCommand, type Started } from './support';
 
 describe('Local endpoint: named tokens with their own daily limits, attributed in the ledger, revoked at once (real extension host, emulator prices)', () => {
@@ -81,7 +81,7 @@ describe('Local endpoint: named tokens with their own daily limits, attributed i
   });
 
   it('names a token in the log and the ledger, and writes none of them to any file', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // let the log channel flush to disk
+    await logWritten(services().context, services().log);
     const files = writtenFiles(services().context, vscode.workspace.workspaceFolders);
     assert.ok(files.some(([, text]) => text.includes('token "limited tool"')), 'the log names the token');
     assert.ok(files.some(([file, text]) => file.endsWith('ledger.jsonl') && text.includes('"name":"limited tool"')), 'the ledger names the token');

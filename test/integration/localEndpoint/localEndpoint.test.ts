@@ -7,7 +7,7 @@ import { waitFor } from '../../harness/wait';
 import { useConfiguredEmulator } from '../support/emulatorSetup';
 import { rawRequest } from '../../unit/emulator/helpers';
 import { normaliseIds } from '../../unit/localEndpoint/support';
-import { writtenFiles } from '../support/files';
+import { logWritten, writtenFiles } from '../support/files';
 import { startThroughCommand, type Started } from './support';
 
 const start = () => vscode.commands.executeCommand('inference.startLocalEndpoint');
@@ -179,8 +179,8 @@ describe('Local endpoint: lifecycle and secrets (real extension host)', () => {
     const closed = await rawRequest(`${second.origin}/v1/models`, { headers: { authorization: `Bearer ${second.token}` } });
     assert.match(closed.error ?? '', /ECONNREFUSED/, 'nothing listens any more');
 
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // let the log channel flush to disk
-    const { context } = api().services;
+    const { context, log } = api().services;
+    await logWritten(context, log);
     const files = writtenFiles(context, vscode.workspace.workspaceFolders);
     assert.ok(files.some(([, text]) => text.includes('local endpoint: POST /v1/chat/completions (openai)')), 'requests are in the log');
     const secrets = [emulator().keys.production.full, emulator().keys.production.broke, first.token, second.token];
