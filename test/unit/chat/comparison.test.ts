@@ -200,6 +200,22 @@ describe('comparisons: one question, several models side by side (core/chat/comp
     assert.deepEqual(backend.measuredTogether, [{ environment: 'production', comparison: turn().id, credits: 2.75 }], 'the ledger counts the whole in place of the columns');
   });
 
+  it('puts the whole in the ledger in place of every column, also one that waited for a slot', async () => {
+    const { backend, engine, turn, column } = setup();
+    // Two at a time: a and b side by side; c takes b's slot when b ends, beside a.
+    const held = backend.stream('a', new ScriptedStream());
+    backend.currentBalance = 100;
+    backend.settledBalances = [99, 98, 97.5];
+    await engine.compare('Q', ['a', 'b', 'c']);
+    await waitFor('b and c done', () => (column('b').answer.status === 'done' && column('c').answer.status === 'done') || undefined);
+    assert.deepEqual(backend.opened, ['a', 'b', 'c']);
+    held.answer(['A']);
+    await engine.whenIdle();
+    for (const model of ['a', 'b', 'c']) assert.deepEqual(columnFigures(column(model)).spend, { notMeasured: 'overlapped' }, model);
+    assert.equal(turn().meta?.creditsSpent, 2.5);
+    assert.deepEqual(backend.measuredTogether, [{ environment: 'production', comparison: turn().id, credits: 2.5 }]);
+  });
+
   it('leaves the whole unmeasured when another call of the wallet ran meanwhile', async () => {
     const { backend, engine, turn } = setup();
     const hold = backend.stream('a', new ScriptedStream());
