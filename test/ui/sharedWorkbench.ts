@@ -15,7 +15,8 @@ import { waitFor } from '../harness/wait';
  * One code-server, one Chromium and one browser tab for the UI files of this mocha process that need
  * nothing of their own (fixture.ts decides), one file after the other. What a file costs most is
  * loading the workbench: in a tab that loaded it before, the renderer has the workbench's scripts
- * compiled, and a load takes about 7 CPU-s instead of 11.5 (measured on 2 quiet cores).
+ * compiled, and a load takes about 7 CPU-s instead of 11.5 (measured on 2 quiet cores), plus ~4.5 as
+ * its extension host and extensions start in the 10 s after (measured per process, test/README.md).
  *
  * A file is isolated all the same: its own emulator and workspace folder, user settings written for
  * it before its window opens, the origin's browser storage cleared before it (the workbench's
