@@ -30,9 +30,9 @@ export function isCovered(entry: UsageEntry, covered: ReadonlySet<string>): bool
 }
 
 /** The entries a report counts: every entry but the column entries a measured total stands in for. */
-export function withoutCovered(entries: readonly UsageEntry[]): UsageEntry[] {
+export function withoutCovered(entries: readonly UsageEntry[]): readonly UsageEntry[] {
   const covered = coveredEntries(entries);
-  return covered.size ? entries.filter((entry) => !isCovered(entry, covered)) : [...entries];
+  return covered.size ? entries.filter((entry) => !isCovered(entry, covered)) : entries;
 }
 
 /**

@@ -126,7 +126,8 @@ export function windowStart(now: number, count: number): number {
 /** Today's measured spend, and how many of today's requests could not be measured. */
 export function spendToday(entries: readonly UsageEntry[], now: number): { credits: number; unmeasured: number } {
   const today = dayKey(now);
-  const todays = withoutCovered(entries).filter((e) => e.at <= now && dayKey(e.at) === today);
+  // A total is recorded after the columns it stands in for: today's columns have today's total.
+  const todays = withoutCovered(entries.filter((e) => e.at <= now && dayKey(e.at) === today));
   const measured = todays.filter(isMeasured);
   return { credits: roundCredits(measured.reduce((sum, e) => sum + e.credits, 0)), unmeasured: todays.length - measured.length };
 }
