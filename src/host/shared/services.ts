@@ -15,6 +15,7 @@ import { SettingsProblems } from './settingsProblems';
 import { SpendingWatch } from './spendingWatch';
 import { createSuggestionCounts } from './suggestionCounts';
 import type { SuggestionCounts } from '../../core/suggestions/suggestionCounts';
+import { holdingUpdates } from '../../core/heldUpdates';
 import { ledgerClock, UsageLedger } from './usageLedger';
 import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
 
@@ -56,18 +57,20 @@ export interface Services {
 export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Services {
   const environments = new Environments();
   const keys = new ApiKeyStore(context.secrets);
-  const account = new AccountState(context.globalState);
+  // Every service's global state through one view whose updates hold (core/heldUpdates.ts).
+  const globalState = holdingUpdates(context.globalState);
+  const account = new AccountState(globalState);
   const settings = new SettingsProblems(log);
   const workspaceGuard = new WorkspaceSettingsGuard(log, context.workspaceState);
   const api = new ApiAccess(environments, keys, account, log, settings);
-  const models = new ModelService(context.globalState, environments, api, keys, log);
+  const models = new ModelService(globalState, environments, api, keys, log);
   const errors = new ErrorPresenter(log, environments, models, account, settings);
   const usage = new UsageLedger(context.globalStorageUri, log, ledgerClock(context.extensionMode));
   const limitSettings = { spendingLimits: () => readSetting('inference.spendingLimits'), unmeasuredRequestCredits: () => readSetting('inference.unmeasuredRequestCredits') };
   // Every window of this user shares the global storage: its billed calls are seen by the others.
   const billingWindows = new BillingWindows(SETTLE_WAIT_MS, new FileBillingActivity(path.join(context.globalStorageUri.fsPath, 'usage', 'billing')));
   const billing = new SpendingGuard(billingWindows, usage, log, limitSettings, context.globalStorageUri.fsPath);
-  const spendingWatch = new SpendingWatch(billing, environments, usage, context.globalState);
+  const spendingWatch = new SpendingWatch(billing, environments, usage, globalState);
   context.subscriptions.push(environments, keys, account, settings, workspaceGuard, api, models, usage, spendingWatch);
   let endpointTokens: EndpointTokens | undefined;
   let suggestionCounts: SuggestionCounts | undefined;
@@ -82,7 +85,7 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
     },
     get suggestionCounts() {
       if (!suggestionCounts) {
-        suggestionCounts = createSuggestionCounts(context.globalState, log);
+        suggestionCounts = createSuggestionCounts(globalState, log);
         // Disposal writes what is pending (VS Code does not wait for it: at most the last batch is lost).
         context.subscriptions.push(suggestionCounts);
       }
