@@ -20,8 +20,8 @@ async function askForWorkspaceFolder(): Promise<vscode.Uri | undefined> {
 
 export { generateImage, type GenerateOptions, type GenerationOutcome } from './generateImage';
 
-/** Generation, its questions, the history's storage (context), and how an outcome is told (errors; billing for Send Anyway). */
-export type ImagesServices = GenerateImageServices & ImageQuestionServices & Pick<Services, 'context' | 'errors' | 'billing' | 'environments' | 'log'>;
+/** Generation, its questions, the history's storage (global state), and how an outcome is told (errors; billing for Send Anyway). */
+export type ImagesServices = GenerateImageServices & ImageQuestionServices & Pick<Services, 'globalState' | 'errors' | 'billing' | 'environments' | 'log'>;
 
 /** Nothing was requested: why, as the kind of failure whose action fixes it. */
 const REFUSAL_KINDS = { trust: 'untrustedWorkspace', settings: 'imageFolder', none: 'workspaceRefused' } as const;
@@ -94,7 +94,7 @@ async function runCommand(services: ImagesServices, history: ImageHistory, ask: 
 
 /** The image commands; the returned outcome lets tests see what a palette run did. */
 export function registerImages(services: ImagesServices): Registered {
-  const history = new ImageHistory(services.context.globalState);
+  const history = new ImageHistory(services.globalState);
   return vscode.Disposable.from(
     vscode.commands.registerCommand('inference.generateImage', () => runCommand(services, history, askForInputs)),
     vscode.commands.registerCommand('inference.generateImageWithLastSettings', () => runCommand(services, history, askWithLastSettings)),

@@ -22,6 +22,8 @@ import { WorkspaceSettingsGuard } from './workspaceSettingsGuard';
 /** Everything a feature needs, built once at activation and owned by the extension context. */
 export interface Services {
   readonly context: vscode.ExtensionContext;
+  /** The context's global state, whose updates hold (core/heldUpdates.ts): every feature's, instead of `context.globalState`. */
+  readonly globalState: vscode.Memento;
   readonly log: vscode.LogOutputChannel;
   readonly environments: Environments;
   readonly keys: ApiKeyStore;
@@ -75,7 +77,7 @@ export function createServices(context: vscode.ExtensionContext, log: vscode.Log
   let endpointTokens: EndpointTokens | undefined;
   let suggestionCounts: SuggestionCounts | undefined;
   return {
-    context, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing, spendingWatch,
+    context, globalState, log, environments, keys, account, api, models, errors, settings, workspaceGuard, usage, billing, spendingWatch,
     get endpointTokens() {
       if (!endpointTokens) {
         endpointTokens = new EndpointTokens(context.secrets, log);

@@ -14,7 +14,7 @@ import { RecentEdits } from './recentEdits';
 import { registerSuggestionCommands } from './suggestionCommands';
 import type { SuggestionsShell } from './suggestionsShell';
 
-export type SuggestionsServices = Pick<Services, 'context' | 'log' | 'environments' | 'models' | 'api' | 'usage' | 'keys' | 'suggestionCounts'> & MeterServices;
+export type SuggestionsServices = Pick<Services, 'globalState' | 'log' | 'environments' | 'models' | 'api' | 'usage' | 'keys' | 'suggestionCounts'> & MeterServices;
 
 /** How long a failure the next request would repeat (a key refused, an empty wallet) holds suggestions back. */
 const FAILING_PAUSE_MS = 60_000;

@@ -3,7 +3,7 @@ import type { Registered } from '../shared/disposable';
 import type { Services } from '../shared/services';
 import { SNOOZED_UNTIL_KEY, type SuggestionsShell } from './suggestionsShell';
 
-export type SuggestionCommandServices = Pick<Services, 'context' | 'environments' | 'models'>;
+export type SuggestionCommandServices = Pick<Services, 'globalState' | 'environments' | 'models'>;
 
 /** Snooze lengths offered, in minutes. */
 const SNOOZE_MINUTES = [15, 60, 240] as const;
@@ -31,11 +31,11 @@ export function registerSuggestionCommands(services: SuggestionCommandServices, 
     }))?.value;
     if (chosen === undefined) return;
     const until = Date.now() + chosen * 60_000;
-    await services.context.globalState.update(SNOOZED_UNTIL_KEY, until);
+    await services.globalState.update(SNOOZED_UNTIL_KEY, until);
     shell.update();
   };
   const resume = async (): Promise<void> => {
-    await services.context.globalState.update(SNOOZED_UNTIL_KEY, undefined);
+    await services.globalState.update(SNOOZED_UNTIL_KEY, undefined);
     shell.resume();
   };
 

@@ -10,7 +10,7 @@ import type { StatusItems } from '../shared/statusItems';
 /** Until when suggestions are snoozed (epoch ms), shared by the user's windows. */
 export const SNOOZED_UNTIL_KEY = 'inference.suggestions.snoozedUntil';
 
-export type SuggestionsShellServices = Pick<Services, 'context' | 'environments' | 'models' | 'usage' | 'log'> & {
+export type SuggestionsShellServices = Pick<Services, 'globalState' | 'environments' | 'models' | 'usage' | 'log'> & {
   readonly billing: Pick<Services['billing'], 'kindSpendToday'>;
 };
 
@@ -74,7 +74,7 @@ export class SuggestionsShell extends Disposable {
   }
 
   snoozedUntil(now = Date.now()): number | undefined {
-    const until = this.#services.context.globalState.get<number>(SNOOZED_UNTIL_KEY);
+    const until = this.#services.globalState.get<number>(SNOOZED_UNTIL_KEY);
     return typeof until === 'number' && until > now ? until : undefined;
   }
 
