@@ -58,7 +58,7 @@ export function activate(context: vscode.ExtensionContext, shell: ShellHandover)
   context.subscriptions.push(log);
   try {
     const services = createServices(context, log);
-    const statusItems = new StatusItems(context.globalState, shell.drawnStatusItems);
+    const statusItems = new StatusItems(services.globalState, shell.drawnStatusItems);
     const statusBar = new AccountStatusBar(services, statusItems);
     context.subscriptions.push(registerAccountCommands(services), statusBar);
     const chat = registerChatShell(services);
