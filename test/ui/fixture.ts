@@ -198,7 +198,18 @@ export function useWorkbench(options: WorkbenchOptions = {}): UiFixture {
   afterEach(async function () {
     if (this.currentTest?.state === 'failed' && state) {
       const name = `FAILED-${this.currentTest.title.replace(/[^\w.-]+/g, '_').slice(0, 80)}`;
-      await fixture.screenshot(name).catch(() => undefined);
+      const { page, shots, server, logsBefore } = state;
+      // Every window the test opened (a second page of the same browser among them), and what each
+      // window's extension logged: a failure in another window is otherwise only a timeout here.
+      const pages = page.context().pages();
+      for (const [index, other] of pages.entries()) {
+        await saveScreenshot(other, shots, other === page ? name : `${name}-window-${index + 1}`).catch(() => undefined);
+      }
+      for (const [index, file] of [...extensionLogs(server)].filter((log) => !logsBefore.has(log)).entries()) {
+        const copy = path.join(shots, `${name}-extension-${index + 1}.log`);
+        fs.copyFileSync(file, copy);
+        console.log(`    [ui] extension log ${path.relative(REPO_ROOT, copy)}`);
+      }
     }
   });
 
