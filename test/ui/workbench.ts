@@ -177,9 +177,12 @@ async function describeQuickInput(page: Page): Promise<string> {
       const rows = Array.from(widget.querySelectorAll('.quick-input-list .monaco-list-row .label-name'), (row) => row.textContent?.trim() ?? '');
       // The placeholder tells an empty list ("offers no models") from rows the list has not drawn; the
       // page's visibility tells a background page, whose animation frames (and so rows) wait.
-      const document = widget.ownerDocument as unknown as { visibilityState: string; hasFocus(): boolean };
+      // A quick pick that lost the focus hides, and its widget keeps what it last showed.
+      const document = widget.ownerDocument as unknown as { visibilityState: string; hasFocus(): boolean; activeElement: { tagName: string; className: string } | null };
+      const shown = (widget as unknown as { checkVisibility(): boolean }).checkVisibility() ? 'shown' : 'hidden';
+      const focused = document.activeElement ? `${document.activeElement.tagName.toLowerCase()}.${document.activeElement.className.split(' ').join('.')}` : 'nothing';
       const list = widget.querySelector('.quick-input-list') as unknown as { clientHeight: number } | null;
-      return `the quick input showed: title "${text('.quick-input-title')}", input "${input?.value ?? ''}", placeholder "${input?.placeholder ?? ''}", progress "${busy}", page ${document.visibilityState}${document.hasFocus() ? ' and focused' : ', not focused'}, list ${list?.clientHeight ?? '-'} px high, ${rows.length} row(s): ${rows.slice(0, 10).map((row) => `"${row}"`).join(', ')}`;
+      return `the quick input (${shown}) showed: title "${text('.quick-input-title')}", input "${input?.value ?? ''}", placeholder "${input?.placeholder ?? ''}", progress "${busy}", page ${document.visibilityState}${document.hasFocus() ? ' and focused' : ', not focused'}, focus on ${focused}, list ${list?.clientHeight ?? '-'} px high, ${rows.length} row(s): ${rows.slice(0, 10).map((row) => `"${row}"`).join(', ')}`;
     }, undefined, { timeout: 5000 });
   } catch (error) {
     return `the quick input could not be read: ${(error as Error).message}`;
