@@ -58,20 +58,30 @@ describe('Chat comparison of models (real extension host, emulator back end)', (
     const sentAt = Date.now();
     await chat().request(id, 'compare', { text: 'Compare the two of you', models: [SMALL, LARGE] });
     const turn = await settled(id);
+    const settledAt = Date.now();
     const requests = posts(sentAt);
     assert.deepEqual(requests.map((r) => r.model).sort(), [LARGE, SMALL], 'one request per model');
     assert.ok(requests.every((r) => r.status === 200 && r.chat?.messages.at(-1)?.content === 'Compare the two of you'));
     for (const model of [SMALL, LARGE]) {
+      const { meta } = column(turn, model).answer;
       const figures = columnFigures(column(turn, model));
       const record = requests.find((r) => r.model === model) ?? assert.fail(`no request for ${model}`);
       const serviceTtft = (record.firstContentAt ?? Infinity) - record.startedAt;
       const serviceTotal = (record.finishedAt ?? Infinity) - record.startedAt;
-      // The client's clock starts before its request leaves and stops after the last byte arrives: never
-      // less than the emulator's, and not far more on one machine.
-      assert.ok(figures.timeToFirstTokenMs !== undefined && figures.timeToFirstTokenMs >= serviceTtft - 5 && figures.timeToFirstTokenMs <= serviceTtft + 500,
-        `${model}: time to first token ${figures.timeToFirstTokenMs} ms, the emulator's ${serviceTtft} ms`);
-      assert.ok(figures.totalMs !== undefined && figures.totalMs >= serviceTotal - 5 && figures.totalMs <= serviceTotal + 1500,
-        `${model}: total ${figures.totalMs} ms, the emulator's ${serviceTotal} ms`);
+      // The emulator runs in this extension host, so the column's times and the emulator's are on one
+      // clock: each of the column's must fall between the events that cause and bound it, however
+      // busy the machine. Its clock starts after the question was asked and before the request
+      // arrives; it sees the first token after the emulator wrote it; it ends after that and before
+      // the test saw the comparison settle. (A margin in milliseconds over the emulator's figures
+      // failed a busy CI: 708 ms against 97 ms, the difference spent before the request arrived.)
+      const order = (what: string, earlier: number | undefined, later: number | undefined) =>
+        assert.ok(earlier !== undefined && later !== undefined && earlier <= later, `${model}: ${what} (${earlier} then ${later})`);
+      order('the question, then the column\'s clock starts', sentAt, meta?.startedAt);
+      order('the column\'s clock starts, then the request arrives', meta?.startedAt, record.startedAt);
+      order('the emulator writes the first token, then the column sees it', record.firstContentAt, meta?.firstDeltaAt);
+      order('the column\'s first token, then its end', meta?.firstDeltaAt, meta?.finishedAt);
+      order('the column ends, then the comparison settles', meta?.finishedAt, settledAt);
+      assert.ok(figures.timeToFirstTokenMs !== undefined && figures.totalMs !== undefined, `${model}: both times`);
       assert.ok((figures.charsPerSecond ?? 0) > 0, `${model}: a rate`);
       assert.deepEqual(figures.spend, { notMeasured: 'overlapped' }, `${model}: ran beside the other`);
       console.log(`        ${model}: time to first token ${figures.timeToFirstTokenMs} ms (emulator ${serviceTtft} ms), total ${figures.totalMs} ms (emulator ${serviceTotal} ms), ${figures.charsPerSecond} chars/s, charged ${record.creditsCharged}`);
