@@ -63,8 +63,9 @@ describe('Chat comparison of models (real extension host, emulator back end)', (
     assert.deepEqual(requests.map((r) => r.model).sort(), [LARGE, SMALL], 'one request per model');
     assert.ok(requests.every((r) => r.status === 200 && r.chat?.messages.at(-1)?.content === 'Compare the two of you'));
     for (const model of [SMALL, LARGE]) {
-      const { meta } = column(turn, model).answer;
-      const figures = columnFigures(column(turn, model));
+      const shown = column(turn, model);
+      const { meta } = shown.answer;
+      const figures = columnFigures(shown);
       const record = requests.find((r) => r.model === model) ?? assert.fail(`no request for ${model}`);
       const serviceTtft = (record.firstContentAt ?? Infinity) - record.startedAt;
       const serviceTotal = (record.finishedAt ?? Infinity) - record.startedAt;
