@@ -28,6 +28,7 @@ import type { HostConnection } from './hostConnection';
 import { LiveRegion } from './liveRegion';
 import { createMarkdown } from './markdown/markdown';
 import { MessageList } from './messageList';
+import { StreamFollower } from './streamFollower';
 
 export class ChatApp {
   readonly #frames = new FrameScheduler();
@@ -39,9 +40,7 @@ export class ChatApp {
   readonly #messages: MessageList;
   /** The conversation shown, without its messages: those are `messages`, which hold their text. */
   #conversation: ConversationHeader | undefined;
-  #streaming: { messageId: string; seq: number } | undefined;
-  /** The comparison streaming: its turn, and per column (by index) the `seq` of its last append. */
-  #comparing: { turnId: string; seqs: number[] } | undefined;
+  readonly #streams = new StreamFollower();
   #awaitingSnapshot = false;
   #state: ChatWebviewState;
 
@@ -88,7 +87,7 @@ export class ChatApp {
     // The real target of a link (punycode host, a user name before the host) shows on hover, before any click.
     root.addEventListener('mouseover', (event) => showLinkTarget(event.target));
     document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.#busy && event.target !== this.#composer.input) void this.#call('stop', {});
+      if (event.key === 'Escape' && this.#streams.busy && event.target !== this.#composer.input) void this.#call('stop', {});
     });
   }
 
@@ -134,11 +133,11 @@ export class ChatApp {
 
   #append(append: AppendMessage): void {
     if (this.#awaitingSnapshot) return;
-    if (append.column !== undefined) return this.#appendColumn(append, append.column);
-    if (!this.#streaming || append.seq !== this.#streaming.seq + 1) return this.#askForSnapshot();
-    this.#streaming.seq = append.seq;
-    const view = this.#messages.get(this.#streaming.messageId);
-    if (append.reasoning) view?.appendReasoning(append.text);
+    const target = this.#streams.take(append);
+    if (!target) return this.#askForSnapshot();
+    const view = this.#messages.get(target.messageId);
+    if (target.column !== undefined) view?.appendColumn(target.column, append.text, append.reasoning === true);
+    else if (append.reasoning) view?.appendReasoning(append.text);
     else view?.append(append.text);
   }
 
@@ -146,14 +145,6 @@ export class ChatApp {
   #askForSnapshot(): void {
     this.#awaitingSnapshot = true;
     void this.#call('requestSnapshot', {});
-  }
-
-  /** A comparison column's text: each column's appends are numbered on their own. */
-  #appendColumn(append: AppendMessage, column: number): void {
-    const comparing = this.#comparing;
-    if (!comparing || append.seq !== (comparing.seqs[column] ?? 0) + 1) return this.#askForSnapshot();
-    comparing.seqs[column] = append.seq;
-    this.#messages.get(comparing.turnId)?.appendColumn(column, append.text, append.reasoning === true);
   }
 
   #patchColumn(patch: ColumnPatchMessage): void {
@@ -164,27 +155,16 @@ export class ChatApp {
     else this.#live.announce(l10n.t('{0} finished.', ended));
   }
 
-  /** Whether a comparison turn streams (its columns' appends are taken), from its upsert or patch. */
+  /** Whether a comparison turn streams (its columns' appends are taken), and the announcement when it ends. */
   #followComparison(turnId: string, status: MessageView['status']): void {
-    if (status === 'streaming' && this.#comparing?.turnId !== turnId) {
-      this.#comparing = { turnId, seqs: [] };
-    } else if (status !== 'streaming' && this.#comparing?.turnId === turnId) {
-      this.#comparing = undefined;
-      this.#live.announceNow(l10n.t('Comparison complete.'));
-    }
+    if (this.#streams.comparisonStatus(turnId, status)) this.#live.announceNow(l10n.t('Comparison complete.'));
   }
 
   #applySnapshot(snapshot: SnapshotMessage): void {
     this.#awaitingSnapshot = false;
     const { messages, ...conversation } = snapshot.conversation;
     this.#conversation = conversation;
-    this.#streaming = snapshot.streaming ? { ...snapshot.streaming } : undefined;
-    const streamingColumns = snapshot.streamingColumns;
-    const turn = streamingColumns && messages.find((m) => m.id === streamingColumns.turnId);
-    // Columns not yet sent (waiting for a slot) start from 0 like any answer.
-    this.#comparing = turn?.comparison && streamingColumns
-      ? { turnId: turn.id, seqs: turn.comparison.columns.map((c) => streamingColumns.columns.find((p) => p.columnId === c.answer.id)?.seq ?? 0) }
-      : undefined;
+    this.#streams.restart(snapshot);
     this.#messages.show(messages);
     this.#composer.setAttachments(snapshot.attachments);
     this.#applyEnvironment(snapshot.environment);
@@ -211,7 +191,7 @@ export class ChatApp {
     if (!element) return;
     if (element.comparison) this.#followComparison(patch.messageId, patch.status);
     else this.#followStatus(patch.messageId, patch);
-    element.patch(patch, false, this.#busy);
+    element.patch(patch, false, this.#streams.busy);
     this.#refreshChrome();
   }
 
@@ -220,30 +200,23 @@ export class ChatApp {
     if (view.comparison) this.#followComparison(view.id, view.status);
     else this.#followStatus(view.id, view);
     const existing = this.#messages.get(view.id);
-    if (existing) existing.update(view, false, this.#busy);
+    if (existing) existing.update(view, false, this.#streams.busy);
     else this.#messages.add(view);
     this.#refreshChrome();
   }
 
   /** Which answer streams (the next appends are its), and the announcement when it ends. */
   #followStatus(messageId: string, { status, error }: MessagePatch): void {
-    if (status === 'streaming' && this.#streaming?.messageId !== messageId) this.#streaming = { messageId, seq: 0 };
-    if (status !== 'streaming' && this.#streaming?.messageId === messageId) {
-      this.#streaming = undefined;
-      if (status === 'stopped') this.#live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
-      else if (error) this.#live.announceNow(l10n.t('Request failed: {0}', error.message));
-      else this.#live.announceNow(l10n.t('Answer complete.'));
-    }
-  }
-
-  get #busy(): boolean {
-    return this.#streaming !== undefined || this.#comparing !== undefined;
+    if (!this.#streams.answerStatus(messageId, status)) return;
+    if (status === 'stopped') this.#live.announceNow(l10n.t('Answer stopped. The partial answer is kept.'));
+    else if (error) this.#live.announceNow(l10n.t('Request failed: {0}', error.message));
+    else this.#live.announceNow(l10n.t('Answer complete.'));
   }
 
   /** The chrome that depends on the whole conversation: the last turn's buttons, the composer, the spend. */
   #refreshChrome(): void {
-    this.#messages.refreshChrome(this.#busy);
-    this.#composer.setBusy(this.#busy);
+    this.#messages.refreshChrome(this.#streams.busy);
+    this.#composer.setBusy(this.#streams.busy);
     this.#header.showSpend(conversationSpend(this.#messages.all));
   }
 
