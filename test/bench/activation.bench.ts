@@ -264,7 +264,7 @@ async function main(): Promise<Row[]> {
     // The shell's activation by part (its own performance.now() marks), medians over our windows.
     const parts = Object.keys(activation.ours.find((a) => a.deferred?.shell)?.deferred?.shell ?? {});
     rows.push({
-      what: '  the shell\'s activation by part (status items drawn, command stand-ins, chat surfaces, language model provider), median',
+      what: '  the shell\'s activation by part (status items drawn, command stand-ins, language model provider), median',
       target: '(context)',
       measured: parts.map((part) => `${part.replace(/Ms$/, '')} ${stats(activation.ours.map((a) => a.deferred?.shell?.[part] ?? Number.NaN)).median.toFixed(2)} ms`).join(', '),
     });

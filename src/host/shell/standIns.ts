@@ -5,8 +5,8 @@ import type { ChatSurfaceHandlers } from './handover';
 
 /**
  * What the shell registers at activation in place of the extension, each of which loads it on first
- * use: every command of package.json, the chat's panel serializer and side-bar view, and the language
- * model provider. `load` is synchronous (the bundle runs in the same task): it disposes the command
+ * use: every command of package.json and the language model provider (the chat's panel serializer and
+ * side-bar view come as the extension loads: registerChatSurfaces). `load` is synchronous (the bundle runs in the same task): it disposes the command
  * stand-ins just before the extension registers the real commands, so a command is never missing and
  * never registered twice, and the run goes on to the real command with the same arguments.
  */
@@ -23,8 +23,8 @@ export function contributedCommands(extension: vscode.Extension<unknown>): strin
   return (manifest.contributes?.commands ?? []).map((entry) => entry.command).filter((command): command is string => typeof command === 'string');
 }
 
-/** A restored panel or the side-bar view shown: the chat's own code takes it from there. */
-export function registerChatSurfaceStandIns(chat: () => ChatSurfaceHandlers | undefined): vscode.Disposable {
+/** A restored panel or the side-bar view shown: the chat's own code takes it from there (registered as the extension loads). */
+export function registerChatSurfaces(chat: () => ChatSurfaceHandlers | undefined): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => chat()?.restorePanel(panel, state),
