@@ -5,10 +5,11 @@ import type { ChatSurfaceHandlers } from './handover';
 
 /**
  * What the shell registers at activation in place of the extension, each of which loads it on first
- * use: every command of package.json and the language model provider (the chat's panel serializer and
- * side-bar view come as the extension loads: registerChatSurfaces). `load` is synchronous (the bundle runs in the same task): it disposes the command
- * stand-ins just before the extension registers the real commands, so a command is never missing and
- * never registered twice, and the run goes on to the real command with the same arguments.
+ * use: every command of package.json and the language model provider (the chat's panel serializer
+ * and side-bar view come as the extension loads: registerChatSurfaces). `load` is synchronous (the
+ * bundle runs in the same task): it disposes the command stand-ins just before the extension
+ * registers the real commands, so a command is never missing and never registered twice, and the
+ * run goes on to the real command with the same arguments.
  */
 export function registerCommandStandIns(commands: readonly string[], load: () => unknown): vscode.Disposable[] {
   return commands.map((command) => vscode.commands.registerCommand(command, (...args: unknown[]) => {
