@@ -57,6 +57,8 @@ export class SpendingGuard {
   readonly #reservations: ReservationStore;
   /** Environments whose next request the user let through past the limit ("Send Anyway"). */
   readonly #allowedOnce = new Map<string, number>();
+  /** Releases that closed windows began and that have not finished writing the reservation file. */
+  readonly #releasing = new Set<Promise<void>>();
 
   readonly #windows: BillingWindows;
   readonly #usage: SpendLedger;
@@ -158,12 +160,20 @@ export class SpendingGuard {
         // The reservation stands until the request's spend is in the ledger file, where other windows
         // read it: features record right before closing, or (images) right after; a turn of the event
         // loop later the record is queued, and the release waits for the queue.
-        setImmediate(() => {
-          void this.#usage.written().then(() => this.#reservations.release(id)).catch((error: unknown) => {
+        const releasing: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+          .then(() => this.#usage.written())
+          .then(() => this.#reservations.release(id))
+          .catch((error: unknown) => {
             this.#log.warn(`Spending limit: reservation not released: ${error instanceof Error ? error.message : String(error)}`);
-          });
-        });
+          })
+          .finally(() => this.#releasing.delete(releasing));
+        this.#releasing.add(releasing);
       },
     };
+  }
+
+  /** Resolves once every reservation that closed windows let go is released in the file (a test's or a shutdown's wait). */
+  async settled(): Promise<void> {
+    while (this.#releasing.size > 0) await Promise.all(this.#releasing);
   }
 }

@@ -40,10 +40,22 @@ const settings = (spendingLimits: unknown, allowance = 0.5): LimitSettings => ({
 
 describe('spending guard: where every billed request of every path meets the limits (core/usage/spendingGuard)', () => {
   let dir: string;
+  /** Every guard of the test: a window closed at its end releases its reservation a moment later, in `dir`. */
+  let guards: SpendingGuard[];
+  const newGuard = (...args: ConstructorParameters<typeof SpendingGuard>): SpendingGuard => {
+    const guard = new SpendingGuard(...args);
+    guards.push(guard);
+    return guard;
+  };
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spending-guard-'));
+    guards = [];
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    // Removing the folder while a release writes into it failed on a busy machine (ENOTEMPTY).
+    await Promise.all(guards.map((guard) => guard.settled()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   const refusal = async (opening: Promise<unknown>): Promise<SpendingLimitError> => {
     const error = await opening.then(() => undefined, (e: unknown) => e);
@@ -52,17 +64,30 @@ describe('spending guard: where every billed request of every path meets the lim
   };
 
   it('opens a window without any check where no limit is set', async () => {
-    const guard = new SpendingGuard(new BillingWindows(), fakeLedger(), fakeLog(), settings({}), dir);
+    const guard = newGuard(new BillingWindows(), fakeLedger(), fakeLog(), settings({}), dir);
     const window = await guard.open('production');
     assert.equal(window.overlapped, false);
     window.close();
     assert.equal(fs.existsSync(path.join(dir, 'usage')), false, 'no reservation was taken');
   });
 
+  it('settles once the reservations of closed windows are released in the file, not before', async () => {
+    const guard = newGuard(new BillingWindows(), fakeLedger(), fakeLog(), settings({ production: { daily: 1 } }), dir);
+    const windows = [await guard.open('production'), await guard.open('production')];
+    const file = path.join(dir, 'usage', 'reservations.json');
+    const held = () => (JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[]).length;
+    assert.equal(held(), 2);
+    for (const window of windows) window.close();
+    assert.equal(held(), 2, 'a closed window lets its reservation go a moment later');
+    await guard.settled();
+    assert.equal(held(), 0);
+    assert.equal(fs.existsSync(path.join(dir, 'usage', 'reservations.lock')), false, 'and the lock with it');
+  });
+
   it('refuses before sending once the day\'s spend reaches the limit, naming it, and says so in the log', async () => {
     const ledger = fakeLedger();
     const log = fakeLog();
-    const guard = new SpendingGuard(new BillingWindows(), ledger, log, settings({ production: { daily: 1 } }), dir);
+    const guard = newGuard(new BillingWindows(), ledger, log, settings({ production: { daily: 1 } }), dir);
     ledger.spend('production', 0.4);
     (await guard.open('production')).close();
     ledger.spend('production', 0.7);
@@ -78,7 +103,7 @@ describe('spending guard: where every billed request of every path meets the lim
 
   it('counts a billed request whose spend was not measured as the stated allowance', async () => {
     const ledger = fakeLedger();
-    const guard = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), settings({ production: { daily: 1 } }, 0.5), dir);
+    const guard = newGuard(new BillingWindows(), ledger, fakeLog(), settings({ production: { daily: 1 } }, 0.5), dir);
     ledger.spend('production', null);
     (await guard.open('production')).close();
     ledger.spend('production', null);
@@ -88,7 +113,7 @@ describe('spending guard: where every billed request of every path meets the lim
   it('lets one request past the limit when the user chose Send Anyway, and only one', async () => {
     const ledger = fakeLedger();
     const log = fakeLog();
-    const guard = new SpendingGuard(new BillingWindows(), ledger, log, settings({ production: { daily: 1 } }), dir);
+    const guard = newGuard(new BillingWindows(), ledger, log, settings({ production: { daily: 1 } }), dir);
     ledger.spend('production', 2);
     await refusal(guard.open('production'));
     guard.allowOnce('production');
@@ -100,7 +125,7 @@ describe('spending guard: where every billed request of every path meets the lim
   it('lets exactly the consented requests past the limit, and only those that carry the consent', async () => {
     const ledger = fakeLedger();
     const log = fakeLog();
-    const guard = new SpendingGuard(new BillingWindows(), ledger, log, settings({ production: { daily: 1 } }), dir);
+    const guard = newGuard(new BillingWindows(), ledger, log, settings({ production: { daily: 1 } }), dir);
     ledger.spend('production', 2);
     const consent = new SpendConsent('production', 3);
     // Another path's request meanwhile (a suggestion, a language model answer) is not let through on it.
@@ -116,8 +141,8 @@ describe('spending guard: where every billed request of every path meets the lim
   it('holds the allowance for a request in flight, so that a second window near the limit cannot pass too, until the spend is in the ledger', async () => {
     const ledger = fakeLedger();
     const limits = settings({ production: { daily: 1 } }, 0.5);
-    const first = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), limits, dir);
-    const second = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), limits, dir);
+    const first = newGuard(new BillingWindows(), ledger, fakeLog(), limits, dir);
+    const second = newGuard(new BillingWindows(), ledger, fakeLog(), limits, dir);
     ledger.spend('production', 0.6);
     const inFlight = await first.open('production');
     await refusal(second.open('production'));
@@ -136,7 +161,7 @@ describe('spending guard: where every billed request of every path meets the lim
 
   it('refuses past an endpoint token\'s own daily limit, which Send Anyway does not lift, naming the token', async () => {
     const ledger = fakeLedger();
-    const guard = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), settings({}), dir);
+    const guard = newGuard(new BillingWindows(), ledger, fakeLog(), settings({}), dir);
     const token = { id: 't1', name: 'ci-bot' };
     ledger.spend('production', 0.3, token);
     const budget = tokenBudget({ token: { id: token.id, name: token.name }, dailyLimit: 0.25 });
@@ -152,8 +177,8 @@ describe('spending guard: where every billed request of every path meets the lim
     const ledger = fakeLedger();
     const log = fakeLog();
     const limits = settings({ production: { daily: 100 } }, 0.25);
-    const first = new SpendingGuard(new BillingWindows(), ledger, log, limits, dir);
-    const second = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), limits, dir);
+    const first = newGuard(new BillingWindows(), ledger, log, limits, dir);
+    const second = newGuard(new BillingWindows(), ledger, fakeLog(), limits, dir);
     const budget = suggestionsBudget(1);
     assert.ok(budget);
     ledger.spend('production', 0.55, undefined, 'suggestion');
@@ -183,7 +208,7 @@ describe('spending guard: where every billed request of every path meets the lim
 
   it('counts unmeasured suggestions at the allowance against the budget, with nothing measured at all', async () => {
     const ledger = fakeLedger();
-    const guard = new SpendingGuard(new BillingWindows(), ledger, fakeLog(), settings({}, 0.5), dir);
+    const guard = newGuard(new BillingWindows(), ledger, fakeLog(), settings({}, 0.5), dir);
     const budget = suggestionsBudget(1);
     assert.ok(budget);
     ledger.spend('production', null, undefined, 'suggestion');
