@@ -93,7 +93,7 @@ describe('comparisons: money first (core/chat/comparison/comparisonSpend)', () =
       assert.equal(backend.questions.length, 2);
       await meter.released();
     } finally {
-      meter.dispose();
+      await meter.dispose();
     }
   });
 });

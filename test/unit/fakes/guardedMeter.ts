@@ -23,7 +23,8 @@ export interface GuardedMeter {
   guard: SpendingGuard;
   /** Resolves once no request holds an allowance any more (each is released once its entry is in the ledger). */
   released(): Promise<void>;
-  dispose(): void;
+  /** Removes its folder once the guard's releases in flight have written to it. */
+  dispose(): Promise<void>;
 }
 
 /** `allowance`: what an unmeasured request counts. */
@@ -46,6 +47,9 @@ export function guardedMeter(allowance = 1): GuardedMeter {
       usage: { record, recordUnmeasured: (entry) => record({ ...entry, credits: null }) },
     },
     released: () => waitFor('every reservation released', () => !fs.existsSync(reservations) || fs.readFileSync(reservations, 'utf8').trim() === '[]', { timeoutMs: 10_000, intervalMs: 5 }).then(() => undefined),
-    dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
+    dispose: async () => {
+      await guard.settled();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -84,7 +84,7 @@ describe('suggester: requests only when they can be shown, every one metered (co
   afterEach(async () => {
     await suggester.settled();
     await billing.released();
-    billing.dispose();
+    await billing.dispose();
   });
 
   async function suggestAfterPause(at: SuggestionPlace, cancel = new AbortController().signal) {
