@@ -172,7 +172,7 @@ export class SpendingGuard {
     };
   }
 
-  /** Resolves once every reservation that closed windows let go is released in the file (a test's or a shutdown's wait). */
+  /** Resolves once every reservation that closed windows let go is released in the file (tests wait for it before removing the folder). */
   async settled(): Promise<void> {
     while (this.#releasing.size > 0) await Promise.all(this.#releasing);
   }
