@@ -10,7 +10,6 @@ import { SpendingGuard, SpendingLimitError, type LimitSettings, type SpendLedger
 import { suggestionsBudget, tokenBudget } from '../../../src/core/usage/spendBudget';
 import { SpendConsent } from '../../../src/core/usage/spendConsent';
 import { currentPeriods } from '../../../src/core/usage/spendingLimits';
-import { waitFor } from '../../harness/wait';
 
 const NOW = 1_800_000_000_000;
 const DAY = { start: NOW - 3_600_000, end: NOW + 3_600_000 };
@@ -155,7 +154,8 @@ describe('spending guard: where every billed request of every path meets the lim
     await refusal(second.open('production'));
     landed();
     const reservations = new ReservationStore(path.join(dir, 'usage'), { clock: () => NOW });
-    await waitFor('the reservation to go once the ledger has the spend', async () => (await reservations.reserved('production')) === 0 || undefined, { timeoutMs: 10_000, intervalMs: 10 });
+    await first.settled();
+    assert.equal(await reservations.reserved('production'), 0, 'the reservation goes once the ledger has the spend');
     (await second.open('production')).close();
   });
 
@@ -199,7 +199,8 @@ describe('spending guard: where every billed request of every path meets the lim
     ledger.spend('preview', 0.1, undefined, 'suggestion');
     inFlight.close();
     const reservations = new ReservationStore(path.join(dir, 'usage'), { clock: () => NOW });
-    await waitFor('the reservation to go', async () => (await reservations.reserved('preview')) === 0 || undefined, { timeoutMs: 10_000, intervalMs: 10 });
+    await first.settled();
+    assert.equal(await reservations.reserved('preview'), 0, 'the reservation goes');
     // 0.55 + 0.25 + 0.1 = 0.9, nothing in flight: below 1.
     (await second.open('production', [budget])).close();
     assert.deepEqual(await first.kindSpendToday('suggestion'), { measured: 0.65, unmeasured: 1, counted: 0.9 });
