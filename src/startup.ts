@@ -25,7 +25,7 @@ interface Loaded {
 
 /** How long loading the extension took, after activation (the activation benchmark reports it beside activation). */
 export interface ExtensionLoadTiming {
-  /** Running dist/main.js (compiling it from the code cache and its top level). */
+  /** Registering the chat's panel serializer and side-bar view, then running dist/main.js (compiling it from the code cache and its top level). */
   loadMs: number;
   /** The extension's activate(). */
   activateMs: number;
