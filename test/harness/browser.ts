@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser as ChromiumProcess, type BrowserContext, type Page } from 'playwright-core';
 import { registerCleanup } from './processes';
-import { findChromium, provision } from './provision';
+import { findHeadlessChromium, provision } from './provision';
 import { waitFor } from './wait';
 
 export interface Browser {
@@ -23,10 +23,10 @@ const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-/** Debian's Chromium, headless, with a fresh profile that is removed on close. */
+/** Debian's headless Chromium (findHeadlessChromium), with a fresh profile that is removed on close. */
 export async function launchBrowser(viewport = { width: 1400, height: 900 }): Promise<Browser> {
   await provision({ chromium: true });
-  const executablePath = findChromium();
+  const executablePath = findHeadlessChromium();
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inference-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath,
@@ -50,12 +50,12 @@ export async function launchBrowser(viewport = { width: 1400, height: 900 }): Pr
 }
 
 /**
- * Debian's Chromium, headless, for several windows one after the other (the UI files that share a
+ * Debian's headless Chromium, for several windows one after the other (the UI files that share a
  * code-server): each takes a context of its own (newWindow), whose storage starts empty.
  */
 export async function launchChromium(): Promise<ChromiumProcess> {
   await provision({ chromium: true });
-  const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  const browser = await chromium.launch({ executablePath: findHeadlessChromium(), headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
   // Playwright kills its browser when this process exits; the cleanup also covers signals.
   const unregister = registerCleanup({ name: 'chromium', stop: () => browser.close().catch(() => undefined), stopNow: () => undefined });
   browser.on('disconnected', unregister);

@@ -25,7 +25,11 @@ const INSTALL_TIMEOUT_MS = 20 * 60_000;
 /** Waiting for another process's provisioning: its installs plus a margin. */
 const LOCK_TIMEOUT_MS = INSTALL_TIMEOUT_MS + 5 * 60_000;
 
-const CHROMIUM_PACKAGES = ['chromium'];
+/**
+ * The full browser (the demo's users bring their own; the render benchmarks measure its frames) and
+ * its headless shell, which drives the workbench windows of the tests (findHeadlessChromium).
+ */
+const CHROMIUM_PACKAGES = ['chromium', 'chromium-headless-shell'];
 /** What code-server's native modules (kerberos, spdlog, node-pty, …) compile against. */
 const BUILD_PACKAGES = ['build-essential', 'python3', 'pkg-config', 'libkrb5-dev', 'libsecret-1-dev', 'libx11-dev', 'libxkbfile-dev'];
 
@@ -38,6 +42,7 @@ const BUILD_PACKAGES = ['build-essential', 'python3', 'pkg-config', 'libkrb5-dev
 const CODE_SERVER_ALLOW_SCRIPTS = { 'code-server': true, argon2: true };
 
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+const HEADLESS_SHELL_CANDIDATES = ['/usr/bin/chromium-headless-shell'];
 
 const log = (message: string): void => console.log(`[provision] ${message}`);
 
@@ -55,6 +60,17 @@ export function findChromium(): string {
   const found = CHROMIUM_CANDIDATES.find((candidate) => fs.existsSync(candidate));
   if (found) return found;
   throw new ProvisionError('Chromium not found: install it with `apt-get install -y chromium`, or set INFERENCE_CHROMIUM_PATH to a Chromium binary.');
+}
+
+/**
+ * The browser for workbench windows no one watches: Chromium's headless shell when it is installed,
+ * else findChromium(). The shell has no browser UI to run beside the page: a UI file or the
+ * integration tier costs about a tenth less CPU in it than in the full browser's headless mode
+ * (test/README.md), and the page is the same Blink and V8.
+ */
+export function findHeadlessChromium(): string {
+  if (process.env.INFERENCE_CHROMIUM_PATH || process.env.CHROMIUM_PATH) return findChromium();
+  return HEADLESS_SHELL_CANDIDATES.find((candidate) => fs.existsSync(candidate)) ?? findChromium();
 }
 
 function chromiumFound(): boolean {

@@ -87,7 +87,7 @@ describe('provisioning (fake apt-get, dpkg-query and npm; separate processes)', 
     assert.equal(second.code, 0, second.output);
     const aptInstalls = installs().filter((call) => call.startsWith('apt-get'));
     assert.equal(aptInstalls.length, 1, calls().join('\n'));
-    assert.match(aptInstalls[0], /\bchromium\b.*\blibxkbfile-dev\b/, 'Chromium and the build packages in one apt-get call');
+    assert.match(aptInstalls[0], /\bchromium chromium-headless-shell\b.*\blibxkbfile-dev\b/, 'Chromium, its headless shell and the build packages in one apt-get call');
     assert.equal(installs().filter((call) => call.startsWith('npm')).length, 1, calls().join('\n'));
     assert.equal([first, second].filter((run) => /waiting for process \d+/.test(run.output)).length, 1);
     assert.ok(!/Could not get lock/.test(first.output + second.output));
