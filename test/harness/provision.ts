@@ -26,8 +26,8 @@ const INSTALL_TIMEOUT_MS = 20 * 60_000;
 const LOCK_TIMEOUT_MS = INSTALL_TIMEOUT_MS + 5 * 60_000;
 
 /**
- * The full browser (the demo's users bring their own; the render benchmarks measure its frames) and
- * its headless shell, which drives the workbench windows of the tests (findHeadlessChromium).
+ * The full browser, whose frames the render benchmarks measure, and its headless shell, which drives
+ * the tests' workbench windows (findHeadlessChromium).
  */
 const CHROMIUM_PACKAGES = ['chromium', 'chromium-headless-shell'];
 /** What code-server's native modules (kerberos, spdlog, node-pty, …) compile against. */
@@ -64,9 +64,9 @@ export function findChromium(): string {
 
 /**
  * The browser for workbench windows no one watches: Chromium's headless shell when it is installed,
- * else findChromium(). The shell has no browser UI to run beside the page: a UI file or the
- * integration tier costs about a tenth less CPU in it than in the full browser's headless mode
- * (test/README.md), and the page is the same Blink and V8.
+ * else findChromium(). The shell has no browser UI to run beside the page: a UI tier alone costs
+ * about a tenth less CPU in it than in the full browser's headless mode, and `npm test`'s browser
+ * tiers side by side about a sixth less (test/README.md); the page is the same Blink and V8.
  */
 export function findHeadlessChromium(): string {
   if (process.env.INFERENCE_CHROMIUM_PATH || process.env.CHROMIUM_PATH) return findChromium();
