@@ -100,10 +100,41 @@ export async function* streamLedger(file: string): AsyncGenerator<UsageEntry> {
   }
 }
 
-/** The time of the file's first readable entry (the oldest), reading only its head. */
+/**
+ * The time of the file's first readable entry (the oldest), reading only its head, a piece at a time.
+ * Not through streamLedger: a read stream leaving readline early still reads to the end of the file,
+ * and this runs at every start-up.
+ */
 export async function oldestLedgerEntry(file: string): Promise<number | undefined> {
-  for await (const entry of streamLedger(file)) return entry.at;
-  return undefined;
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    let position = 0;
+    // The start of a line whose end is in the piece not read yet.
+    let rest = Buffer.alloc(0);
+    for (;;) {
+      const chunk = Buffer.alloc(CHUNK_BYTES);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+      position += bytesRead;
+      const buffer = Buffer.concat([rest, chunk.subarray(0, bytesRead)]);
+      let start = 0;
+      for (let newline = buffer.indexOf(NEWLINE); newline >= 0; newline = buffer.indexOf(NEWLINE, start)) {
+        const entry = parseUsageEntry(buffer.subarray(start, newline).toString('utf8'));
+        if (entry) return entry.at;
+        start = newline + 1;
+      }
+      rest = buffer.subarray(start);
+      // The file's last line, with no newline after it.
+      if (bytesRead === 0) return parseUsageEntry(rest.toString('utf8'))?.at;
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -24,7 +24,8 @@ describe('usage ledger file (reading what is shown, streaming the rest)', () => 
   let dir: string;
   let file: string;
   const write = (entries: UsageEntry[], extra = '') => fs.writeFileSync(file, entries.map(serializeEntry).join('') + extra);
-  const readCounted = async (since: number) => {
+  /** What `read` returns, and the bytes it read through file handles. */
+  const readCounted = async <T>(read: () => Promise<T>) => {
     const opened = fs.promises.open;
     let bytes = 0;
     // Counts what is read through the file handle.
@@ -39,7 +40,7 @@ describe('usage ledger file (reading what is shown, streaming the rest)', () => 
       return handle;
     };
     try {
-      return { entries: await readLedgerSince(file, since), bytes };
+      return { result: await read(), bytes };
     } finally {
       (fs.promises as { open: typeof opened }).open = opened;
     }
@@ -55,12 +56,24 @@ describe('usage ledger file (reading what is shown, streaming the rest)', () => 
     const all = ledger(400, 100);
     write(all);
     const startOfToday = new Date(2026, 10, 22).getTime();
-    const { entries, bytes } = await readCounted(startOfToday);
+    const { result: entries, bytes } = await readCounted(() => readLedgerSince(file, startOfToday));
     assert.deepEqual(entries, all.filter((e) => e.at >= startOfToday));
     assert.equal(entries.length, 100);
     assert.ok(bytes > 0 && bytes < fs.statSync(file).size / 50, `read ${bytes} of ${fs.statSync(file).size} bytes`);
     const month = await readLedgerSince(file, startOfToday - 29 * DAY);
     assert.deepEqual(month, all.filter((e) => e.at >= startOfToday - 29 * DAY));
+  });
+
+  it('finds the oldest entry in the head of a 400-day ledger, past unreadable lines, and in a last line without a newline', async () => {
+    const all = ledger(400, 100);
+    write(all);
+    const { result: oldest, bytes } = await readCounted(() => oldestLedgerEntry(file));
+    assert.equal(oldest, all[0].at);
+    assert.ok(bytes > 0 && bytes < fs.statSync(file).size / 50, `read ${bytes} of ${fs.statSync(file).size} bytes`);
+    fs.writeFileSync(file, `not json\n\n{"v":1,"requestId":"torn\n${serializeEntry(all[1]).trimEnd()}`);
+    assert.equal(await oldestLedgerEntry(file), all[1].at);
+    fs.writeFileSync(file, 'not json\n');
+    assert.equal(await oldestLedgerEntry(file), undefined);
   });
 
   it('reads a small ledger whole, skips unreadable and torn lines, and a missing file is empty', async () => {
