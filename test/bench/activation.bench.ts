@@ -5,10 +5,12 @@ import * as path from 'node:path';
 import { launchBrowser } from '../harness/browser';
 import { startCodeServer, workbenchUrl } from '../harness/codeServer';
 import { pathWithProjectNode, REPO_ROOT } from '../harness/paths';
-import { stopAll } from '../harness/processes';
+import { stopAll, stopExtensionHosts } from '../harness/processes';
 import { waitFor } from '../harness/wait';
 import type { Page } from 'playwright-core';
 import { runCommand } from '../ui/workbench';
+import type { Conversation } from '../../src/core/chat/conversation';
+import { serializeConversation } from '../../src/core/chat/history/serialization';
 import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 
 /**
@@ -17,7 +19,8 @@ import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from '.
  * code-server (module load plus `activate()` until it resolves, timed by the same wrapper for our
  * extension and for an empty extension), alternating windows, after a first window of ours that
  * writes the code cache (src/startup.ts), as VS Code reports it (the ratio to the empty extension is
- * the target) and as the wrapper times it; (3) the VSIX size. The smoke run skips (2).
+ * the target) and as the wrapper times it, and with 10× a user's ledger and history, the bytes our
+ * extension reads from its storage as the window starts; (3) the VSIX size. The smoke run skips (2).
  *
  *   node out/test/bench/activation.bench.js [--rounds=5]
  */
@@ -48,19 +51,63 @@ function loadInFreshProcess(file: string): number {
 }
 
 /**
+ * Counts, by file, the bytes the extension host reads from files under `root` (the extension's global
+ * storage), through every fs call our bundle makes (callbacks, sync, promises and their file handles;
+ * a read stream reads through fs.open and fs.read), and writes the counts to `outFile` every 200 ms.
+ * Installed by the wrapper before it loads its target: the same in every window, whoever reads.
+ */
+const READ_ACCOUNTING = `
+function countReads(root, outFile) {
+  const fs = require('fs');
+  const path = require('path');
+  const reads = {};
+  const fds = new Map();
+  const ours = (file) => {
+    const name = typeof file === 'string' ? file : file instanceof URL ? file.pathname : Buffer.isBuffer(file) ? file.toString() : undefined;
+    return name !== undefined && path.resolve(name).startsWith(root + path.sep) ? path.relative(root, path.resolve(name)) : undefined;
+  };
+  const add = (name, bytes) => { if (name !== undefined && bytes > 0) reads[name] = (reads[name] || 0) + bytes; };
+  const size = (data) => (typeof data === 'string' ? Buffer.byteLength(data) : data ? data.byteLength : 0);
+  const named = (file) => (typeof file === 'number' ? fds.get(file) : ours(file));
+  const track = (fd, file) => { const name = ours(file); if (name === undefined) fds.delete(fd); else fds.set(fd, name); };
+  const withCallback = (args, wrap) => { const last = args.length - 1; if (typeof args[last] === 'function') args[last] = wrap(args[last]); return args; };
+  const { openSync, open, readSync, read, readFileSync, readFile, promises } = fs;
+  const { open: openHandle, readFile: readFileAsync } = promises;
+  fs.openSync = function (file, ...rest) { const fd = openSync.call(this, file, ...rest); track(fd, file); return fd; };
+  fs.open = function (file, ...rest) { return open.call(this, file, ...withCallback(rest, (done) => (error, fd) => { if (!error) track(fd, file); done(error, fd); })); };
+  fs.readSync = function (fd, ...rest) { const bytes = readSync.call(this, fd, ...rest); add(fds.get(fd), bytes); return bytes; };
+  fs.read = function (fd, ...rest) { return read.call(this, fd, ...withCallback(rest, (done) => (error, bytes, buffer) => { if (!error) add(fds.get(fd), bytes); done(error, bytes, buffer); })); };
+  fs.readFileSync = function (file, ...rest) { const data = readFileSync.call(this, file, ...rest); add(named(file), size(data)); return data; };
+  fs.readFile = function (file, ...rest) { return readFile.call(this, file, ...withCallback(rest, (done) => (error, data) => { if (!error) add(named(file), size(data)); done(error, data); })); };
+  promises.readFile = async function (file, ...rest) { const data = await readFileAsync.call(this, file, ...rest); add(ours(file), size(data)); return data; };
+  promises.open = async function (file, ...rest) {
+    const handle = await openHandle.call(this, file, ...rest);
+    const name = ours(file);
+    if (name !== undefined) {
+      const { read: readHandle, readFile: readWhole } = handle;
+      handle.read = async function (...args) { const result = await readHandle.apply(this, args); add(name, result.bytesRead); return result; };
+      handle.readFile = async function (...args) { const data = await readWhole.apply(this, args); add(name, size(data)); return data; };
+    }
+    return handle;
+  };
+  setInterval(() => fs.writeFileSync(outFile, JSON.stringify(reads)), 200).unref();
+}`;
+
+/**
  * A wrapper extension that times loading and activating `target` the same way for every target.
  * The target (and the .js files beside it: dist/main.js, dist/undici.js) is copied into the
  * extension's folder, as an installed extension has it: VS Code answers `require('vscode')` by the
  * requiring file's extension.
  */
-function writeTimedExtension(dir: string, manifest: Record<string, unknown>, target: string, resultFile: string): void {
+function writeTimedExtension(dir: string, manifest: Record<string, unknown>, target: string, resultFile: string, storage: string): void {
   fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
   for (const file of fs.readdirSync(path.dirname(target)).filter((name) => name.endsWith('.js'))) {
     fs.copyFileSync(path.join(path.dirname(target), file), path.join(dir, 'dist', file));
   }
   fs.copyFileSync(target, path.join(dir, 'dist', 'extension.js'));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...manifest, main: './index.js' }, null, 2));
-  fs.writeFileSync(path.join(dir, 'index.js'), `
+  fs.writeFileSync(path.join(dir, 'index.js'), `${READ_ACCOUNTING}
+    countReads(${JSON.stringify(storage)}, ${JSON.stringify(`${resultFile}.reads`)});
     const started = performance.now();
     const target = require('./dist/extension.js');
     const loadMs = performance.now() - started;
@@ -83,8 +130,14 @@ function writeTimedExtension(dir: string, manifest: Record<string, unknown>, tar
  */
 type Activation = {
   loadMs: number; activateMs: number; totalMs: number; reportedMs: number;
+  /** Bytes read from the extension's global storage while the window started, by file (READ_ACCOUNTING). */
+  readBytes: Record<string, number>;
   deferred?: { loadMs: number; activateMs: number; shell?: Record<string, number> };
 };
+
+function readCounts(file: string): Record<string, number> {
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, number>) : {};
+}
 
 /**
  * What "Developer: Show Running Extensions" shows for an extension: its code loading time plus its
@@ -120,6 +173,25 @@ type Variant = 'ours' | 'oursUsed10x' | 'empty' | 'minimal';
 /** Requests per day in the usage ledger of "ours" (1×) and "oursUsed10x" (10×), over the 400 days the ledger keeps. */
 const LEDGER_REQUESTS_PER_DAY: Readonly<Record<'ours' | 'oursUsed10x', number>> = { ours: 10, oursUsed10x: 100 };
 const LEDGER_DAYS = 400;
+/** Conversations in the chat history of "ours" (1×) and "oursUsed10x" (10×), ~5 KB each. */
+const CONVERSATIONS: Readonly<Record<'ours' | 'oursUsed10x', number>> = { ours: 100, oursUsed10x: 1000 };
+
+/** The folders of our global storage that grow with use, and what goes in them (CONVERSATIONS, LEDGER_REQUESTS_PER_DAY). */
+const USED_FOLDERS = ['usage', 'chat-history'] as const;
+
+/** A history of `count` conversations of 10 messages, as the history store writes them (core/chat/history). */
+function writeHistory(dir: string, count: number, now: number): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const text = 'A paragraph of an answer, long enough to be a real one. '.repeat(9);
+  for (let i = 0; i < count; i++) {
+    const id = `c${String(i).padStart(6, '0')}`;
+    const at = now - i * 3_600_000;
+    const messages: Conversation['messages'] = Array.from({ length: 10 }, (_, m) => (m % 2
+      ? { id: `m${m}`, role: 'assistant' as const, text, createdAt: at, status: 'done' as const, meta: { model: 'bench-model', requestId: `req-${i}-${m}`, creditsSpent: 0.001 } }
+      : { id: `m${m}`, role: 'user' as const, text: `Question ${m} of conversation ${i}?`, createdAt: at }));
+    fs.writeFileSync(path.join(dir, `${id}.json`), `${serializeConversation({ id, title: `Conversation ${i}`, params: {}, createdAt: at, updatedAt: at, messages })}\n`);
+  }
+}
 
 /** A ledger as a user accumulates it: `perDay` chat answers a day for LEDGER_DAYS days up to now, some unmeasured. */
 function ledgerText(perDay: number, now: number): string {
@@ -144,13 +216,24 @@ async function activationInCodeServer(rounds: number): Promise<CodeServerActivat
     fs.mkdirSync(root, { recursive: true });
     // Our extension's global storage (code-server's, by extension id): each window of ours starts with its ledger size.
     const ourStorage = path.join(server.userDataDir, 'User', 'globalStorage', `${String(manifest.publisher)}.${String(manifest.name)}`.toLowerCase());
-    const ledgers = { ours: ledgerText(LEDGER_REQUESTS_PER_DAY.ours, Date.now()), oursUsed10x: ledgerText(LEDGER_REQUESTS_PER_DAY.oursUsed10x, Date.now()) };
-    const seedLedger = (which: 'ours' | 'oursUsed10x') => {
-      const usage = path.join(ourStorage, 'usage');
-      fs.rmSync(usage, { recursive: true, force: true });
-      fs.mkdirSync(usage, { recursive: true });
-      fs.writeFileSync(path.join(usage, 'ledger.jsonl'), ledgers[which]);
+    // Each size's ledger and history live in folders of their own between its windows and are renamed
+    // into our storage for them: a rename keeps the ledger's inode, so the period sums a window of ours
+    // wrote beside it stay true of it (periodSumsFile.ts), as in a user's storage from one window to the next.
+    const parked = (which: 'ours' | 'oursUsed10x', folder: string) => path.join(root, `storage-${which}`, folder);
+    const moveUsed = (which: 'ours' | 'oursUsed10x', into: 'storage' | 'parked') => {
+      for (const folder of USED_FOLDERS) {
+        const [from, to] = into === 'storage' ? [parked(which, folder), path.join(ourStorage, folder)] : [path.join(ourStorage, folder), parked(which, folder)];
+        fs.renameSync(from, to);
+      }
     };
+    let ledgerBytes10x = 0;
+    for (const which of ['ours', 'oursUsed10x'] as const) {
+      const text = ledgerText(LEDGER_REQUESTS_PER_DAY[which], Date.now());
+      fs.mkdirSync(parked(which, 'usage'), { recursive: true });
+      fs.writeFileSync(path.join(parked(which, 'usage'), 'ledger.jsonl'), text);
+      writeHistory(parked(which, 'chat-history'), CONVERSATIONS[which], Date.now());
+      if (which === 'oursUsed10x') ledgerBytes10x = Buffer.byteLength(text);
+    }
     const benchManifest = (name: string) => ({ name, publisher: 'inference-client-bench', version: '0.0.0', engines: manifest.engines, activationEvents: ['onStartupFinished'] });
     const modules: Record<'empty' | 'minimal', string> = { empty: path.join(root, 'empty.js'), minimal: path.join(root, 'minimal.js') };
     fs.writeFileSync(modules.empty, 'exports.activate = () => undefined;\n');
@@ -160,23 +243,33 @@ async function activationInCodeServer(rounds: number): Promise<CodeServerActivat
       const devDir = path.join(root, `window-${window++}`);
       const resultFile = path.join(devDir, 'result.json');
       const ours = which === 'ours' || which === 'oursUsed10x';
-      if (ours) seedLedger(which);
+      if (ours) {
+        fs.mkdirSync(ourStorage, { recursive: true });
+        moveUsed(which, 'storage');
+      }
       const own = ours ? manifest : benchManifest(`${which}-extension`);
-      writeTimedExtension(path.join(devDir, String(own.name)), own, ours ? BUNDLE : modules[which as 'empty' | 'minimal'], resultFile);
+      writeTimedExtension(path.join(devDir, String(own.name)), own, ours ? BUNDLE : modules[which as 'empty' | 'minimal'], resultFile, ourStorage);
       const page = await browser.context.newPage();
       try {
         await page.setViewportSize({ width: 1400, height: 6000 });
         await page.goto(workbenchUrl(server, { extensionDevelopmentPaths: [devDir] }), { timeout: 60_000 });
-        const timed = await waitFor(`${which} extension to activate`, () => fs.existsSync(resultFile) && (JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Omit<Activation, 'reportedMs'>), { timeoutMs: 120_000, intervalMs: 100 });
-        return { ...timed, reportedMs: await reportedActivationMs(page, `${String(own.publisher)}.${String(own.name)}`) };
+        const timed = await waitFor(`${which} extension to activate`, () => fs.existsSync(resultFile) && (JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Omit<Activation, 'reportedMs' | 'readBytes'>), { timeoutMs: 120_000, intervalMs: 100 });
+        const reportedMs = await reportedActivationMs(page, `${String(own.publisher)}.${String(own.name)}`);
+        return { ...timed, reportedMs, readBytes: readCounts(`${resultFile}.reads`) };
       } finally {
         await page.close();
+        // The window's extension host ends with it, as a desktop window's does: the next window neither
+        // shares the cores with it nor has it react to its storage moving away.
+        await stopExtensionHosts(server.process.pid);
+        if (ours) moveUsed(which, 'parked');
       }
     };
     await open('empty'); // the first window pays for code-server's own warm-up
     // Our first window starts without a code cache (src/startup.ts): it is reported apart, and the
-    // rounds measure the start of every later window.
+    // rounds measure the start of every later window. The first window with each ledger writes its
+    // period sums, which a user's storage holds from the first window on.
     const firstOfOurs = await open('ours');
+    await open('oursUsed10x');
     // Each round opens the three in an order rotated by one from the last round's.
     const result: Record<Variant, Activation[]> = { ours: [], oursUsed10x: [], empty: [], minimal: [] };
     const order: Variant[] = ['ours', 'empty', 'oursUsed10x', 'minimal'];
@@ -186,7 +279,7 @@ async function activationInCodeServer(rounds: number): Promise<CodeServerActivat
         result[which].push(await open(which));
       }
     }
-    return { ...result, firstOfOurs, ledgerBytes10x: Buffer.byteLength(ledgers.oursUsed10x) };
+    return { ...result, firstOfOurs, ledgerBytes10x };
   } finally {
     await browser.close();
     await server.stop();
@@ -227,30 +320,50 @@ async function main(): Promise<Row[]> {
   } else {
     const activation = await activationInCodeServer(ROUNDS);
     const reported = (list: Activation[]) => stats(list.map((a) => a.reportedMs));
-    const ratioTo = (baseline: Activation[]) => stats(activation.ours.map((a, i) => a.reportedMs / baseline[i]!.reportedMs));
-    const overEmpty = ratioTo(activation.empty);
-    const overMinimal = ratioTo(activation.minimal);
+    // Judged on the ratio of the medians: each window's figure is its own draw (VS Code's whole
+    // milliseconds, mostly the other extensions that start in the same tick), so pairing a window
+    // with its neighbour adds the two draws' noise; the per-round ratios are shown beside it.
+    const compared = (list: Activation[], baseline: Activation[]) => ({
+      ratio: reported(list).median / reported(baseline).median,
+      perRound: stats(list.map((a, i) => a.reportedMs / baseline[i]!.reportedMs)),
+    });
+    const overEmpty = compared(activation.ours, activation.empty);
+    const overMinimal = compared(activation.ours, activation.minimal);
+    const overUsed = compared(activation.oursUsed10x, activation.ours);
     const figures = (list: Activation[]) => `${reported(list).min} / ${reported(list).median} ms`;
+    const ratioText = (c: ReturnType<typeof compared>) => `${c.ratio.toFixed(2)}x (medians; per round ${fmtRatio(c.perRound)})`;
     rows.push({
       what: 'activation as VS Code reports it (Show Running Extensions: code loading + activate call), ours / an empty extension, same rounds',
       target: '<= 1.5x (median)',
-      measured: `${fmtRatio(overEmpty)} (ours ${figures(activation.ours)}, empty ${figures(activation.empty)}; our first window, before the code cache exists: ${activation.firstOfOurs.reportedMs} ms)`,
-      met: overEmpty.median <= 1.5,
-      data: { ratios: overEmpty },
+      measured: `${ratioText(overEmpty)}; ours ${figures(activation.ours)}, empty ${figures(activation.empty)} (min / median); our first window, before the code cache exists: ${activation.firstOfOurs.reportedMs} ms`,
+      met: overEmpty.ratio <= 1.5,
+      data: overEmpty,
     });
     rows.push({
       what: '  the same, ours / a minimal extension (require vscode, read a setting, register a command, show a status-bar item)',
       target: '(context: what VS Code charges any extension)',
-      measured: `${fmtRatio(overMinimal)} (minimal ${figures(activation.minimal)})`,
-      data: { ratios: overMinimal },
+      measured: `${ratioText(overMinimal)}; minimal ${figures(activation.minimal)}`,
+      data: overMinimal,
     });
-    const overUsed = stats(activation.oursUsed10x.map((a, i) => a.reportedMs / activation.ours[i]!.reportedMs));
+    const storageBytes = (list: Activation[]) => stats(list.map((a) => Object.values(a.readBytes).reduce((sum, bytes) => sum + bytes, 0)));
+    const readGrowth = storageBytes(activation.oursUsed10x).median / storageBytes(activation.ours).median;
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+    const byFile = (a: Activation) => Object.entries(a.readBytes).map(([file, bytes]) => `${file.replace(/-[0-9a-f]{8,}/, '')} ${kb(bytes)}`).join(', ');
     rows.push({
-      what: `  ours with 10× a user's ledger (${LEDGER_DAYS} days × ${LEDGER_REQUESTS_PER_DAY.oursUsed10x} requests) / with 1× (× ${LEDGER_REQUESTS_PER_DAY.ours}), same rounds: nothing read at activation grows with use`,
-      target: '<= 1.15x (median)',
-      measured: `${fmtRatio(overUsed)} (10× ${figures(activation.oursUsed10x)}; ledger ${(activation.ledgerBytes10x / 1e6).toFixed(1)} MB)`,
-      met: overUsed.median <= 1.15,
-      data: { ratios: overUsed },
+      what: `  ours with 10× a user's ledger (${LEDGER_DAYS} days × ${LEDGER_REQUESTS_PER_DAY.oursUsed10x} requests) and chat history (${CONVERSATIONS.oursUsed10x} conversations) / with 1× (÷ 10): the bytes the extension reads from its storage as the window starts (activation, its load, the status bar's first figures), counted by file in its extension host`,
+      target: '<= 1.15x (median): nothing read at start-up grows with use',
+      measured: `${readGrowth.toFixed(2)}x (10× ${kb(storageBytes(activation.oursUsed10x).median)}: ${byFile(activation.oursUsed10x[0]!)}; 1× ${kb(storageBytes(activation.ours).median)}; ledger ${(activation.ledgerBytes10x / 1e6).toFixed(1)} MB)`,
+      met: readGrowth <= 1.15,
+      data: { readGrowth, bytes10x: storageBytes(activation.oursUsed10x), bytes1x: storageBytes(activation.ours) },
+    });
+    // Not judged: VS Code's figure moves more than 15% between runs for the same work (ours / minimal,
+    // nearly the same work, read 1.04–1.33x in runs of this bench), so it cannot tell 15% of growth
+    // from noise; the bytes read above can.
+    rows.push({
+      what: '  the same as VS Code reports its activation, 10× / 1× ledger and history, same rounds',
+      target: '(context: VS Code\'s figure, within its noise)',
+      measured: `${ratioText(overUsed)}; 10× ${figures(activation.oursUsed10x)}`,
+      data: overUsed,
     });
     const deferredMs = (list: Activation[]) => stats(list.map((a) => (a.deferred ? a.deferred.loadMs + a.deferred.activateMs : Number.NaN)));
     const deferred = deferredMs(activation.ours);

@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
+import { waitFor } from './wait';
 
 /**
  * Every process a test run starts is registered here, so that it is stopped when the run ends,
@@ -119,6 +120,22 @@ export function extensionHosts(groupId: number): { pid: number; command: string 
   const candidates = processGroupMembers(groupId).filter((member) => /--type=extensionHost/.test(member.command));
   const pids = new Set(candidates.map((member) => member.pid));
   return candidates.filter((member) => !pids.has(member.parent));
+}
+
+/**
+ * Kills the extension hosts of code-server's group and waits until they are gone: code-server keeps a
+ * closed window's extension host for hours, in case it reconnects, and the next window should neither
+ * share the machine with it nor have it write into storage the next window reads.
+ */
+export async function stopExtensionHosts(groupId: number): Promise<void> {
+  for (const { pid } of extensionHosts(groupId)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  await waitFor('the closed window\'s extension host to end', () => extensionHosts(groupId).length === 0, { timeoutMs: 15_000, intervalMs: 100 });
 }
 
 /**

@@ -8,8 +8,7 @@ import { launchChromium, newWindow, type Browser } from '../harness/browser';
 import { startCodeServer, type CodeServer } from '../harness/codeServer';
 import { apiKeyEnvironment } from '../harness/extensionSetup';
 import { RESULTS_DIR } from '../harness/paths';
-import { extensionHosts, registerCleanup } from '../harness/processes';
-import { waitFor } from '../harness/wait';
+import { registerCleanup, stopExtensionHosts } from '../harness/processes';
 
 /**
  * One code-server, one Chromium and one browser tab for the UI files of this mocha process that need
@@ -94,14 +93,7 @@ export function extensionStorage(server: Pick<CodeServer, 'userDataDir'>): strin
  * extension host for hours after the window closed, in case it reconnects) and the extension's global storage.
  */
 export async function clearForNextFile(host: SharedHost): Promise<void> {
-  for (const { pid } of extensionHosts(host.server.process.pid)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  await waitFor('the closed window\'s extension host to end', () => extensionHosts(host.server.process.pid).length === 0, { timeoutMs: 15_000, intervalMs: 100 });
+  await stopExtensionHosts(host.server.process.pid);
   fs.rmSync(extensionStorage(host.server), { recursive: true, force: true, maxRetries: 3 });
   fs.rmSync(host.ledgerClockFile, { force: true });
 }
