@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { runCommand } from '../ui/workbench';
 import type { Conversation } from '../../src/core/chat/conversation';
 import { serializeConversation } from '../../src/core/chat/history/serialization';
-import { alternate, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
+import { alternate, arg, fmtRatio, ROUNDS, runBench, SMOKE, stats, type Row } from './benchReport';
 
 /**
  * Benchmark: start-up cost. (1) Loading the extension bundle (dist/main.js: parse + top-level run,
@@ -171,6 +171,13 @@ exports.activate = (context) => {
 
 type Variant = 'ours' | 'oursUsed10x' | 'empty' | 'minimal';
 
+/**
+ * Rounds of windows in code-server (`--rounds`), more than other benchmarks' 5: VS Code's figure for
+ * the same extension moves 0.7–1.3x between runs of 11 rounds, and a window costs seconds, not a
+ * core's worth of work.
+ */
+const ACTIVATION_ROUNDS = arg('rounds', 11);
+
 /** Requests per day in the usage ledger of "ours" (1×) and "oursUsed10x" (10×), over the 400 days the ledger keeps. */
 const LEDGER_REQUESTS_PER_DAY: Readonly<Record<'ours' | 'oursUsed10x', number>> = { ours: 10, oursUsed10x: 100 };
 const LEDGER_DAYS = 400;
@@ -272,9 +279,10 @@ async function activationInCodeServer(rounds: number): Promise<CodeServerActivat
     // period sums, which a user's storage holds from the first window on.
     const firstOfOurs = await open('ours');
     if (rounds > 0) await open('oursUsed10x');
-    // Each round opens the three in an order rotated by one from the last round's.
+    // Each round opens these in an order rotated by one from the last round's: the empty extension
+    // twice, as many windows as ours at both sizes, since the judged ratio takes both (main()).
     const result: Record<Variant, Activation[]> = { ours: [], oursUsed10x: [], empty: [], minimal: [] };
-    const order: Variant[] = ['ours', 'empty', 'oursUsed10x', 'minimal'];
+    const order: Variant[] = ['ours', 'empty', 'oursUsed10x', 'minimal', 'empty'];
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < order.length; i++) {
         const which = order[(round + i) % order.length]!;
@@ -328,32 +336,27 @@ async function main(): Promise<Row[]> {
       data: first,
     });
   } else {
-    const activation = await activationInCodeServer(ROUNDS);
+    const activation = await activationInCodeServer(ACTIVATION_ROUNDS);
+    // Our windows of both sizes: the same code, reading the same bytes (the row after next).
+    const ours = [...activation.ours, ...activation.oursUsed10x];
     const reported = (list: Activation[]) => stats(list.map((a) => a.reportedMs));
     // Judged on the ratio of the medians: each window's figure is its own draw (VS Code's whole
-    // milliseconds, mostly the other extensions that start in the same tick), so pairing a window
-    // with its neighbour adds the two draws' noise; the per-round ratios are shown beside it.
-    const compared = (list: Activation[], baseline: Activation[]) => ({
-      ratio: reported(list).median / reported(baseline).median,
-      perRound: stats(list.map((a, i) => a.reportedMs / baseline[i]!.reportedMs)),
-    });
-    const overEmpty = compared(activation.ours, activation.empty);
-    const overMinimal = compared(activation.ours, activation.minimal);
-    const overUsed = compared(activation.oursUsed10x, activation.ours);
-    const figures = (list: Activation[]) => `${reported(list).min} / ${reported(list).median} ms`;
-    const ratioText = (c: ReturnType<typeof compared>) => `${c.ratio.toFixed(2)}x (medians; per round ${fmtRatio(c.perRound)})`;
+    // milliseconds, mostly the other extensions whose code loads in the same tick), so pairing a
+    // window with its neighbour would only add the two draws' noise.
+    const ratio = (list: Activation[], baseline: Activation[]) => reported(list).median / reported(baseline).median;
+    const overEmpty = ratio(ours, activation.empty);
+    const figures = (list: Activation[]) => `${reported(list).min} / ${reported(list).median} ms (${list.length} windows)`;
     rows.push({
-      what: 'activation as VS Code reports it (Show Running Extensions: code loading + activate call), ours / an empty extension, same rounds',
+      what: 'activation as VS Code reports it (Show Running Extensions: code loading + activate call), ours (1× and 10× storage) / an empty extension, alternated windows',
       target: '<= 1.5x (median)',
-      measured: `${ratioText(overEmpty)}; ours ${figures(activation.ours)}, empty ${figures(activation.empty)} (min / median); our first window, before the code cache exists: ${activation.firstOfOurs.reportedMs} ms`,
-      met: overEmpty.ratio <= 1.5,
-      data: overEmpty,
+      measured: `${overEmpty.toFixed(2)}x (medians); ours ${figures(ours)}, empty ${figures(activation.empty)} (min / median); our first window, before the code cache exists: ${activation.firstOfOurs.reportedMs} ms`,
+      met: overEmpty <= 1.5,
+      data: { ratio: overEmpty, ours: reported(ours), empty: reported(activation.empty) },
     });
     rows.push({
       what: '  the same, ours / a minimal extension (require vscode, read a setting, register a command, show a status-bar item)',
       target: '(context: what VS Code charges any extension)',
-      measured: `${ratioText(overMinimal)}; minimal ${figures(activation.minimal)}`,
-      data: overMinimal,
+      measured: `${ratio(ours, activation.minimal).toFixed(2)}x (medians); minimal ${figures(activation.minimal)}`,
     });
     const storageBytes = (list: Activation[]) => stats(list.map((a) => Object.values(a.readBytes).reduce((sum, bytes) => sum + bytes, 0)));
     const readGrowth = storageBytes(activation.oursUsed10x).median / storageBytes(activation.ours).median;
@@ -370,10 +373,9 @@ async function main(): Promise<Row[]> {
     // nearly the same work, read 1.04–1.33x in runs of this bench), so it cannot tell 15% of growth
     // from noise; the bytes read above can.
     rows.push({
-      what: '  the same as VS Code reports its activation, 10× / 1× ledger and history, same rounds',
+      what: '  the same as VS Code reports its activation, 10× / 1× ledger and history',
       target: '(context: VS Code\'s figure, within its noise)',
-      measured: `${ratioText(overUsed)}; 10× ${figures(activation.oursUsed10x)}`,
-      data: overUsed,
+      measured: `${ratio(activation.oursUsed10x, activation.ours).toFixed(2)}x (medians); 10× ${figures(activation.oursUsed10x)}, 1× ${figures(activation.ours)}`,
     });
     const deferredMs = (list: Activation[]) => stats(list.map((a) => (a.deferred ? a.deferred.loadMs + a.deferred.activateMs : Number.NaN)));
     const deferred = deferredMs(activation.ours);
@@ -391,12 +393,13 @@ async function main(): Promise<Row[]> {
       target: '(context)',
       measured: parts.map((part) => `${part.replace(/Ms$/, '')} ${stats(activation.ours.map((a) => a.deferred?.shell?.[part] ?? Number.NaN)).median.toFixed(2)} ms`).join(', '),
     });
-    const minus = stats(activation.ours.map((a, i) => a.totalMs - activation.empty[i]!.totalMs));
+    const timed = (list: Activation[], part: 'totalMs' | 'loadMs' = 'totalMs') => stats(list.map((a) => a[part]));
+    const minus = timed(ours).median - timed(activation.empty).median;
     rows.push({
-      what: 'activation timed by a wrapper (load + activate()), minus an empty extension, same windows',
+      what: 'activation timed by a wrapper (load + activate()), ours minus an empty extension (medians), alternated windows',
       target: '< 50 ms',
-      measured: `${minus.min.toFixed(1)} ms / ${minus.median.toFixed(1)} ms (min / median; ours median ${stats(activation.ours.map((a) => a.totalMs)).median.toFixed(1)} ms, of which load ${stats(activation.ours.map((a) => a.loadMs)).median.toFixed(1)} ms; empty ${stats(activation.empty.map((a) => a.totalMs)).median.toFixed(1)} ms; our first window, before the code cache exists: ${activation.firstOfOurs.totalMs.toFixed(1)} ms)`,
-      met: minus.median < 50,
+      measured: `${minus.toFixed(1)} ms (ours ${timed(ours).median.toFixed(1)} ms, of which load ${timed(ours, 'loadMs').median.toFixed(1)} ms; empty ${timed(activation.empty).median.toFixed(1)} ms; our first window, before the code cache exists: ${activation.firstOfOurs.totalMs.toFixed(1)} ms)`,
+      met: minus < 50,
       data: activation,
     });
   }
