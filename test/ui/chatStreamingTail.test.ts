@@ -3,6 +3,7 @@ import { CHAT_PROTOCOL_VERSION } from '../../src/core/chat/protocol/chatProtocol
 import { longAnswer } from '../shared/answerCorpus';
 import { openWebviewPage, streamingAnswerSnapshot, type PageDocument, type PageWindow, type WebviewPage } from '../bench/webviewPage';
 import { sharedChromium } from './sharedWorkbench';
+import { QUIET_SPIN_MS } from '../../src/webview/chat/answeringMotion';
 
 declare const window: PageWindow;
 declare function getComputedStyle(element: unknown): { contentVisibility: string; animationName: string };
@@ -275,14 +276,36 @@ describe('chat webview: the streamed answer\'s unfinished block (real bundle, Ch
     assert.deepEqual(seen.afterFrame, { status: false, text: 'First words, then the last ones' });
   });
 
-  it('spins the "Answering…" icon while an answer streams, and not for a user who asked for reduced motion', async () => {
+  it('spins the "Answering…" icon while an answer waits for text, holds it still while text flows, spins again once text stops', async () => {
+    // Each step and its check in one evaluation: a wait between them on a busy machine could outlast QUIET_SPIN_MS.
+    const seen = await webview.page.evaluate((start) => {
+      const animation = () => {
+        const icon = document.querySelector('[data-message-id="a"] .codicon-modifier-spin');
+        return icon ? getComputedStyle(icon).animationName : 'no spinning icon';
+      };
+      window.__deliver(start);
+      window.__pumpFrame();
+      const waiting = animation();
+      window.__deliver([start.v, 1, 'The first words']);
+      window.__pumpFrame();
+      return { waiting, flowing: animation(), flowingSince: performance.now() };
+    }, streaming('motion'));
+    assert.deepEqual({ waiting: seen.waiting, flowing: seen.flowing }, { waiting: 'codicon-spin', flowing: 'none' });
+    const spinsAgainAfter = await webview.page.evaluate(async (since) => {
+      const icon = document.querySelector('[data-message-id="a"] .codicon-modifier-spin')!;
+      while (getComputedStyle(icon).animationName !== 'codicon-spin') await new Promise((resolve) => setTimeout(resolve, 50));
+      return performance.now() - since;
+    }, seen.flowingSince);
+    assert.ok(spinsAgainAfter >= QUIET_SPIN_MS, `spun again ${spinsAgainAfter.toFixed(0)} ms after the text, before QUIET_SPIN_MS`);
+  });
+
+  it('never spins the "Answering…" icon for a user who asked for reduced motion', async () => {
     const spin = () => webview.page.evaluate((start) => {
       window.__deliver(start);
       window.__pumpFrame();
       const icon = document.querySelector('[data-message-id="a"] .codicon-modifier-spin');
       return icon ? getComputedStyle(icon).animationName : 'no spinning icon';
-    }, streaming('motion'));
-    assert.equal(await spin(), 'codicon-spin');
+    }, streaming('reduced-motion'));
     await webview.page.emulateMedia({ reducedMotion: 'reduce' });
     try {
       // codicon.css starts the spin with `.codicon-loading.codicon-modifier-spin`, which outranks a

@@ -8,6 +8,7 @@ import type { ImageThumbnails } from './imageThumbnails';
 import { fillPlaceholder } from './placeholder';
 import { attachmentList, cutAtLimit, errorCard, metaParts, statusLabel } from './messageChrome';
 import { ComparisonColumns } from './comparisonColumns';
+import { AnsweringMotion } from './answeringMotion';
 
 export interface MessageContext {
   md: MarkdownIt;
@@ -32,6 +33,8 @@ export class MessageElement {
   readonly #status: HTMLElement;
   readonly #errorSlot: HTMLElement;
   readonly #actions: HTMLElement;
+  /** Whether the status line's "Answering…" icon spins: not while text flows. */
+  readonly #motion: AnsweringMotion;
   #markdown: StreamingMarkdown | undefined;
   /**
    * An answer not rendered yet (lazyMessages.ts): its text as plain text, so that find-in-page and a
@@ -71,6 +74,7 @@ export class MessageElement {
     ]);
     this.#body = el('div', { className: 'message-body' });
     this.#status = el('div', { className: 'message-status' });
+    this.#motion = new AnsweringMotion(this.#status);
     this.#errorSlot = el('div', { className: 'message-error' });
     this.#actions = el('div', { className: 'message-actions', attrs: { role: 'toolbar', 'aria-label': l10n.t('Message actions') } });
     this.root = el('article', {
@@ -179,6 +183,7 @@ export class MessageElement {
 
   append(text: string): void {
     this.#markdown?.append(text);
+    this.#motion.textArrived();
   }
 
   /** A comparison turn (its columns hold the answers). */
@@ -210,6 +215,7 @@ export class MessageElement {
 
   appendReasoning(text: string): void {
     this.#thinkingBlock().text.append(text);
+    this.#motion.textArrived();
   }
 
   /**
