@@ -18,13 +18,7 @@ import { InferenceClient } from '../../src/core/api/client';
 import { createEndpointToken } from '../../src/core/localEndpoint/auth';
 import { LocalEndpointServer } from '../../src/core/localEndpoint/server';
 import { startEmulator } from '../emulator';
-
-const SMOKE = process.env.INFERENCE_BENCH_SMOKE === '1';
-
-function arg(name: string, fallback: number): number {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? Number(found.split('=')[1]) : fallback;
-}
+import { arg, SMOKE } from './benchReport';
 
 const ROUNDS = arg('rounds', SMOKE ? 5 : 7);
 const REQUESTS = arg('requests', SMOKE ? 6 : 60);
