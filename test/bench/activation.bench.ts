@@ -136,8 +136,10 @@ type Activation = {
   deferred?: { loadMs: number; activateMs: number; shell?: Record<string, number> };
 };
 
-function readCounts(file: string): Record<string, number> {
-  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, number>) : {};
+/** The read counts as the wrapper wrote them after `since` (it writes them every 200 ms): every read up to then. */
+async function readCountsSince(file: string, since: number): Promise<Record<string, number>> {
+  await waitFor('the read counts written after the extension\'s row was read', () => fs.existsSync(file) && fs.statSync(file).mtimeMs > since, { timeoutMs: 10_000, intervalMs: 50 });
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, number>;
 }
 
 /**
@@ -264,7 +266,7 @@ async function activationInCodeServer(rounds: number): Promise<CodeServerActivat
         await page.goto(workbenchUrl(server, { extensionDevelopmentPaths: [devDir] }), { timeout: 60_000 });
         const timed = await waitFor(`${which} extension to activate`, () => fs.existsSync(resultFile) && (JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Omit<Activation, 'reportedMs' | 'readBytes'>), { timeoutMs: 120_000, intervalMs: 100 });
         const reportedMs = await reportedActivationMs(page, `${String(own.publisher)}.${String(own.name)}`);
-        return { ...timed, reportedMs, readBytes: readCounts(`${resultFile}.reads`) };
+        return { ...timed, reportedMs, readBytes: await readCountsSince(`${resultFile}.reads`, Date.now()) };
       } finally {
         await page.close();
         // The window's extension host ends with it, as a desktop window's does: the next window neither
