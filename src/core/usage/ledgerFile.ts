@@ -25,18 +25,23 @@ function parseLines(buffer: Buffer, since: number, into: UsageEntry[]): number {
   return entries.reduce((oldest, entry) => Math.min(oldest, entry.at), Infinity);
 }
 
+/** The ledger opened for reading; undefined when there is none yet (nothing recorded). */
+export async function openLedger(file: string): Promise<fs.FileHandle | undefined> {
+  try {
+    return await fs.open(file, 'r');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
  * The entries recorded at or after `since`, in file order, read from the end of the file back to a
  * little before `since`: the cost follows the days asked for, not the ledger's age. A missing file is empty.
  */
 export async function readLedgerSince(file: string, since: number): Promise<UsageEntry[]> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(file, 'r');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return [];
-    throw error;
-  }
+  const handle = await openLedger(file);
+  if (!handle) return [];
   try {
     return await readEntriesBefore(handle, (await handle.stat()).size, since);
   } finally {
@@ -106,13 +111,8 @@ export async function* streamLedger(file: string): AsyncGenerator<UsageEntry> {
  * and this runs at every start-up.
  */
 export async function oldestLedgerEntry(file: string): Promise<number | undefined> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(file, 'r');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const handle = await openLedger(file);
+  if (!handle) return undefined;
   try {
     let position = 0;
     // The start of a line whose end is in the piece not read yet.

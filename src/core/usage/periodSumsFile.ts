@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import { parseLedger } from './ledger';
-import { lastLineEnd, readEntriesBefore } from './ledgerFile';
+import { lastLineEnd, openLedger, readEntriesBefore } from './ledgerFile';
 import { addToSums, earliestStart, emptySums, sumsOf, type SpendSums } from './periodSums';
 import type { Period } from './spendPeriods';
 import { LIMIT_PERIOD_NAMES, type LimitPeriods, type PeriodSums } from './spendingLimits';
@@ -102,13 +102,8 @@ export interface PeriodSumsFiles {
  * rewritten when rebuilt or far behind. A missing ledger is empty.
  */
 export async function readPeriodSums(files: PeriodSumsFiles, periods: LimitPeriods): Promise<SpendSums> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(files.ledger, 'r');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return emptySums(periods);
-    throw error;
-  }
+  const handle = await openLedger(files.ledger);
+  if (!handle) return emptySums(periods);
   try {
     const { dev, ino, size } = await handle.stat();
     const stored = parseStored(await fs.readFile(files.sums, 'utf8').catch(() => undefined), periods);
