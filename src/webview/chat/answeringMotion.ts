@@ -8,30 +8,28 @@
 export const QUIET_SPIN_MS = 1000;
 
 /** On the status line while text flows: media/chat.css stops the icon's animation under it. */
-export const TEXT_FLOWING_CLASS = 'text-flowing';
+const TEXT_FLOWING_CLASS = 'text-flowing';
 
 export class AnsweringMotion {
   readonly #status: HTMLElement;
-  readonly #now: () => number;
   #lastTextAt = 0;
   /** One timer for the whole stream, set again only when it fires early: not one per append. */
   #quietTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(status: HTMLElement, now: () => number = () => performance.now()) {
+  constructor(status: HTMLElement) {
     this.#status = status;
-    this.#now = now;
   }
 
   /** Text arrived: the icon holds still until QUIET_SPIN_MS pass without more. */
   textArrived(): void {
-    this.#lastTextAt = this.#now();
+    this.#lastTextAt = performance.now();
     if (this.#quietTimer !== undefined) return;
     this.#status.classList.add(TEXT_FLOWING_CLASS);
     this.#quietTimer = setTimeout(() => this.#checkQuiet(), QUIET_SPIN_MS);
   }
 
   #checkQuiet(): void {
-    const quietMs = this.#now() - this.#lastTextAt;
+    const quietMs = performance.now() - this.#lastTextAt;
     if (quietMs < QUIET_SPIN_MS) {
       this.#quietTimer = setTimeout(() => this.#checkQuiet(), QUIET_SPIN_MS - quietMs);
       return;
